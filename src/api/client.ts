@@ -1,0 +1,168 @@
+// The HTTP client for the service: one request per batch, auth header, outcome classification,
+// rate-limit headers. It never retries by itself (dispatch decides) and never puts the key in a message.
+import type { Dispatcher } from 'undici';
+import { describeRateHeaders, parseRateHeaders, type RateInfo } from './ratelimit.js';
+import { maskKey } from '../key.js';
+
+export type Outcome =
+  | { type: 'ok'; results: Map<string, string>; rate: RateInfo }
+  | { type: 'quota'; rate: RateInfo }
+  | { type: 'auth' }
+  | { type: 'too-large'; rate: RateInfo }
+  | { type: 'retry'; reason: string; rate: RateInfo }
+  | { type: 'failed'; reason: string; rate: RateInfo };
+
+export interface ClientOptions {
+  baseUrl: string;
+  key: string;
+  timeoutMs: number;
+  connections: number;
+  env: Record<string, string | undefined>;
+  /** One line per request, for --verbose. */
+  log?: (line: string) => void;
+}
+
+export interface Client {
+  validate(endpoint: string, field: string, items: string[], signal: AbortSignal): Promise<Outcome>;
+  close(): Promise<void>;
+}
+
+const LOOPBACK = /^(localhost|127(\.\d{1,3}){3}|\[::1\]|::1)$/i;
+export function isLoopback(hostname: string): boolean {
+  return LOOPBACK.test(hostname);
+}
+
+function proxyEnv(env: Record<string, string | undefined>): { https?: string; http?: string; no?: string } {
+  const get = (n: string) => env[n] ?? env[n.toLowerCase()];
+  return { https: get('HTTPS_PROXY'), http: get('HTTP_PROXY'), no: get('NO_PROXY') };
+}
+
+const SIZE_WORDS = /too (many|large|big)|at most|maximum|max\b|limit|size/i;
+
+export async function createClient(opts: ClientOptions): Promise<Client> {
+  const undici = await import('undici');
+  const base = new URL(opts.baseUrl);
+  const prefix = base.pathname.replace(/\/+$/, '');
+  const proxy = proxyEnv(opts.env);
+  let dispatcher: Dispatcher;
+  // Loopback (the sandbox) is never reached through a proxy: a proxy elsewhere could not reach it.
+  if ((proxy.https || proxy.http) && !isLoopback(base.hostname)) {
+    dispatcher = new undici.EnvHttpProxyAgent({
+      httpProxy: proxy.http,
+      httpsProxy: proxy.https,
+      noProxy: proxy.no,
+      connections: opts.connections,
+    });
+  } else {
+    dispatcher = new undici.Pool(base.origin, {
+      connections: opts.connections,
+      pipelining: 1,
+      keepAliveTimeout: 10_000,
+      headersTimeout: opts.timeoutMs,
+      bodyTimeout: opts.timeoutMs,
+    });
+  }
+  const auth = `Bearer ${opts.key}`;
+  const masked = maskKey(opts.key);
+
+  async function validate(endpoint: string, field: string, items: string[], signal: AbortSignal): Promise<Outcome> {
+    const started = Date.now();
+    const path = prefix + endpoint;
+    const timeout = AbortSignal.timeout(opts.timeoutMs);
+    const both = AbortSignal.any([signal, timeout]);
+    let statusCode = 0;
+    let rate: RateInfo = {};
+    let rateText = '';
+    const log = (what: string) =>
+      opts.log?.(
+        `POST ${path} ${items.length} item${items.length === 1 ? '' : 's'} → ${what} in ${Date.now() - started} ms` +
+          (rateText ? `; ${rateText}` : '') +
+          `; key ${masked}`,
+      );
+    try {
+      const res = await dispatcher.request({
+        origin: base.origin,
+        path,
+        method: 'POST',
+        headers: { authorization: auth, 'content-type': 'application/json', accept: 'application/json' },
+        body: JSON.stringify({ [field]: items }),
+        signal: both,
+        headersTimeout: opts.timeoutMs,
+        bodyTimeout: opts.timeoutMs,
+      });
+      statusCode = res.statusCode;
+      const get = (name: string) => {
+        const v = res.headers[name];
+        return Array.isArray(v) ? v.join(', ') : v;
+      };
+      rate = parseRateHeaders(get);
+      rateText = describeRateHeaders(get);
+      const text = await res.body.text();
+      log(String(statusCode));
+      if (statusCode >= 200 && statusCode < 300) {
+        const results = parseBody(text, field, items);
+        if (!results) return { type: 'retry', reason: `the service sent a malformed answer (HTTP ${statusCode})`, rate };
+        return { type: 'ok', results, rate };
+      }
+      if (statusCode === 401) return { type: 'auth' };
+      if (statusCode === 429) return { type: 'quota', rate };
+      if (statusCode === 413 || (statusCode === 400 && items.length > 1 && SIZE_WORDS.test(text))) {
+        return { type: 'too-large', rate };
+      }
+      if (statusCode === 408 || statusCode >= 500) {
+        return { type: 'retry', reason: `the service answered HTTP ${statusCode}`, rate };
+      }
+      return { type: 'failed', reason: `the service answered HTTP ${statusCode}${messageOf(text)}`, rate };
+    } catch (err) {
+      if (signal.aborted) throw err;
+      const reason = timeout.aborted
+        ? `no answer within ${Math.round(opts.timeoutMs / 1000)} s`
+        : `network error (${describeNetworkError(err)})`;
+      log(reason);
+      return { type: 'retry', reason, rate };
+    }
+  }
+
+  return {
+    validate,
+    close: async () => {
+      await dispatcher.destroy().catch(() => undefined);
+    },
+  };
+}
+
+function parseBody(text: string, field: string, items: string[]): Map<string, string> | null {
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    return null;
+  }
+  if (typeof body !== 'object' || body === null) return null;
+  const map = (body as Record<string, unknown>)[field];
+  if (typeof map !== 'object' || map === null || Array.isArray(map)) return null;
+  const results = new Map<string, string>();
+  const entries = map as Record<string, unknown>;
+  for (const item of items) {
+    if (!Object.hasOwn(entries, item)) continue;
+    const entry = entries[item];
+    const status = typeof entry === 'object' && entry !== null ? (entry as { status?: unknown }).status : undefined;
+    if (typeof status === 'string' && status.length > 0) results.set(item, status);
+  }
+  return results;
+}
+
+function messageOf(text: string): string {
+  try {
+    const m = (JSON.parse(text) as { message?: unknown }).message;
+    if (typeof m === 'string' && m.length > 0 && m.length < 200) return `: ${m.replace(/\s+/g, ' ')}`;
+  } catch {
+    /* not JSON: say nothing of it */
+  }
+  return '';
+}
+
+function describeNetworkError(err: unknown): string {
+  const e = err as { code?: string; cause?: { code?: string }; message?: string };
+  return e.code ?? e.cause?.code ?? e.message ?? 'unknown';
+}

@@ -1,0 +1,225 @@
+// The result cache: one append-only log per (base URL, endpoint) in $XDG_CACHE_HOME/idv/.
+//
+// Why a log of lines: no native addon is allowed (Node 20 has no built-in SQLite), and an append-only
+// file gives what a nightly job needs cheaply: each answer is appended with one O_APPEND write as soon
+// as it arrives (a killed run loses at most its requests in flight), two runs at once append whole lines
+// without corrupting each other, and a torn last line (power loss, kill -9 mid-write) is detected on load
+// by its shape and dropped with a warning. Loading is one sequential read into the run's dedup map.
+// The file is rewritten (compacted) when most of its lines are damaged, expired or repeated.
+//
+// Line format: <unix seconds>\t<status>\t<key>\n   (keys never hold white space: such items are invalid)
+import { appendFileSync, createReadStream } from 'node:fs';
+import { mkdir, readdir, rename, rm, rmdir, stat, writeFile } from 'node:fs/promises';
+import { createHash, randomBytes } from 'node:crypto';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { isCacheable } from '../statuses.js';
+
+const HEADER_PREFIX = '# idv cache v1 ';
+const STATUS_SHAPE = /^[A-Za-z0-9_-]{1,40}$/;
+
+export function cacheDir(env: Record<string, string | undefined>): string {
+  const base = env.XDG_CACHE_HOME || join(env.HOME || homedir(), '.cache');
+  return join(base, 'idv');
+}
+
+export interface LoadReport {
+  loaded: number;
+  expired: number;
+  damaged: number;
+  rebuilt: boolean;
+}
+
+export interface CacheScope {
+  path: string;
+  /** Read every fresh entry; `add` is called once per line, later lines win. */
+  load(add: (key: string, status: string) => void): Promise<LoadReport>;
+  /** Append results now (synchronously: a crash right after keeps them). */
+  append(entries: Array<[string, string]>): void;
+}
+
+export function openScope(dir: string, baseUrl: string, endpoint: string, ttlSeconds: number, now = Date.now): CacheScope {
+  const id = createHash('sha256').update(`${baseUrl.replace(/\/+$/, '')}\n${endpoint}`).digest('hex').slice(0, 16);
+  const path = join(dir, `${id}.log`);
+  const header = `${HEADER_PREFIX}${baseUrl.replace(/\/+$/, '')} ${endpoint}\n`;
+  return {
+    path,
+    async load(add) {
+      await mkdir(dir, { recursive: true, mode: 0o700 });
+      const report: LoadReport = { loaded: 0, expired: 0, damaged: 0, rebuilt: false };
+      const oldest = Math.floor(now() / 1000) - ttlSeconds;
+      let lines = 0;
+      let size = 0;
+      let endsClean = true;
+      try {
+        const st = await stat(path);
+        size = st.size;
+      } catch {
+        await writeFile(path, header, { flag: 'wx', mode: 0o600 }).catch(() => undefined);
+        return report;
+      }
+      if (size > 0) {
+        let carry = '';
+        for await (const chunk of createReadStream(path, { encoding: 'utf8', highWaterMark: 1 << 20 })) {
+          const text = carry + (chunk as string);
+          let start = 0;
+          let nl: number;
+          while ((nl = text.indexOf('\n', start)) !== -1) {
+            parseLine(text, start, nl);
+            start = nl + 1;
+          }
+          carry = text.slice(start);
+        }
+        if (carry.length > 0) {
+          endsClean = false;
+          report.damaged++; // a torn last line
+        }
+      }
+      function parseLine(text: string, start: number, end: number): void {
+        if (end === start) return;
+        if (text.charCodeAt(start) === 35 /* # */) return;
+        lines++;
+        const t1 = text.indexOf('\t', start);
+        const t2 = t1 === -1 ? -1 : text.indexOf('\t', t1 + 1);
+        if (t1 === -1 || t2 === -1 || t2 > end || t2 + 1 >= end) {
+          report.damaged++;
+          return;
+        }
+        const ts = Number(text.slice(start, t1));
+        const status = text.slice(t1 + 1, t2);
+        const key = text.slice(t2 + 1, end);
+        if (!Number.isInteger(ts) || !STATUS_SHAPE.test(status) || /\s/.test(key)) {
+          report.damaged++;
+          return;
+        }
+        if (ts < oldest) {
+          report.expired++;
+          return;
+        }
+        report.loaded++;
+        add(key, status);
+      }
+      if (!endsClean) {
+        // Later appends must start on a line of their own.
+        try {
+          appendFileSync(path, '\n');
+        } catch {
+          /* read-only cache: results are still written to the output */
+        }
+      }
+      const waste = report.damaged + report.expired;
+      if (report.damaged > 0 || (lines > 10_000 && waste * 2 > lines)) {
+        report.rebuilt = await compact(report.damaged > 0 || waste * 2 > lines);
+      }
+      return report;
+    },
+    append(entries) {
+      const ts = Math.floor(now() / 1000);
+      let text = '';
+      for (const [key, status] of entries) {
+        if (!isCacheable(status) || !STATUS_SHAPE.test(status)) continue;
+        text += `${ts}\t${status}\t${key}\n`;
+      }
+      if (!text) return;
+      try {
+        appendFileSync(path, text);
+      } catch {
+        /* a cache that cannot be written only costs a later run */
+      }
+    },
+  };
+
+  /** Rewrite the log with only its good, fresh lines (latest per key). One rewriter at a time. */
+  async function compact(go: boolean): Promise<boolean> {
+    if (!go) return false;
+    const lock = `${path}.lock`;
+    try {
+      await mkdir(lock);
+    } catch {
+      return false; // another run is at it
+    }
+    try {
+      const fresh = new Map<string, string>();
+      const oldest = Math.floor(now() / 1000) - ttlSeconds;
+      let carry = '';
+      for await (const chunk of createReadStream(path, { encoding: 'utf8', highWaterMark: 1 << 20 })) {
+        const parts = (carry + (chunk as string)).split('\n');
+        carry = parts.pop() ?? '';
+        for (const line of parts) {
+          const m = /^(\d+)\t([A-Za-z0-9_-]{1,40})\t(\S+)$/.exec(line);
+          if (m && Number(m[1]) >= oldest) fresh.set(m[3]!, `${m[1]}\t${m[2]}\t${m[3]}\n`);
+        }
+      }
+      const tmp = `${path}.${randomBytes(6).toString('hex')}.tmp`;
+      let out = header;
+      for (const line of fresh.values()) out += line;
+      await writeFile(tmp, out, { mode: 0o600 });
+      await rename(tmp, path);
+      return true;
+    } finally {
+      await rmdir(lock).catch(() => undefined);
+    }
+  }
+}
+
+export interface CacheStats {
+  path: string;
+  files: number;
+  entries: number;
+  bytes: number;
+  oldest?: number;
+  scopes: Array<{ baseUrl: string; endpoint: string; entries: number }>;
+}
+
+export async function cacheStats(dir: string): Promise<CacheStats> {
+  const stats: CacheStats = { path: dir, files: 0, entries: 0, bytes: 0, scopes: [] };
+  let names: string[];
+  try {
+    names = await readdir(dir);
+  } catch {
+    return stats;
+  }
+  for (const name of names.filter((n) => n.endsWith('.log')).sort()) {
+    const file = join(dir, name);
+    stats.files++;
+    stats.bytes += (await stat(file)).size;
+    let scope = { baseUrl: '?', endpoint: '?', entries: 0 };
+    let carry = '';
+    for await (const chunk of createReadStream(file, { encoding: 'utf8', highWaterMark: 1 << 20 })) {
+      const parts = (carry + (chunk as string)).split('\n');
+      carry = parts.pop() ?? '';
+      for (const line of parts) {
+        if (line.startsWith(HEADER_PREFIX)) {
+          const [baseUrl = '?', endpoint = '?'] = line.slice(HEADER_PREFIX.length).split(' ');
+          scope = { ...scope, baseUrl, endpoint };
+          continue;
+        }
+        const tab = line.indexOf('\t');
+        if (tab <= 0) continue;
+        const ts = Number(line.slice(0, tab));
+        if (!Number.isInteger(ts)) continue;
+        scope.entries++;
+        if (stats.oldest === undefined || ts < stats.oldest) stats.oldest = ts;
+      }
+    }
+    stats.entries += scope.entries;
+    stats.scopes.push(scope);
+  }
+  return stats;
+}
+
+export async function clearCache(dir: string): Promise<number> {
+  let names: string[];
+  try {
+    names = await readdir(dir);
+  } catch {
+    return 0;
+  }
+  let removed = 0;
+  for (const name of names) {
+    if (!/\.(log|tmp)$/.test(name)) continue;
+    await rm(join(dir, name), { force: true });
+    if (name.endsWith('.log')) removed++;
+  }
+  return removed;
+}

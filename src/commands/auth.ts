@@ -1,0 +1,74 @@
+// `idv auth login | status | logout`: store, show (masked) and remove the API key.
+import { IdvError, usageError } from '../errors.js';
+import type { Io } from '../io.js';
+import { configPath, findKey, maskKey, removeKey, saveKey } from '../key.js';
+
+export interface AuthOptions {
+  action: 'login' | 'status' | 'logout';
+}
+
+export async function run(o: AuthOptions, io: Io): Promise<void> {
+  switch (o.action) {
+    case 'login': {
+      const key = io.stdinIsTTY ? await promptHidden(io, 'Paste your API key (input is hidden): ') : await readAll(io);
+      const trimmed = key.trim();
+      if (!trimmed) throw usageError('No key given; paste the key from the dashboard ("API keys" → "Create API key").');
+      if (/\s/.test(trimmed)) throw usageError('That does not look like an API key (it holds white space); paste it again.');
+      const path = await saveKey(io.env, trimmed);
+      io.stderr.write(`Key ${maskKey(trimmed)} saved to ${path} (readable only by you).\n`);
+      if (io.env.IDV_API_KEY?.trim()) {
+        io.stderr.write('Note: IDV_API_KEY is set in this environment and takes precedence over the saved key.\n');
+      }
+      return;
+    }
+    case 'status': {
+      const found = await findKey(io.env);
+      if (!found) {
+        throw new IdvError('auth', 'No API key found: set IDV_API_KEY, or store one with idv auth login.');
+      }
+      io.stdout.write(`Key ${maskKey(found.key)} from ${found.source}\n`);
+      return;
+    }
+    case 'logout': {
+      const removed = await removeKey(io.env);
+      io.stderr.write(removed ? `Removed the key from ${configPath(io.env)}.\n` : `No key was stored in ${configPath(io.env)}.\n`);
+      if (io.env.IDV_API_KEY?.trim()) io.stderr.write('Note: IDV_API_KEY is still set in this environment.\n');
+      return;
+    }
+  }
+}
+
+async function readAll(io: Io): Promise<string> {
+  let text = '';
+  for await (const chunk of io.stdin) text += chunk.toString();
+  return text.split(/\r?\n/).find((l) => l.trim() !== '') ?? '';
+}
+
+/** Read one line from a terminal without echoing it. */
+async function promptHidden(io: Io, prompt: string): Promise<string> {
+  io.stderr.write(prompt);
+  const stdin = io.stdin as NodeJS.ReadStream;
+  return new Promise((resolve, reject) => {
+    let value = '';
+    const raw = typeof stdin.setRawMode === 'function';
+    if (raw) stdin.setRawMode(true);
+    stdin.resume();
+    const done = (err?: Error) => {
+      stdin.off('data', onData);
+      if (raw) stdin.setRawMode(false);
+      stdin.pause();
+      io.stderr.write('\n');
+      if (err) reject(err);
+      else resolve(value);
+    };
+    const onData = (chunk: Buffer) => {
+      for (const ch of chunk.toString('utf8')) {
+        if (ch === '\r' || ch === '\n') return done();
+        if (ch === '\u0003') return done(new IdvError('interrupted', 'Interrupted.', 'SIGINT'));
+        if (ch === '\u007f' || ch === '\b') value = value.slice(0, -1);
+        else if (ch >= ' ') value += ch;
+      }
+    };
+    stdin.on('data', onData);
+  });
+}

@@ -1,0 +1,38 @@
+// `idv cache stats | clear`.
+import type { Io } from '../io.js';
+import { cacheDir, cacheStats, clearCache } from '../cache/store.js';
+
+export interface CacheOptions {
+  action: 'stats' | 'clear';
+  format?: 'json';
+}
+
+export async function run(o: CacheOptions, io: Io): Promise<void> {
+  const dir = cacheDir(io.env);
+  if (o.action === 'clear') {
+    const n = await clearCache(dir);
+    io.stderr.write(`Cleared the cache in ${dir} (${n} file${n === 1 ? '' : 's'}).\n`);
+    return;
+  }
+  const s = await cacheStats(dir);
+  if (o.format === 'json') {
+    io.stdout.write(
+      JSON.stringify({ path: s.path, entries: s.entries, bytes: s.bytes, oldest: s.oldest ? new Date(s.oldest * 1000).toISOString() : null, scopes: s.scopes }) + '\n',
+    );
+    return;
+  }
+  const lines = [
+    `path     ${s.path}`,
+    `entries  ${s.entries.toLocaleString('en-US')}`,
+    `size     ${formatBytes(s.bytes)}`,
+    `oldest   ${s.oldest ? new Date(s.oldest * 1000).toISOString().replace('.000Z', 'Z') : '-'}`,
+  ];
+  for (const sc of s.scopes) lines.push(`  ${sc.baseUrl} ${sc.endpoint}: ${sc.entries.toLocaleString('en-US')} entries`);
+  io.stdout.write(lines.join('\n') + '\n');
+}
+
+function formatBytes(n: number): string {
+  if (n < 1024) return `${n} B`;
+  if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} KiB`;
+  return `${(n / 1024 / 1024).toFixed(1)} MiB`;
+}

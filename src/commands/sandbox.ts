@@ -1,0 +1,74 @@
+// `idv sandbox`: run the local emulator of the service until Ctrl-C.
+import type { Io } from '../io.js';
+import { warn } from '../io.js';
+import { IdvError, usageError } from '../errors.js';
+import { startSandbox, type Sandbox } from '../sandbox/server.js';
+
+export interface SandboxCommandOptions {
+  port: number;
+  quota: number;
+  window: number;
+  key?: string;
+}
+
+function checkOptions(options: SandboxCommandOptions): void {
+  const { port, quota, window } = options;
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    throw usageError(`--port must be an integer from 0 to 65535, got ${port}`);
+  }
+  if (!Number.isInteger(quota) || quota < 0) {
+    throw usageError(`--quota must be a whole number (0 = unlimited), got ${quota}`);
+  }
+  if (!Number.isInteger(window) || window < 1) {
+    throw usageError(`--window must be a whole number of seconds, at least 1, got ${window}`);
+  }
+  if (options.key !== undefined && (options.key === '' || /\s/.test(options.key))) {
+    throw usageError('--key must be non-empty and contain no white space');
+  }
+}
+
+export async function run(options: SandboxCommandOptions, io: Io): Promise<void> {
+  checkOptions(options);
+  let sandbox: Sandbox;
+  try {
+    sandbox = await startSandbox({
+      port: options.port,
+      quota: options.quota,
+      window: options.window,
+      key: options.key,
+    });
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'EADDRINUSE') {
+      throw new IdvError('failed', `port ${options.port} is already in use; try another --port, or --port 0 for any free one`);
+    }
+    if (code === 'EACCES') {
+      throw new IdvError('failed', `not allowed to listen on port ${options.port}; try a port above 1023, or --port 0`);
+    }
+    throw new IdvError('failed', `could not start the sandbox: ${err instanceof Error ? err.message : String(err)}`);
+  }
+
+  try {
+    const quotaLine =
+      options.quota === 0 ? 'quota: unlimited' : `quota: ${options.quota} validations per ${options.window} s`;
+    io.stdout.write(
+      [
+        `idv sandbox listening on ${sandbox.url}`,
+        `key: ${sandbox.key}`,
+        quotaLine,
+        `Try: IDV_BASE_URL=${sandbox.url} IDV_API_KEY=${sandbox.key} idv emails fixtures/newsletter.csv`,
+        '',
+      ].join('\n'),
+    );
+    warn(io, 'Press Ctrl-C to stop.');
+    await new Promise<void>((resolve) => {
+      if (io.signal.aborted) {
+        resolve();
+        return;
+      }
+      io.signal.addEventListener('abort', () => resolve(), { once: true });
+    });
+  } finally {
+    await sandbox.close();
+  }
+}

@@ -1,0 +1,469 @@
+// `idv emails` / `idv domains`: read → plan (check, dedup, cache) → dispatch → write, streaming.
+import { stat } from 'node:fs/promises';
+import { COLUMN, DEFAULT_BASE_URL, ENDPOINT, FIELD, type Kind } from '../defaults.js';
+import { IdvError, usageError, inputError } from '../errors.js';
+import type { Io } from '../io.js';
+import { warn } from '../io.js';
+import { checkerFor } from '../input/check.js';
+import { openSource, sourcesFor, type OpenedSource } from '../input/read.js';
+import { isLoopback } from '../api/client.js';
+import { findKey } from '../key.js';
+import { cacheDir, openScope, type CacheScope } from '../cache/store.js';
+import { createDispatcher, type Dispatch, type WorkItem } from '../dispatch/dispatch.js';
+import { createFormatter, formatForPath, type Format, type OutRecord } from '../output/format.js';
+import { fileSink, stdoutSink, type Sink } from '../output/sink.js';
+import { loadChalk } from '../output/colors.js';
+import { createProgress } from '../output/progress.js';
+import { clockTime, formatSummary } from '../output/summary.js';
+import { formatDuration } from '../duration.js';
+import { ERROR, INVALID, KNOWN_STATUSES, QUOTA_EXCEEDED, isCacheable } from '../statuses.js';
+
+export interface ValidateOptions {
+  kind: Kind;
+  files: string[];
+  format?: Format;
+  output?: string;
+  column?: string;
+  delimiter?: string;
+  noHeader: boolean;
+  keepColumns: boolean;
+  only?: string[];
+  exclude?: string[];
+  quiet: boolean;
+  verbose: boolean;
+  dryRun: boolean;
+  baseUrl?: string;
+  batchSize: number;
+  concurrency: number;
+  timeoutSeconds: number;
+  retries: number;
+  wait: boolean;
+  maxWaitSeconds?: number;
+  cache: boolean;
+  cacheTtlSeconds: number;
+  sandbox: boolean;
+}
+
+/** Map values: an index into `names`, CACHED added when the result came from the cache. */
+const PENDING = -1;
+const CACHED = 1 << 20;
+/** Records held for in-order output before reading pauses. */
+const WINDOW_MAX = 50_000;
+
+interface Pending {
+  item: string;
+  key: string | null; // null: invalid
+  fields: string[] | null;
+}
+
+export function resolveBaseUrl(flag: string | undefined, env: Record<string, string | undefined>): string {
+  const text = (flag ?? env.IDV_BASE_URL ?? DEFAULT_BASE_URL).trim();
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw usageError(`The base URL "${text}" is not a URL; give one like https://api.valididentities.com.`);
+  }
+  if (url.username || url.password) throw usageError('The base URL must not hold a user name or password; use idv auth login for the key.');
+  if (url.protocol === 'http:' && !isLoopback(url.hostname)) {
+    throw usageError(`Refusing plain http:// to ${url.hostname}: the API key would cross the network unencrypted; use https://.`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw usageError(`The base URL must start with https:// (or http:// to a loopback host), not ${url.protocol}//.`);
+  }
+  return url.origin + url.pathname.replace(/\/+$/, '');
+}
+
+function checkStatusNames(io: Io, flag: string, names: string[] | undefined): void {
+  if (!names) return;
+  const unknown = names.filter((n) => !KNOWN_STATUSES.includes(n));
+  if (unknown.length) {
+    warn(io, `idv: warning: ${flag} names ${unknown.map((u) => `"${u}"`).join(', ')}, not a known status (known: ${KNOWN_STATUSES.join(', ')}).`);
+  }
+}
+
+function chooseFormat(o: ValidateOptions, io: Io): Format {
+  if (o.format) return o.format;
+  if (o.output) return formatForPath(o.output) ?? 'csv';
+  return io.stdoutIsTTY ? 'table' : 'csv';
+}
+
+async function checkFilesExist(files: string[], io: Io): Promise<void> {
+  for (const f of files) {
+    if (f === '-') continue;
+    const path = f.startsWith('/') ? f : `${io.cwd}/${f}`;
+    let st;
+    try {
+      st = await stat(path);
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      throw inputError(`Cannot read ${f}: ${code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : code}.`);
+    }
+    if (st.isDirectory()) throw inputError(`Cannot read ${f}: it is a directory; give a file.`);
+  }
+}
+
+export async function run(o: ValidateOptions, io: Io): Promise<void> {
+  const started = Date.now();
+  const format = chooseFormat(o, io);
+  checkStatusNames(io, '--only', o.only);
+  checkStatusNames(io, '--exclude', o.exclude);
+  const sources = sourcesFor(o.files, io);
+  await checkFilesExist(o.files, io);
+
+  // Where results come from: the in-process sandbox, or the service with a key.
+  let baseUrl: string;
+  let key = '';
+  let closeSandbox: (() => Promise<void>) | null = null;
+  if (o.sandbox) {
+    if (!o.dryRun) {
+      const { startSandbox } = await import('../sandbox/server.js');
+      const sb = await startSandbox({ quota: 0 });
+      baseUrl = sb.url;
+      key = sb.key;
+      closeSandbox = () => sb.close();
+    } else baseUrl = 'sandbox';
+  } else {
+    baseUrl = resolveBaseUrl(o.baseUrl, io.env);
+    if (!o.dryRun) {
+      const found = await findKey(io.env);
+      if (!found) {
+        throw new IdvError('auth', 'No API key found: set IDV_API_KEY, or store one with idv auth login.');
+      }
+      key = found.key;
+    }
+  }
+  try {
+    await validate(o, io, { format, sources, baseUrl, key, started });
+  } finally {
+    await closeSandbox?.();
+  }
+}
+
+async function validate(
+  o: ValidateOptions,
+  io: Io,
+  ctx: { format: Format; sources: ReturnType<typeof sourcesFor>; baseUrl: string; key: string; started: number },
+): Promise<void> {
+  const { kind } = o;
+  const endpoint = ENDPOINT[kind];
+  const check = checkerFor(kind);
+  const useCache = o.cache && !o.sandbox;
+
+  // The plan's memory: one map serves as dedup index and cache (key → status index).
+  const names: string[] = [];
+  const nameIndex = new Map<string, number>();
+  const intern = (s: string): number => {
+    let i = nameIndex.get(s);
+    if (i === undefined) {
+      i = names.length;
+      names.push(s);
+      nameIndex.set(s, i);
+    }
+    return i;
+  };
+  const known = new Map<string, number>();
+
+  let scope: CacheScope | null = null;
+  if (useCache) {
+    scope = openScope(cacheDir(io.env), ctx.baseUrl, endpoint, o.cacheTtlSeconds);
+    try {
+      const report = await scope.load((k, s) => known.set(k, intern(s) + CACHED));
+      if (report.damaged > 0) {
+        warn(io, `idv: warning: the cache had ${report.damaged} damaged line${report.damaged === 1 ? '' : 's'} (${scope.path}); ${report.rebuilt ? 'rebuilt it without them' : 'ignored them'}.`);
+      }
+    } catch (err) {
+      warn(io, `idv: warning: cannot use the cache (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}); going on without it.`);
+      scope = null;
+    }
+  }
+
+  // Stops: Ctrl-C / SIGTERM from the caller, or a reader that closed standard output.
+  const stop = new AbortController();
+  const onSignal = () => stop.abort(io.signal.reason);
+  if (io.signal.aborted) onSignal();
+  else io.signal.addEventListener('abort', onSignal, { once: true });
+
+  const first = await openFirst(ctx.sources[0]!, kind, o, stop.signal);
+  const counts = new Map<string, number>();
+  let records = 0;
+  let fromCache = 0;
+  let unique = 0;
+  let invalid = 0;
+  let cachedItems = 0;
+
+  if (o.dryRun) {
+    let opened: OpenedSource | null = first;
+    for (let s = 0; s < ctx.sources.length; s++) {
+      opened ??= await openSource(ctx.sources[s]!, kind, overridesOf(o));
+      for await (const rec of opened.records) {
+        records++;
+        const it = check(rec.value);
+        if (!it) {
+          invalid++;
+          continue;
+        }
+        const v = known.get(it.key);
+        if (v === undefined) {
+          known.set(it.key, PENDING);
+          unique++;
+        } else if (v >= CACHED) {
+          known.set(it.key, v - CACHED + CACHED * 2); // counted once
+          unique++;
+          cachedItems++;
+        }
+      }
+      opened = null;
+    }
+    const facts = { records, unique, invalid, cached: cachedItems, quota: unique - cachedItems };
+    io.stdout.write(formatDryRun(facts, ctx.format));
+    io.signal.removeEventListener('abort', onSignal);
+    return;
+  }
+
+  const chalkOut = ctx.format === 'table' && io.color && !o.output ? await loadChalk(true) : null;
+  const chalkErr = io.colorErr ? await loadChalk(true) : null;
+  const formatter = await createFormatter(ctx.format, {
+    column: COLUMN[kind],
+    keepColumns: o.keepColumns,
+    header: first.layout.header,
+    delimiter: first.layout.delimiter,
+    chalk: chalkOut,
+  });
+  const sink: Sink = o.output ? fileSink(o.output.startsWith('/') ? o.output : `${io.cwd}/${o.output}`) : stdoutSink(io.stdout);
+  const progress = await createProgress(io.stderr, io.stderrIsTTY && !o.quiet, io.colorErr);
+  const only = o.only ? new Set(o.only) : null;
+  const exclude = o.exclude ? new Set(o.exclude) : null;
+
+  // The in-order output window.
+  const window: Pending[] = [];
+  let head = 0;
+  let writing: Promise<void> = Promise.resolve();
+  let windowWaiter: (() => void) | null = null;
+  let done = 0;
+
+  const flush = (): void => {
+    if (head >= window.length) return;
+    const block: OutRecord[] = [];
+    while (head < window.length) {
+      const r = window[head]!;
+      let status: string;
+      if (r.key === null) status = INVALID;
+      else {
+        const v = known.get(r.key)!;
+        if (v === PENDING) break;
+        if (v >= CACHED) fromCache++;
+        status = names[v % CACHED]!;
+      }
+      counts.set(status, (counts.get(status) ?? 0) + 1);
+      head++;
+      done++;
+      if ((only && !only.has(status)) || (exclude && exclude.has(status))) continue;
+      block.push({ item: r.item, status, fields: r.fields });
+    }
+    if (head > 1024 && head * 2 > window.length) {
+      window.splice(0, head);
+      head = 0;
+    }
+    if (block.length && !stop.signal.aborted) {
+      const text = formatter.records(block);
+      if (text) writing = writing.then(() => (stop.signal.aborted ? undefined : sink.write(text)));
+    }
+    if (windowWaiter && window.length - head < WINDOW_MAX / 2) {
+      const w = windowWaiter;
+      windowWaiter = null;
+      w();
+    }
+  };
+
+  const progressText = (d: Dispatch | null) =>
+    `Validating ${records.toLocaleString('en-US')} records · ${done.toLocaleString('en-US')} done` +
+    (d ? ` · ${d.stats.sent.toLocaleString('en-US')} sent` : '') +
+    (fromCache ? ` · ${fromCache.toLocaleString('en-US')} from cache` : '');
+
+  let waitTimer: NodeJS.Timeout | null = null;
+  const stopWaitTimer = () => {
+    if (waitTimer) clearInterval(waitTimer);
+    waitTimer = null;
+  };
+
+  const { createClient } = await import('../api/client.js');
+  const client = await createClient({
+    baseUrl: ctx.baseUrl,
+    key: ctx.key,
+    timeoutMs: o.timeoutSeconds * 1000,
+    connections: o.concurrency,
+    env: io.env,
+    log: o.verbose ? (line) => progress.log(`idv: ${line}`) : undefined,
+  });
+  const dispatcher = createDispatcher({
+    client,
+    endpoint,
+    field: FIELD[kind],
+    batchSize: o.batchSize,
+    concurrency: o.concurrency,
+    retries: o.retries,
+    wait: o.wait,
+    maxWaitSeconds: o.maxWaitSeconds,
+    signal: stop.signal,
+    onResults(results: Array<[WorkItem, string]>) {
+      for (const [item, status] of results) known.set(item.key, intern(status));
+      scope?.append(results.filter(([, s]) => isCacheable(s)).map(([i, s]) => [i.key, s]));
+      flush();
+    },
+    onProgress(d) {
+      stopWaitTimer();
+      progress.update(progressText(dispatcher));
+      void d;
+    },
+    onWait(until) {
+      const line = () => `Quota used up; waiting ${formatDuration((until - Date.now()) / 1000)} for it to reset (at ${clockTime(until)}), as --wait asks.`;
+      if (io.stderrIsTTY && !o.quiet) {
+        stopWaitTimer();
+        progress.update(line());
+        waitTimer = setInterval(() => (Date.now() >= until ? stopWaitTimer() : progress.update(line())), 1000);
+      } else if (!o.quiet) warn(io, `idv: ${line()}`);
+    },
+  });
+
+  let outcome: IdvError | null = null;
+  try {
+    await writing.then(() => sink.write(formatter.begin()));
+    let opened: OpenedSource | null = first;
+    reading: for (let s = 0; s < ctx.sources.length; s++) {
+      opened ??= await openSource(ctx.sources[s]!, kind, overridesOf(o));
+      for await (const rec of opened.records) {
+        if (stop.signal.aborted) break reading;
+        records++;
+        const it = check(rec.value);
+        if (!it) {
+          invalid++;
+          window.push({ item: rec.value.trim(), key: null, fields: rec.fields });
+        } else {
+          window.push({ item: it.item, key: it.key, fields: rec.fields });
+          if (!known.has(it.key)) {
+            known.set(it.key, PENDING);
+            unique++;
+            dispatcher.push({ key: it.key, send: it.send });
+          }
+        }
+        flush();
+        if ((records & 1023) === 0) {
+          progress.update(progressText(dispatcher));
+          await writing;
+          if (sink.closed) stop.abort('EPIPE');
+        }
+        if (!dispatcher.hasRoom()) await dispatcher.room();
+        if (window.length - head >= WINDOW_MAX) {
+          await new Promise<void>((r) => {
+            windowWaiter = r;
+            flush();
+          });
+        }
+      }
+      opened = null;
+    }
+    const stats = await dispatcher.finish();
+    flush();
+    await writing;
+    if (sink.closed) stop.abort('EPIPE');
+    if (stop.signal.aborted) throw interrupted(stop.signal.reason);
+    await sink.write(formatter.end());
+    await sink.commit();
+    progress.stop();
+    stopWaitTimer();
+
+    if (!o.quiet) {
+      const rate = stats.rate;
+      const remaining = rate?.remaining !== undefined && stats.rateAt !== undefined ? rate.remaining : undefined;
+      io.stderr.write(
+        formatSummary(
+          {
+            records,
+            counts,
+            fromCache,
+            sentItems: stats.sent,
+            requests: stats.requests,
+            elapsedMs: Date.now() - ctx.started,
+            remaining,
+            quota: rate?.quota,
+            resetAt: stats.resetAt,
+            now: Date.now(),
+          },
+          chalkErr,
+        ),
+      );
+    }
+    const over = counts.get(QUOTA_EXCEEDED) ?? 0;
+    const errors = counts.get(ERROR) ?? 0;
+    if (over > 0) {
+      const when =
+        stats.resetAt !== undefined
+          ? `It resets in ${formatDuration((stats.resetAt - Date.now()) / 1000)} (at ${clockTime(stats.resetAt)})`
+          : 'The service did not say when it resets';
+      const again = scope
+        ? '; run the same command again then: results already received are cached and not paid for twice.'
+        : '.';
+      outcome = new IdvError(
+        'quota',
+        `Quota used up: ${over.toLocaleString('en-US')} record${over === 1 ? '' : 's'} not validated (quota_exceeded). ${when}${again}`,
+      );
+    } else if (errors > 0) {
+      const why = dispatcher.lastFailure();
+      outcome = new IdvError(
+        'failed',
+        `${errors.toLocaleString('en-US')} record${errors === 1 ? '' : 's'} could not be validated (error${why ? `: ${why}` : ''}); run the same command again to retry them.`,
+      );
+    }
+  } catch (err) {
+    progress.stop();
+    stopWaitTimer();
+    await sink.abort();
+    if (err instanceof IdvError && err.kind === 'interrupted' && stop.signal.reason === 'EPIPE') return;
+    if (stop.signal.aborted && stop.signal.reason === 'EPIPE') return;
+    if (stop.signal.aborted && !(err instanceof IdvError && err.kind !== 'interrupted')) {
+      await dispatcher.finish().catch(() => undefined);
+      throw interrupted(stop.signal.reason);
+    }
+    throw err;
+  } finally {
+    io.signal.removeEventListener('abort', onSignal);
+    await client.close();
+  }
+  if (outcome) throw outcome;
+}
+
+function interrupted(reason: unknown): IdvError {
+  const sig = reason === 'SIGTERM' ? 'SIGTERM' : 'SIGINT';
+  return new IdvError('interrupted', `Interrupted (${sig}); results received so far are kept in the cache.`, sig);
+}
+
+function overridesOf(o: ValidateOptions) {
+  return { column: o.column, delimiter: o.delimiter, noHeader: o.noHeader };
+}
+
+async function openFirst(source: ReturnType<typeof sourcesFor>[number], kind: Kind, o: ValidateOptions, signal: AbortSignal) {
+  void signal;
+  return openSource(source, kind, overridesOf(o));
+}
+
+export interface DryRunFacts {
+  records: number;
+  unique: number;
+  invalid: number;
+  cached: number;
+  quota: number;
+}
+
+export function formatDryRun(f: DryRunFacts, format: Format): string {
+  const entries = Object.entries(f) as Array<[string, number]>;
+  switch (format) {
+    case 'json':
+    case 'ndjson':
+      return JSON.stringify(f) + '\n';
+    case 'csv':
+      return entries.map(([k]) => k).join(',') + '\n' + entries.map(([, v]) => v).join(',') + '\n';
+    case 'table':
+      return entries.map(([k, v]) => `${k.padEnd(8)} ${v.toLocaleString('en-US')}`).join('\n') + '\n';
+  }
+}

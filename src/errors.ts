@@ -1,0 +1,62 @@
+// Errors are values with a kind; the kind maps to exactly one exit code, here and nowhere else.
+
+export type ErrorKind =
+  | 'usage' // bad flags or arguments, refused base URL
+  | 'input' // unreadable or malformed input
+  | 'auth' // no key, or the service answered 401
+  | 'quota' // quota used up (clean stop)
+  | 'failed' // some records ended `error`, or the program failed
+  | 'interrupted'; // SIGINT / SIGTERM
+
+export const EXIT = {
+  ok: 0,
+  failed: 1,
+  usage: 2,
+  input: 2,
+  auth: 3,
+  quota: 4,
+  sigint: 130,
+  sigterm: 143,
+} as const;
+
+export class IdvError extends Error {
+  readonly kind: ErrorKind;
+  /** For 'interrupted': which signal. */
+  readonly signal?: 'SIGINT' | 'SIGTERM';
+  constructor(kind: ErrorKind, message: string, signal?: 'SIGINT' | 'SIGTERM') {
+    super(message);
+    this.kind = kind;
+    this.signal = signal;
+  }
+}
+
+export function usageError(message: string): IdvError {
+  return new IdvError('usage', message);
+}
+export function inputError(message: string): IdvError {
+  return new IdvError('input', message);
+}
+
+export function exitCodeFor(kind: ErrorKind, signal?: 'SIGINT' | 'SIGTERM'): number {
+  switch (kind) {
+    case 'usage':
+      return EXIT.usage;
+    case 'input':
+      return EXIT.input;
+    case 'auth':
+      return EXIT.auth;
+    case 'quota':
+      return EXIT.quota;
+    case 'failed':
+      return EXIT.failed;
+    case 'interrupted':
+      return signal === 'SIGTERM' ? EXIT.sigterm : EXIT.sigint;
+  }
+}
+
+/** When several outcomes apply, the first of auth (3), quota (4), failed (1) wins. */
+export function worstOutcome(kinds: Iterable<ErrorKind>): ErrorKind | undefined {
+  const order: ErrorKind[] = ['interrupted', 'usage', 'input', 'auth', 'quota', 'failed'];
+  const seen = new Set(kinds);
+  return order.find((k) => seen.has(k));
+}

@@ -1,0 +1,220 @@
+// Sources (files, `-`, stdin) → records in input order, one per data row or non-blank line.
+import { createReadStream } from 'node:fs';
+import type { Readable } from 'node:stream';
+import type { Kind } from '../defaults.js';
+import { IdvError, inputError, usageError } from '../errors.js';
+import type { Io } from '../io.js';
+import { decodeText } from './decode.js';
+import { detectLayout, type Layout, type LayoutOverrides } from './detect.js';
+
+export interface InputRecord {
+  /** The item cell (or line), untrimmed. */
+  value: string;
+  /** All fields of a CSV row; null for a plain list. */
+  fields: string[] | null;
+}
+
+export interface Source {
+  name: string;
+  open(): Readable;
+}
+
+export interface OpenedSource {
+  name: string;
+  layout: Layout;
+  records: AsyncIterable<InputRecord>;
+}
+
+const SAMPLE_BYTES = 64 * 1024;
+const SAMPLE_LINES = 200;
+
+export function sourcesFor(files: string[], io: Io): Source[] {
+  if (files.length === 0) {
+    if (io.stdinIsTTY) {
+      throw usageError('No input: give a FILE, or pipe a list in (e.g. cat list.csv | idv emails). See idv emails --help.');
+    }
+    files = ['-'];
+  }
+  return files.map((f) =>
+    f === '-'
+      ? { name: 'standard input', open: () => io.stdin }
+      : {
+          name: f,
+          open: () => createReadStream(resolvePath(io.cwd, f), { highWaterMark: 256 * 1024 }),
+        },
+  );
+}
+
+function resolvePath(cwd: string, p: string): string {
+  return p.startsWith('/') ? p : `${cwd}/${p}`;
+}
+
+function readError(err: unknown, name: string): IdvError {
+  if (err instanceof IdvError) return err;
+  const code = (err as NodeJS.ErrnoException)?.code;
+  switch (code) {
+    case 'ENOENT':
+      return inputError(`Cannot read ${name}: no such file.`);
+    case 'EISDIR':
+      return inputError(`Cannot read ${name}: it is a directory; give a file.`);
+    case 'EACCES':
+    case 'EPERM':
+      return inputError(`Cannot read ${name}: permission denied.`);
+    default:
+      return inputError(`Cannot read ${name}: ${(err as Error)?.message ?? String(err)}.`);
+  }
+}
+
+/** Lines of text (no line endings) from decoded blocks. */
+async function* linesOf(blocks: AsyncIterable<string>): AsyncGenerator<string> {
+  let carry = '';
+  for await (const block of blocks) {
+    const text = carry ? carry + block : block;
+    let start = 0;
+    let nl: number;
+    while ((nl = text.indexOf('\n', start)) !== -1) {
+      const end = nl > start && text.charCodeAt(nl - 1) === 13 ? nl - 1 : nl;
+      yield text.slice(start, end);
+      start = nl + 1;
+    }
+    carry = text.slice(start);
+  }
+  if (carry) yield carry.endsWith('\r') ? carry.slice(0, -1) : carry;
+}
+
+/**
+ * Open a source: read a sample, guess its layout, and return the records (sample included) as a stream.
+ */
+export async function openSource(
+  source: Source,
+  kind: Kind,
+  overrides: LayoutOverrides,
+): Promise<OpenedSource> {
+  const name = source.name;
+  let stream: Readable;
+  try {
+    stream = source.open();
+  } catch (err) {
+    throw readError(err, name);
+  }
+  const blocks = decodeText(stream, name)[Symbol.asyncIterator]();
+  const sampleBlocks: string[] = [];
+  let sampleSize = 0;
+  let sampleLines = 0;
+  let done = false;
+  try {
+    while (sampleSize < SAMPLE_BYTES && sampleLines < SAMPLE_LINES) {
+      const next = await blocks.next();
+      if (next.done) {
+        done = true;
+        break;
+      }
+      sampleBlocks.push(next.value);
+      sampleSize += next.value.length;
+      sampleLines += countNewlines(next.value);
+    }
+  } catch (err) {
+    stream.destroy();
+    throw readError(err, name);
+  }
+  const sampleText = sampleBlocks.join('');
+  const sample: string[] = [];
+  for (const l of sampleText.split('\n')) {
+    const line = l.endsWith('\r') ? l.slice(0, -1) : l;
+    if (line.trim() !== '') sample.push(line);
+    if (sample.length >= SAMPLE_LINES) break;
+  }
+  const layout = detectLayout(kind, sample, overrides, name);
+
+  async function* allBlocks(): AsyncGenerator<string> {
+    yield* sampleBlocks;
+    if (done) return;
+    while (true) {
+      const next = await blocks.next();
+      if (next.done) return;
+      yield next.value;
+    }
+  }
+
+  const records = layout.delimiter === null ? plainRecords(allBlocks(), layout) : csvRecords(allBlocks(), layout, name);
+  return { name, layout, records: guard(records, name, stream) };
+}
+
+async function* guard(records: AsyncIterable<InputRecord>, name: string, stream: Readable): AsyncGenerator<InputRecord> {
+  try {
+    yield* records;
+  } catch (err) {
+    throw readError(err, name);
+  } finally {
+    stream.destroy();
+  }
+}
+
+function countNewlines(s: string): number {
+  let n = 0;
+  let i = -1;
+  while ((i = s.indexOf('\n', i + 1)) !== -1) n++;
+  return n;
+}
+
+async function* plainRecords(blocks: AsyncIterable<string>, layout: Layout): AsyncGenerator<InputRecord> {
+  let skipHeader = layout.header !== null;
+  for await (const line of linesOf(blocks)) {
+    if (line.trim() === '') continue;
+    if (skipHeader) {
+      skipHeader = false;
+      continue;
+    }
+    yield { value: line, fields: null };
+  }
+}
+
+async function* csvRecords(blocks: AsyncIterable<string>, layout: Layout, name: string): AsyncGenerator<InputRecord> {
+  const { parse } = await import('csv-parse');
+  const parser = parse({
+    delimiter: layout.delimiter!,
+    relax_column_count: true,
+    relax_quotes: true,
+    skip_empty_lines: true,
+    from_line: layout.skipFirstLine ? 2 : 1,
+  });
+  let pending: unknown = null;
+  const feed = (async () => {
+    try {
+      for await (const block of blocks) {
+        if (parser.destroyed) return;
+        if (!parser.write(block)) {
+          await new Promise<void>((r) => {
+            parser.once('drain', r);
+            parser.once('close', r);
+          });
+        }
+      }
+      if (!parser.destroyed) parser.end();
+    } catch (err) {
+      pending = err;
+      parser.destroy(err as Error);
+    }
+  })();
+  let skipHeader = layout.header !== null;
+  const col = layout.column;
+  try {
+    for await (const row of parser as AsyncIterable<string[]>) {
+      if (row.length === 1 && row[0]!.trim() === '') continue; // a line of blanks
+      if (skipHeader) {
+        skipHeader = false;
+        continue;
+      }
+      yield { value: row[col] ?? '', fields: row };
+    }
+  } catch (err) {
+    if (pending) throw pending;
+    const message = (err as Error).message ?? String(err);
+    throw inputError(`${name} is not well-formed CSV: ${message.replace(/\.$/, '')}.`);
+  } finally {
+    if (!parser.destroyed && !parser.writableEnded) parser.destroy();
+    await feed;
+  }
+  if (pending) throw pending;
+}
+

@@ -1,0 +1,24 @@
+// The streams and surroundings a command runs with. Only src/cli.ts builds one from `process`;
+// tests and commands receive it, so nothing below cli.ts touches `process`.
+import type { Readable, Writable } from 'node:stream';
+
+export interface Io {
+  stdin: Readable;
+  stdout: Writable;
+  stderr: Writable;
+  stdinIsTTY: boolean;
+  stdoutIsTTY: boolean;
+  stderrIsTTY: boolean;
+  /** Colour on standard output / standard error (NO_COLOR, FORCE_COLOR, --no-color already applied). */
+  color: boolean;
+  colorErr: boolean;
+  env: Record<string, string | undefined>;
+  cwd: string;
+  /** Aborted on SIGINT/SIGTERM; `signal.reason` is 'SIGINT' or 'SIGTERM'. */
+  signal: AbortSignal;
+}
+
+/** Write a line to stderr. */
+export function warn(io: Io, message: string): void {
+  io.stderr.write(message.endsWith('\n') ? message : message + '\n');
+}

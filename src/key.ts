@@ -1,0 +1,67 @@
+// Where the API key comes from, and how it is shown (never whole).
+import { mkdir, readFile, rm, writeFile, chmod } from 'node:fs/promises';
+import { join } from 'node:path';
+import { homedir } from 'node:os';
+import { randomBytes } from 'node:crypto';
+
+export interface FoundKey {
+  key: string;
+  source: string;
+}
+
+export function configDir(env: Record<string, string | undefined>): string {
+  const base = env.XDG_CONFIG_HOME || join(env.HOME || homedir(), '.config');
+  return join(base, 'idv');
+}
+export function configPath(env: Record<string, string | undefined>): string {
+  return join(configDir(env), 'config.json');
+}
+
+/** `IDV_API_KEY`, then the config file. */
+export async function findKey(env: Record<string, string | undefined>): Promise<FoundKey | null> {
+  const fromEnv = env.IDV_API_KEY?.trim();
+  if (fromEnv) return { key: fromEnv, source: 'the IDV_API_KEY environment variable' };
+  const path = configPath(env);
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch {
+    return null;
+  }
+  try {
+    const key = (JSON.parse(text) as { apiKey?: unknown }).apiKey;
+    if (typeof key === 'string' && key.trim()) return { key: key.trim(), source: path };
+  } catch {
+    /* a damaged config holds no key */
+  }
+  return null;
+}
+
+export async function saveKey(env: Record<string, string | undefined>, key: string): Promise<string> {
+  const dir = configDir(env);
+  await mkdir(dir, { recursive: true, mode: 0o700 });
+  await chmod(dir, 0o700);
+  const path = configPath(env);
+  const tmp = `${path}.${randomBytes(6).toString('hex')}.tmp`;
+  await writeFile(tmp, JSON.stringify({ apiKey: key }, null, 2) + '\n', { mode: 0o600 });
+  await chmod(tmp, 0o600);
+  const { rename } = await import('node:fs/promises');
+  await rename(tmp, path);
+  return path;
+}
+
+export async function removeKey(env: Record<string, string | undefined>): Promise<boolean> {
+  const path = configPath(env);
+  try {
+    await rm(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** `sk_live_abcd…wxyz` → `…wxyz` with the length hidden; short keys show nothing. */
+export function maskKey(key: string): string {
+  if (key.length < 12) return '****';
+  return `****${key.slice(-4)}`;
+}

@@ -1,0 +1,55 @@
+// The closing summary on standard error: a small table people read at a glance.
+import { formatDuration } from '../duration.js';
+import type { Chalk } from './colors.js';
+import { statusColour } from './format.js';
+import { KNOWN_STATUSES } from '../statuses.js';
+
+export interface SummaryFacts {
+  records: number;
+  counts: Map<string, number>;
+  fromCache: number;
+  sentItems: number;
+  requests: number;
+  elapsedMs: number;
+  remaining?: number;
+  quota?: number;
+  resetAt?: number;
+  now: number;
+  dryRun?: boolean;
+}
+
+const plural = (n: number, word: string) => `${n.toLocaleString('en-US')} ${word}${n === 1 ? '' : 's'}`;
+
+export function formatSummary(f: SummaryFacts, chalk: Chalk | null): string {
+  const order = [...KNOWN_STATUSES, ...[...f.counts.keys()].filter((s) => !KNOWN_STATUSES.includes(s)).sort()];
+  const rows = order.filter((s) => (f.counts.get(s) ?? 0) > 0);
+  const width = Math.max(6, ...rows.map((s) => s.length));
+  const countWidth = Math.max(1, ...rows.map((s) => (f.counts.get(s) ?? 0).toLocaleString('en-US').length));
+  const lines: string[] = [];
+  lines.push(`${plural(f.records, 'record')} in ${formatElapsed(f.elapsedMs)}`);
+  for (const s of rows) {
+    const n = f.counts.get(s)!;
+    const pct = f.records ? ((100 * n) / f.records).toFixed(1).padStart(5) + '%' : '';
+    const name = s.padEnd(width);
+    lines.push(`  ${chalk ? statusColour(chalk, s)(name) : name}  ${n.toLocaleString('en-US').padStart(countWidth)}  ${pct}`);
+  }
+  const tail: string[] = [];
+  tail.push(`${plural(f.fromCache, 'result')} from the cache`);
+  tail.push(`${plural(f.sentItems, 'item')} sent in ${plural(f.requests, 'request')}`);
+  if (f.remaining !== undefined) {
+    let q = `quota left ${f.remaining.toLocaleString('en-US')}${f.quota !== undefined ? ` of ${f.quota.toLocaleString('en-US')}` : ''}`;
+    if (f.resetAt !== undefined) q += `, resets in ${formatDuration((f.resetAt - f.now) / 1000)}`;
+    tail.push(q);
+  }
+  lines.push(tail.join(' · '));
+  return lines.join('\n') + '\n';
+}
+
+function formatElapsed(ms: number): string {
+  return ms < 10_000 ? `${(ms / 1000).toFixed(1)} s` : formatDuration(ms / 1000);
+}
+
+/** `04:21 UTC` style clock time for when a quota resets. */
+export function clockTime(ms: number): string {
+  return new Date(ms).toISOString().slice(11, 16) + ' UTC';
+}
