@@ -1,0 +1,70 @@
+// Shared by the end-to-end tests: run the built `idv` (bin/idv.js → dist/) with execa, in a clean
+// environment with its own HOME, config and cache folders, against a sandbox started in this process.
+import { execa, type Options, type Result } from 'execa';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startSandbox, type Sandbox, type SandboxOptions } from '../src/sandbox/server.js';
+
+export const ROOT = fileURLToPath(new URL('..', import.meta.url));
+export const IDV = join(ROOT, 'bin', 'idv.js');
+export const fixture = (name: string) => join(ROOT, 'fixtures', name);
+
+export interface Home {
+  dir: string;
+  env: Record<string, string>;
+  cleanup(): Promise<void>;
+}
+
+/** A fresh HOME with its own XDG config and cache folders. */
+export async function makeHome(): Promise<Home> {
+  const dir = await mkdtemp(join(tmpdir(), 'idv-test-'));
+  return {
+    dir,
+    env: {
+      PATH: process.env.PATH ?? '/usr/bin:/bin',
+      HOME: dir,
+      XDG_CONFIG_HOME: join(dir, 'config'),
+      XDG_CACHE_HOME: join(dir, 'cache'),
+      LANG: 'C.UTF-8',
+    },
+    cleanup: () => rm(dir, { recursive: true, force: true }),
+  };
+}
+
+export interface RunOptions {
+  env?: Record<string, string | undefined>;
+  input?: string | Buffer;
+  cwd?: string;
+  timeout?: number;
+}
+
+/** Run the built idv; never rejects: look at exitCode, stdout, stderr. */
+export function idv(args: string[], o: RunOptions = {}): Promise<Result> {
+  const options: Options = {
+    env: o.env as Record<string, string>,
+    extendEnv: false,
+    reject: false,
+    cwd: o.cwd ?? ROOT,
+    timeout: o.timeout ?? 30_000,
+    stripFinalNewline: false,
+  };
+  if (o.input !== undefined) options.input = o.input;
+  else options.stdin = 'ignore';
+  return execa('node', [IDV, ...args], options) as unknown as Promise<Result>;
+}
+
+/** Start a sandbox and give the env that points idv at it with its key. */
+export async function sandbox(opts: SandboxOptions = {}, home?: Home): Promise<{ sb: Sandbox; env: Record<string, string> }> {
+  const sb = await startSandbox({ key: 'sk_test_0123456789abcdef', ...opts });
+  return { sb, env: { ...(home?.env ?? {}), IDV_BASE_URL: sb.url, IDV_API_KEY: sb.key } };
+}
+
+/** The items of every validate request the sandbox received, in order. */
+export function sentBatches(sb: Sandbox): string[][] {
+  return sb.requests.filter((r) => r.path.endsWith('/validate')).map((r) => r.items ?? []);
+}
+export function sentItems(sb: Sandbox): string[] {
+  return sentBatches(sb).flat();
+}
