@@ -8,10 +8,11 @@ export interface Progress {
   stop(): void;
 }
 
-export const silentProgress: Progress = { update() {}, log() {}, stop() {} };
 
 export async function createProgress(stream: Writable, enabled: boolean, color: boolean): Promise<Progress> {
-  if (!enabled) return silentProgress;
+  if (!enabled) {
+    return { update() {}, log: (line) => void stream.write(line.endsWith('\n') ? line : line + '\n'), stop() {} };
+  }
   const { default: ora } = await import('ora');
   const spinner = ora({ stream: stream as NodeJS.WritableStream, text: 'Reading…', color: color ? 'cyan' : false, isEnabled: true, discardStdin: false }).start();
   let last = 0;
