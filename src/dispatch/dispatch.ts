@@ -52,6 +52,8 @@ export interface DispatchStats {
 
 const BACKOFF_BASE_MS = 500;
 const BACKOFF_CAP_MS = 30_000;
+/** A Retry-After on a failed request is honoured up to this long; the quota wait (--wait) is separate. */
+const RETRY_AFTER_CAP_MS = 60_000;
 
 export function defaultSleep(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
@@ -279,7 +281,7 @@ export function createDispatcher(o: DispatchOptions) {
           const retryAfter = outcome.rate.retryAfter;
           const backoff =
             retryAfter !== undefined
-              ? retryAfter * 1000
+              ? Math.min(retryAfter * 1000, RETRY_AFTER_CAP_MS)
               : random() * Math.min(BACKOFF_CAP_MS, BACKOFF_BASE_MS * 2 ** attempt);
           try {
             await sleep(backoff, o.signal);

@@ -14,6 +14,7 @@ export interface Item {
 const MAX_EMAIL = 254;
 const MAX_DOMAIN = 253;
 const SPACE_OR_CONTROL = /[\s\u0000-\u001f\u007f]/;
+const ALL_DIGITS = /^\d+$/;
 const DOMAIN_FORBIDDEN = /[\s\u0000-\u001f\u007f@,;:<>()[\]\\"'/?#!$%&*=^`{|}~]/;
 
 /** A host name with at least one dot and no empty label; or an address literal like [192.0.2.1]. */
@@ -23,7 +24,8 @@ export function isDomain(d: string): boolean {
   if (DOMAIN_FORBIDDEN.test(d)) return false;
   const dot = d.indexOf('.');
   if (dot <= 0 || d.endsWith('.') || d.includes('..')) return false;
-  return true;
+  // A top-level label of digits only is a number (3.5) or a bare IPv4 address, not a domain.
+  return !ALL_DIGITS.test(d.slice(d.lastIndexOf('.') + 1));
 }
 
 export function checkEmail(raw: string): Item | null {

@@ -83,8 +83,19 @@ export async function* decodeText(stream: Readable, name: string): AsyncGenerato
         encoding = 'windows-1252';
       }
     }
-    return cp1252.decode(bytes);
+    return decodeCp1252(bytes);
   }
 }
 
-const cp1252 = new TextDecoder('windows-1252');
+// Windows-1252 differs from Latin-1 only in 0x80–0x9F. Node 20's TextDecoder('windows-1252') decodes
+// those bytes as Latin-1 control characters, so the table is ours (WHATWG's mapping; the five unused
+// bytes map to the same code point, as WHATWG does).
+const CP1252_HIGH =
+  '\u20ac\u0081\u201a\u0192\u201e\u2026\u2020\u2021\u02c6\u2030\u0160\u2039\u0152\u008d\u017d\u008f' +
+  '\u0090\u2018\u2019\u201c\u201d\u2022\u2013\u2014\u02dc\u2122\u0161\u203a\u0153\u009d\u017e\u0178';
+const C1 = /[\u0080-\u009f]/g;
+
+export function decodeCp1252(bytes: Buffer): string {
+  const latin1 = bytes.toString('latin1');
+  return latin1.replace(C1, (c) => CP1252_HIGH[c.charCodeAt(0) - 0x80]!);
+}

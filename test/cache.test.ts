@@ -1,0 +1,80 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { mkdtemp, readFile, rm, writeFile, appendFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { cacheStats, clearCache, openScope } from '../src/cache/store.js';
+
+let dir: string;
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'idv-cache-'));
+});
+afterEach(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+async function load(scope: ReturnType<typeof openScope>) {
+  const m = new Map<string, string>();
+  const report = await scope.load((k, s) => m.set(k, s));
+  return { m, report };
+}
+
+describe('cache store', () => {
+  it('keeps what was appended, not quota_exceeded or error, per base URL and endpoint', async () => {
+    const a = openScope(dir, 'https://api.x', '/emails/validate', 3600);
+    await load(a);
+    a.append([
+      ['a@x.com', 'ok'],
+      ['b@x.com', 'quota_exceeded'],
+      ['c@x.com', 'error'],
+      ['d@x.com', 'risky'],
+    ]);
+    expect((await load(openScope(dir, 'https://api.x/', '/emails/validate', 3600))).m).toEqual(
+      new Map([
+        ['a@x.com', 'ok'],
+        ['d@x.com', 'risky'],
+      ]),
+    );
+    expect((await load(openScope(dir, 'https://api.x', '/domains/validate', 3600))).m.size).toBe(0);
+    expect((await load(openScope(dir, 'http://127.0.0.1:9', '/emails/validate', 3600))).m.size).toBe(0);
+  });
+
+  it('drops expired entries', async () => {
+    let now = 1_000_000_000_000;
+    const s = openScope(dir, 'https://api.x', '/emails/validate', 60, () => now);
+    await load(s);
+    s.append([['a@x.com', 'ok']]);
+    now += 61_000;
+    const { m, report } = await load(openScope(dir, 'https://api.x', '/emails/validate', 60, () => now));
+    expect(m.size).toBe(0);
+    expect(report.expired).toBe(1);
+  });
+
+  it('detects a torn last line and garbage, rebuilds, and later appends stay readable', async () => {
+    const s = openScope(dir, 'https://api.x', '/emails/validate', 3600);
+    await load(s);
+    s.append([['a@x.com', 'ok']]);
+    await appendFile(s.path, 'garbage line\n1700000000\tok');
+    const first = await load(openScope(dir, 'https://api.x', '/emails/validate', 3600));
+    expect(first.report).toMatchObject({ loaded: 1, damaged: 2, rebuilt: true });
+    const again = openScope(dir, 'https://api.x', '/emails/validate', 3600);
+    await load(again);
+    again.append([['b@x.com', 'fake']]);
+    const last = await load(openScope(dir, 'https://api.x', '/emails/validate', 3600));
+    expect(last.m).toEqual(new Map([['a@x.com', 'ok'], ['b@x.com', 'fake']]));
+    expect(last.report.damaged).toBe(0);
+    expect(await readFile(s.path, 'utf8')).toMatch(/^# idv cache v1 https:\/\/api.x \/emails\/validate\n/);
+  });
+
+  it('stats and clear', async () => {
+    const s = openScope(dir, 'https://api.x', '/emails/validate', 3600);
+    await load(s);
+    s.append([['a@x.com', 'ok'], ['b@x.com', 'alias']]);
+    const st = await cacheStats(dir);
+    expect(st).toMatchObject({ entries: 2, files: 1, path: dir });
+    expect(st.scopes).toEqual([{ baseUrl: 'https://api.x', endpoint: '/emails/validate', entries: 2 }]);
+    expect(await clearCache(dir)).toBe(1);
+    expect((await cacheStats(dir)).entries).toBe(0);
+    await writeFile(join(dir, 'keep.txt'), 'x');
+    expect(await clearCache(dir)).toBe(0);
+  });
+});
