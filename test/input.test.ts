@@ -114,7 +114,7 @@ describe('openSource', () => {
   it('yields CSV records with quoted newlines and skips blank lines', async () => {
     const s = await openSource(src('email,note\r\na@b.com,"x\ny"\r\n\r\n,empty\r\n'), 'emails', {});
     const out = [];
-    for await (const r of s.records) out.push(r);
+    for await (const batch of s.records) out.push(...batch);
     expect(out).toEqual([
       { value: 'a@b.com', fields: ['a@b.com', 'x\ny'] },
       { value: '', fields: ['', 'empty'] },

@@ -196,7 +196,7 @@ async function validate(
     let opened: OpenedSource | null = first;
     for (let s = 0; s < ctx.sources.length; s++) {
       opened ??= await openSource(ctx.sources[s]!, kind, overridesOf(o));
-      for await (const rec of opened.records) {
+      for await (const batch of opened.records) for (const rec of batch) {
         records++;
         const it = check(rec.value);
         if (!it) {
@@ -332,7 +332,7 @@ async function validate(
     let opened: OpenedSource | null = first;
     reading: for (let s = 0; s < ctx.sources.length; s++) {
       opened ??= await openSource(ctx.sources[s]!, kind, overridesOf(o));
-      for await (const rec of opened.records) {
+      for await (const batch of opened.records) for (const rec of batch) {
         if (stop.signal.aborted) break reading;
         records++;
         const it = check(rec.value);
@@ -347,7 +347,7 @@ async function validate(
             dispatcher.push({ key: it.key, send: it.send });
           }
         }
-        flush();
+        if ((records & 511) === 0) flush();
         if ((records & 1023) === 0) {
           progress.update(progressText(dispatcher));
           await writing;

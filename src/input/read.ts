@@ -22,7 +22,8 @@ export interface Source {
 export interface OpenedSource {
   name: string;
   layout: Layout;
-  records: AsyncIterable<InputRecord>;
+  /** Records in input order, in arrays (one per block read), to keep per-record overhead low. */
+  records: AsyncIterable<InputRecord[]>;
 }
 
 const SAMPLE_BYTES = 64 * 1024;
@@ -65,21 +66,23 @@ function readError(err: unknown, name: string): IdvError {
   }
 }
 
-/** Lines of text (no line endings) from decoded blocks. */
-async function* linesOf(blocks: AsyncIterable<string>): AsyncGenerator<string> {
+/** Lines of text (no line endings) from decoded blocks, a block's worth at a time. */
+async function* linesOf(blocks: AsyncIterable<string>): AsyncGenerator<string[]> {
   let carry = '';
   for await (const block of blocks) {
     const text = carry ? carry + block : block;
+    const lines: string[] = [];
     let start = 0;
     let nl: number;
     while ((nl = text.indexOf('\n', start)) !== -1) {
       const end = nl > start && text.charCodeAt(nl - 1) === 13 ? nl - 1 : nl;
-      yield text.slice(start, end);
+      lines.push(text.slice(start, end));
       start = nl + 1;
     }
     carry = text.slice(start);
+    if (lines.length) yield lines;
   }
-  if (carry) yield carry.endsWith('\r') ? carry.slice(0, -1) : carry;
+  if (carry) yield [carry.endsWith('\r') ? carry.slice(0, -1) : carry];
 }
 
 /**
@@ -140,7 +143,7 @@ export async function openSource(
   return { name, layout, records: guard(records, name, stream) };
 }
 
-async function* guard(records: AsyncIterable<InputRecord>, name: string, stream: Readable): AsyncGenerator<InputRecord> {
+async function* guard(records: AsyncIterable<InputRecord[]>, name: string, stream: Readable): AsyncGenerator<InputRecord[]> {
   try {
     yield* records;
   } catch (err) {
@@ -157,19 +160,23 @@ function countNewlines(s: string): number {
   return n;
 }
 
-async function* plainRecords(blocks: AsyncIterable<string>, layout: Layout): AsyncGenerator<InputRecord> {
+async function* plainRecords(blocks: AsyncIterable<string>, layout: Layout): AsyncGenerator<InputRecord[]> {
   let skipHeader = layout.header !== null;
-  for await (const line of linesOf(blocks)) {
-    if (line.trim() === '') continue;
-    if (skipHeader) {
-      skipHeader = false;
-      continue;
+  for await (const lines of linesOf(blocks)) {
+    const out: InputRecord[] = [];
+    for (const line of lines) {
+      if (line.length === 0 || line.trim() === '') continue;
+      if (skipHeader) {
+        skipHeader = false;
+        continue;
+      }
+      out.push({ value: line, fields: null });
     }
-    yield { value: line, fields: null };
+    if (out.length) yield out;
   }
 }
 
-async function* csvRecords(blocks: AsyncIterable<string>, layout: Layout, name: string): AsyncGenerator<InputRecord> {
+async function* csvRecords(blocks: AsyncIterable<string>, layout: Layout, name: string): AsyncGenerator<InputRecord[]> {
   const { parse } = await import('csv-parse');
   const parser = parse({
     delimiter: layout.delimiter!,
@@ -178,43 +185,46 @@ async function* csvRecords(blocks: AsyncIterable<string>, layout: Layout, name: 
     skip_empty_lines: true,
     from_line: layout.skipFirstLine ? 2 : 1,
   });
-  let pending: unknown = null;
-  const feed = (async () => {
-    try {
-      for await (const block of blocks) {
-        if (parser.destroyed) return;
-        if (!parser.write(block)) {
-          await new Promise<void>((r) => {
-            parser.once('drain', r);
-            parser.once('close', r);
-          });
-        }
-      }
-      if (!parser.destroyed) parser.end();
-    } catch (err) {
-      pending = err;
-      parser.destroy(err as Error);
-    }
-  })();
+  let rows: string[][] = [];
+  let failure: Error | null = null;
+  parser.on('data', (row: string[]) => rows.push(row));
+  parser.on('error', (err: Error) => (failure ??= err));
+  const ending = new Promise<void>((resolve) => {
+    parser.on('end', resolve);
+    parser.on('close', resolve);
+  });
   let skipHeader = layout.header !== null;
   const col = layout.column;
-  try {
-    for await (const row of parser as AsyncIterable<string[]>) {
+  const take = (): InputRecord[] => {
+    if (failure) {
+      const message = failure.message.replace(/\.$/, '');
+      throw inputError(`${name} is not well-formed CSV: ${message}.`);
+    }
+    const out: InputRecord[] = [];
+    for (const row of rows) {
       if (row.length === 1 && row[0]!.trim() === '') continue; // a line of blanks
       if (skipHeader) {
         skipHeader = false;
         continue;
       }
-      yield { value: row[col] ?? '', fields: row };
+      out.push({ value: row[col] ?? '', fields: row });
     }
-  } catch (err) {
-    if (pending) throw pending;
-    const message = (err as Error).message ?? String(err);
-    throw inputError(`${name} is not well-formed CSV: ${message.replace(/\.$/, '')}.`);
+    rows = [];
+    return out;
+  };
+  try {
+    for await (const block of blocks) {
+      parser.write(block);
+      // csv-parse emits the block's rows synchronously or on the next ticks; collect them.
+      await new Promise<void>((r) => setImmediate(r));
+      const out = take();
+      if (out.length) yield out;
+    }
+    parser.end();
+    await ending;
+    const out = take();
+    if (out.length) yield out;
   } finally {
-    if (!parser.destroyed && !parser.writableEnded) parser.destroy();
-    await feed;
+    if (!parser.destroyed) parser.destroy();
   }
-  if (pending) throw pending;
 }
-
