@@ -153,7 +153,17 @@ Key: IDV_API_KEY, else the file written by idv auth login. Docs: README.md.`,
   program.addCommand(inherit(validateCommand('emails', deps)));
   program.addCommand(inherit(validateCommand('domains', deps)));
 
-  const auth = inherit(new Command('auth').description('store, show (masked) and remove the API key'));
+  const auth = inherit(new Command('auth').description('store, show (masked) and remove the API key')).addHelpText(
+    'after',
+    `
+Examples:
+  $ idv auth login                          # paste the key at a hidden prompt
+  $ printf %s "$KEY" | idv auth login       # or pipe it in
+  $ idv auth status                         # where the key comes from, masked
+  $ idv auth logout
+
+The key is read from IDV_API_KEY first, then from $XDG_CONFIG_HOME/idv/config.json.`,
+  );
   for (const [action, text, example] of [
     ['login', 'store the API key (hidden prompt, or standard input when piped)', '$ idv auth login\n  $ printf %s "$KEY" | idv auth login'],
     ['status', 'show where the key comes from, masked', '$ idv auth status'],
@@ -171,7 +181,16 @@ Key: IDV_API_KEY, else the file written by idv auth login. Docs: README.md.`,
   }
   program.addCommand(auth);
 
-  const cache = inherit(new Command('cache').description('inspect and empty the local result cache'));
+  const cache = inherit(new Command('cache').description('inspect and empty the local result cache')).addHelpText(
+    'after',
+    `
+Examples:
+  $ idv cache stats
+  $ idv cache stats --format json
+  $ idv cache clear
+
+Results are kept in $XDG_CACHE_HOME/idv/ (default ~/.cache/idv/) for --cache-ttl (default 7d).`,
+  );
   cache.addCommand(
     inherit(new Command('stats'))
       .description('entries, size, path and oldest entry of the cache')
