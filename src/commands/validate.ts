@@ -44,9 +44,13 @@ export interface ValidateOptions {
   sandbox: boolean;
 }
 
-/** Map values: an index into `names`, CACHED added when the result came from the cache. */
+/**
+ * Map values: an index into `names`; CACHED added when the result came from the cache, and CACHED once
+ * more (SEEN) once this run has met that cached item, so that it is counted once.
+ */
 const PENDING = -1;
 const CACHED = 1 << 20;
+const SEEN = CACHED * 2;
 /** Records held for in-order output before reading pauses. */
 const WINDOW_MAX = 50_000;
 
@@ -187,10 +191,25 @@ async function validate(
   const first = await openFirst(ctx.sources[0]!, kind, o, stop.signal);
   const counts = new Map<string, number>();
   let records = 0;
-  let fromCache = 0;
   let unique = 0;
   let invalid = 0;
   let cachedItems = 0;
+
+  /** Plan one valid item: whether it must be sent (first time met, not cached). */
+  const plan = (key: string): boolean => {
+    const v = known.get(key);
+    if (v === undefined) {
+      known.set(key, PENDING);
+      unique++;
+      return true;
+    }
+    if (v >= CACHED && v < SEEN) {
+      known.set(key, v + CACHED);
+      unique++;
+      cachedItems++;
+    }
+    return false;
+  };
 
   if (o.dryRun) {
     let opened: OpenedSource | null = first;
@@ -203,15 +222,7 @@ async function validate(
           invalid++;
           continue;
         }
-        const v = known.get(it.key);
-        if (v === undefined) {
-          known.set(it.key, PENDING);
-          unique++;
-        } else if (v >= CACHED) {
-          known.set(it.key, v - CACHED + CACHED * 2); // counted once
-          unique++;
-          cachedItems++;
-        }
+        plan(it.key);
       }
       opened = null;
     }
@@ -252,7 +263,6 @@ async function validate(
       else {
         const v = known.get(r.key)!;
         if (v === PENDING) break;
-        if (v >= CACHED) fromCache++;
         status = names[v % CACHED]!;
       }
       counts.set(status, (counts.get(status) ?? 0) + 1);
@@ -279,7 +289,7 @@ async function validate(
   const progressText = (d: Dispatch | null) =>
     `Validating ${records.toLocaleString('en-US')} records · ${done.toLocaleString('en-US')} done` +
     (d ? ` · ${d.stats.sent.toLocaleString('en-US')} sent` : '') +
-    (fromCache ? ` · ${fromCache.toLocaleString('en-US')} from cache` : '');
+    (cachedItems ? ` · ${cachedItems.toLocaleString('en-US')} from cache` : '');
 
   let waitTimer: NodeJS.Timeout | null = null;
   const stopWaitTimer = () => {
@@ -341,11 +351,7 @@ async function validate(
           window.push({ item: rec.value.trim(), key: null, fields: rec.fields });
         } else {
           window.push({ item: it.item, key: it.key, fields: rec.fields });
-          if (!known.has(it.key)) {
-            known.set(it.key, PENDING);
-            unique++;
-            dispatcher.push({ key: it.key, send: it.send });
-          }
+          if (plan(it.key)) dispatcher.push({ key: it.key, send: it.send });
         }
         if ((records & 511) === 0) flush();
         if ((records & 1023) === 0) {
@@ -381,7 +387,7 @@ async function validate(
           {
             records,
             counts,
-            fromCache,
+            fromCache: cachedItems,
             sentItems: stats.sent,
             requests: stats.requests,
             elapsedMs: Date.now() - ctx.started,

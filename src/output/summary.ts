@@ -34,7 +34,7 @@ export function formatSummary(f: SummaryFacts, chalk: Chalk | null): string {
     lines.push(`  ${chalk ? statusColour(chalk, s)(name) : name}  ${n.toLocaleString('en-US').padStart(countWidth)}  ${pct}`);
   }
   const tail: string[] = [];
-  tail.push(`${plural(f.fromCache, 'result')} from the cache`);
+  tail.push(`${plural(f.fromCache, 'item')} from the cache`);
   tail.push(`${plural(f.sentItems, 'item')} sent in ${plural(f.requests, 'request')}`);
   if (f.remaining !== undefined) {
     let q = `quota left ${f.remaining.toLocaleString('en-US')}${f.quota !== undefined ? ` of ${f.quota.toLocaleString('en-US')}` : ''}`;
