@@ -42,7 +42,7 @@ export interface RunOptions {
 
 /** Run the built idv; never rejects: look at exitCode, stdout, stderr. */
 export function idv(args: string[], o: RunOptions = {}): Promise<Result> {
-  const options: Options = {
+  const options: Record<string, unknown> = {
     env: o.env as Record<string, string>,
     extendEnv: false,
     reject: false,
@@ -52,7 +52,7 @@ export function idv(args: string[], o: RunOptions = {}): Promise<Result> {
   };
   if (o.input !== undefined) options.input = o.input;
   else options.stdin = 'ignore';
-  return execa('node', [IDV, ...args], options) as unknown as Promise<Result>;
+  return execa('node', [IDV, ...args], options as Options) as unknown as Promise<Result>;
 }
 
 /** Start a sandbox and give the env that points idv at it with its key. */

@@ -47,7 +47,8 @@ export function openScope(dir: string, baseUrl: string, endpoint: string, ttlSec
     async load(add) {
       await mkdir(dir, { recursive: true, mode: 0o700 });
       const report: LoadReport = { loaded: 0, expired: 0, damaged: 0, rebuilt: false };
-      const oldest = Math.floor(now() / 1000) - ttlSeconds;
+      // Fresh while younger than the TTL: written at second `ts`, so at most now - ts old.
+      const oldest = now() / 1000 - ttlSeconds;
       let lines = 0;
       let size = 0;
       let endsClean = true;
@@ -92,7 +93,7 @@ export function openScope(dir: string, baseUrl: string, endpoint: string, ttlSec
           report.damaged++;
           return;
         }
-        if (ts < oldest) {
+        if (ts <= oldest) {
           report.expired++;
           return;
         }
@@ -140,14 +141,14 @@ export function openScope(dir: string, baseUrl: string, endpoint: string, ttlSec
     }
     try {
       const fresh = new Map<string, string>();
-      const oldest = Math.floor(now() / 1000) - ttlSeconds;
+      const oldest = now() / 1000 - ttlSeconds;
       let carry = '';
       for await (const chunk of createReadStream(path, { encoding: 'utf8', highWaterMark: 1 << 20 })) {
         const parts = (carry + (chunk as string)).split('\n');
         carry = parts.pop() ?? '';
         for (const line of parts) {
           const m = /^(\d+)\t([A-Za-z0-9_-]{1,40})\t(\S+)$/.exec(line);
-          if (m && Number(m[1]) >= oldest) fresh.set(m[3]!, `${m[1]}\t${m[2]}\t${m[3]}\n`);
+          if (m && Number(m[1]) > oldest) fresh.set(m[3]!, `${m[1]}\t${m[2]}\t${m[3]}\n`);
         }
       }
       const tmp = `${path}.${randomBytes(6).toString('hex')}.tmp`;
