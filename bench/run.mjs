@@ -1,0 +1,503 @@
+#!/usr/bin/env node
+// `npm run bench` (issue 5): start-up, throughput against a minimal client, peak memory, cached rerun.
+// Plain Node ESM, built-ins only. Run after `npm run build` (the npm script does it).
+//
+//   node bench/run.mjs           full run (~1.5 min on an idle 2-core machine; must stay under 10)
+//   node bench/run.mjs --quick   smaller sizes (~15 s): a smoke check that everything works; its
+//                                figures are dominated by start-up and are not the ones to quote
+//   node bench/run.mjs --runs 5  more interleaved throughput runs per client (default 3): the
+//                                ratio moves by ~±10% from run to run on a 2-core machine
+//
+// The sandbox runs as a separate process (`idv sandbox`), so its CPU is never counted against the
+// client. Every child gets a throw-away HOME and XDG_* folders: the real config and cache are never
+// read or written. Generated lists and outputs go to bench/out/ (gitignored).
+import { spawn, spawnSync } from 'node:child_process';
+import { createReadStream, existsSync, mkdirSync, mkdtempSync, openSync, closeSync, readFileSync, rmSync, writeSync, renameSync } from 'node:fs';
+import { tmpdir, cpus, platform, arch, loadavg } from 'node:os';
+import { join, dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const OUT = join(ROOT, 'bench', 'out');
+const IDV = join(ROOT, 'bin', 'idv.js');
+const MINIMAL = join(ROOT, 'bench', 'minimal-client.mjs');
+const NODE = process.execPath;
+const QUICK = process.argv.includes('--quick');
+const runsArg = process.argv.indexOf('--runs');
+const RUNS = runsArg > 0 ? Number(process.argv[runsArg + 1]) : NaN;
+if (runsArg > 0 && !(Number.isInteger(RUNS) && RUNS > 0)) {
+  console.error('bench: --runs takes a whole number of throughput runs per client, e.g. --runs 5');
+  process.exit(2);
+}
+
+const CFG = QUICK
+  ? { startRuns: 5, tpSize: 20_000, tpRuns: 2, memSizes: [1_000, 10_000, 100_000], cachedSize: 100_000, cachedRuns: 1 }
+  : { startRuns: 15, tpSize: 200_000, tpRuns: 3, memSizes: [10_000, 100_000, 1_000_000], cachedSize: 1_000_000, cachedRuns: 3 };
+if (!Number.isNaN(RUNS)) CFG.tpRuns = RUNS;
+const CHILD_TIMEOUT_MS = QUICK ? 60_000 : 180_000;
+const KEY = 'sk_bench_0123456789abcdef';
+const TARGET = { startup: 1.3, throughput: 1.0, rssMB: 200, cached: 2.0 };
+
+if (!existsSync(join(ROOT, 'dist', 'cli.js'))) {
+  console.error('bench: dist/cli.js is missing; run `npm run build` first (or `npm run bench`).');
+  process.exit(2);
+}
+mkdirSync(OUT, { recursive: true });
+
+// --- isolated environment ------------------------------------------------------------------------
+const TMP = mkdtempSync(join(tmpdir(), 'idv-bench-'));
+const baseEnv = { ...process.env };
+for (const k of Object.keys(baseEnv)) {
+  // NODE_* goes too: NODE_OPTIONS would change what is measured, and NODE_EXTRA_CA_CERTS (set on some
+  // machines) makes every node start-up parse a CA bundle (~50 ms here), which would hide idv's own cost.
+  if (/^(IDV_|XDG_)/.test(k) || /^(https?_proxy|no_proxy|all_proxy)$/i.test(k) || k === 'FORCE_COLOR' || k.startsWith('NODE_')) {
+    delete baseEnv[k];
+  }
+}
+Object.assign(baseEnv, {
+  HOME: join(TMP, 'home'),
+  XDG_CONFIG_HOME: join(TMP, 'config'),
+  XDG_CACHE_HOME: join(TMP, 'cache'),
+  XDG_DATA_HOME: join(TMP, 'data'),
+  XDG_STATE_HOME: join(TMP, 'state'),
+  NO_COLOR: '1',
+});
+for (const d of ['home', 'config', 'cache', 'data', 'state']) mkdirSync(join(TMP, d), { recursive: true });
+
+// --- small helpers -------------------------------------------------------------------------------
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+};
+const fmtMs = (ms) => (ms >= 1000 ? `${(ms / 1000).toFixed(2)} s` : `${ms.toFixed(1)} ms`);
+const fmtN = (n) => n.toLocaleString('en-US');
+const fmtMB = (kb) => `${(kb / 1024).toFixed(1)} MB`;
+const verdict = (ok) => (ok ? 'OK' : 'MISS');
+const pad = (s, n) => String(s).padEnd(n);
+const now = () => Number(process.hrtime.bigint()) / 1e6;
+function line(text) {
+  process.stdout.write(text + '\n');
+}
+function note(text) {
+  process.stderr.write(`  · ${text}\n`);
+}
+
+/**
+ * Run a child to completion. stdout: 'ignore' or a file path; stderr is collected (capped) and
+ * lines matching `countPrefix` are counted as they stream. Returns { ms, code, signal, stderr, counted }.
+ */
+function runChild(cmd, args, { env = baseEnv, stdout = 'ignore', countPrefix, timeoutMs = CHILD_TIMEOUT_MS, onSpawn } = {}) {
+  return new Promise((resolvePromise) => {
+    const outFd = stdout === 'ignore' ? 'ignore' : openSync(stdout, 'w');
+    const t0 = now();
+    const child = spawn(cmd, args, { cwd: ROOT, env, stdio: ['ignore', outFd, 'pipe'] });
+    onSpawn?.(child);
+    let stderr = '';
+    let partial = '';
+    let counted = 0;
+    child.stderr.setEncoding('utf8');
+    child.stderr.on('data', (chunk) => {
+      if (stderr.length < 64 * 1024) stderr += chunk;
+      if (countPrefix) {
+        const parts = (partial + chunk).split('\n');
+        partial = parts.pop();
+        for (const p of parts) if (p.startsWith(countPrefix)) counted++;
+      }
+    });
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      child.kill('SIGKILL');
+    }, timeoutMs);
+    child.on('close', (code, signal) => {
+      const ms = now() - t0;
+      clearTimeout(timer);
+      if (outFd !== 'ignore') closeSync(outFd);
+      if (countPrefix && partial.startsWith(countPrefix)) counted++;
+      resolvePromise({ ms, code, signal, stderr, counted, timedOut });
+    });
+  });
+}
+
+function describeFailure(r) {
+  if (r.timedOut) return `timed out after ${fmtMs(CHILD_TIMEOUT_MS)}`;
+  const tail = r.stderr.trim().split('\n').slice(-2).join(' | ');
+  return `exit ${r.code ?? r.signal}${tail ? `: ${tail}` : ''}`;
+}
+
+/** Number of '\n' in a file, streamed. */
+async function countLines(path) {
+  let n = 0;
+  for await (const buf of createReadStream(path)) {
+    for (let i = buf.indexOf(10); i !== -1; i = buf.indexOf(10, i + 1)) n++;
+  }
+  return n;
+}
+
+// --- data ----------------------------------------------------------------------------------------
+// Deterministic lists of unique addresses with a realistic mix: mostly ordinary company and webmail
+// domains, some plus-aliases, disposable and fake domains (the sandbox's rules), so idv's per-item
+// work (checks, dedup, statuses) is exercised. Unique because the local part carries the index.
+const FIRST = ['ann', 'bob', 'carla', 'dmitri', 'eva', 'farid', 'grace', 'hugo', 'ines', 'jon', 'kemal', 'lena', 'marta', 'nils', 'olga', 'pedro'];
+const LAST = ['smith', 'jones', 'garcia', 'müller', 'rossi', 'dubois', 'novak', 'kim', 'silva', 'ivanova', 'tanaka', 'nguyen'];
+const WEBMAIL = ['gmail.com', 'outlook.com', 'yahoo.com', 'proton.me', 'example.com', 'icloud.com'];
+const DISPOSABLE = ['mailinator.com', 'yopmail.com', 'guerrillamail.com', 'maildrop.cc'];
+const FAKE = ['fake.com', 'nowhere.org', 'shop.test', 'test.com'];
+
+function dataFile(n) {
+  const path = join(OUT, `emails-v1-${n}.txt`);
+  if (existsSync(path)) return path;
+  let seed = 0x2545f491;
+  const rnd = () => {
+    seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0;
+    return seed;
+  };
+  const tmp = `${path}.tmp`;
+  const fd = openSync(tmp, 'w');
+  let chunk = [];
+  for (let i = 0; i < n; i++) {
+    const r = rnd();
+    const first = FIRST[r % FIRST.length];
+    const last = LAST[(r >>> 8) % LAST.length];
+    const kind = (r >>> 16) % 100;
+    let domain;
+    if (kind < 4) domain = DISPOSABLE[r % DISPOSABLE.length];
+    else if (kind < 7) domain = FAKE[r % FAKE.length];
+    else if (kind < 40) domain = WEBMAIL[r % WEBMAIL.length];
+    else domain = `company${(r >>> 4) % 5000}.${kind % 3 === 0 ? 'org' : 'com'}`;
+    const local = kind >= 90 ? `${first}.${last}${i}+news` : `${first}.${last}${i}`;
+    chunk.push(`${local}@${domain}`);
+    if (chunk.length === 10_000) {
+      writeSync(fd, chunk.join('\n') + '\n');
+      chunk = [];
+    }
+  }
+  if (chunk.length) writeSync(fd, chunk.join('\n') + '\n');
+  closeSync(fd);
+  renameSync(tmp, path);
+  return path;
+}
+
+// --- the sandbox, as its own process ------------------------------------------------------------
+const live = new Set();
+function killAll() {
+  for (const c of live) {
+    try {
+      c.kill('SIGTERM');
+    } catch {}
+  }
+}
+process.on('exit', () => {
+  killAll();
+  rmSync(TMP, { recursive: true, force: true });
+});
+for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => process.exit(sig === 'SIGINT' ? 130 : 143));
+
+async function startSandbox() {
+  const child = spawn(NODE, [IDV, 'sandbox', '--port', '0', '--quota', '0', '--key', KEY], {
+    cwd: ROOT,
+    env: baseEnv,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  live.add(child);
+  let errText = '';
+  child.stderr.setEncoding('utf8');
+  child.stderr.on('data', (d) => (errText += d));
+  const url = await new Promise((res, rej) => {
+    let text = '';
+    const timer = setTimeout(() => rej(new Error(`sandbox did not print its URL within 15 s: ${errText}`)), 15_000);
+    child.stdout.setEncoding('utf8');
+    child.stdout.on('data', (d) => {
+      text += d;
+      const m = /listening on (http:\/\/\S+)/.exec(text);
+      if (m) {
+        clearTimeout(timer);
+        res(m[1]);
+      }
+    });
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      rej(new Error(`sandbox exited (${code}) before printing its URL: ${errText}`));
+    });
+  });
+  child.stdout.resume();
+  return {
+    url,
+    async stop() {
+      live.delete(child);
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      const gone = new Promise((r) => child.once('exit', r));
+      child.kill('SIGTERM');
+      const t = setTimeout(() => child.kill('SIGKILL'), 5_000);
+      await gone;
+      clearTimeout(t);
+    },
+  };
+}
+
+// A fresh sandbox per section: it records every request it receives, so one server across the
+// whole run would grow by millions of items and slow down (GC) the later sections.
+async function withSandbox(fn) {
+  const sb = await startSandbox();
+  try {
+    return await fn(sb.url);
+  } finally {
+    await sb.stop();
+  }
+}
+
+const idvEnv = (url, extra = {}) => ({ ...baseEnv, IDV_BASE_URL: url, IDV_API_KEY: KEY, ...extra });
+const idvEmailsArgs = (file, more = []) => [IDV, 'emails', file, '--no-cache', '--batch-size', '100', '--concurrency', '4', '-q', '-f', 'csv', ...more];
+
+// --- peak RSS --------------------------------------------------------------------------------------
+const HAVE_TIME = (() => {
+  if (platform() !== 'linux' || !existsSync('/usr/bin/time')) return false;
+  const f = join(TMP, 'time-probe');
+  const r = spawnSync('/usr/bin/time', ['-f', '%M', '-o', f, NODE, '-e', '0'], { stdio: 'ignore' });
+  return r.status === 0 && existsSync(f) && /^\d+\s*$/m.test(readFileSync(f, 'utf8'));
+})();
+
+/**
+ * Run `node ARGS` and measure it: wall time (ms, from here), and when GNU time is usable its CPU
+ * time (user + sys, ms) and peak RSS (KB); without it, peak RSS from VmHWM polled every 50 ms.
+ */
+async function runMeasured(args, opts) {
+  if (HAVE_TIME) {
+    const f = join(TMP, `time-${process.hrtime.bigint()}`);
+    const r = await runChild('/usr/bin/time', ['-f', '%U %S %M', '-o', f, NODE, ...args], opts);
+    const m = existsSync(f) ? /([\d.]+) ([\d.]+) (\d+)\s*$/.exec(readFileSync(f, 'utf8').trim()) : null;
+    return { ...r, cpuMs: m ? (Number(m[1]) + Number(m[2])) * 1000 : NaN, rssKB: m ? Number(m[3]) : NaN };
+  }
+  let hwm = NaN;
+  let timer;
+  const r = await runChild(NODE, args, {
+    ...opts,
+    onSpawn(child) {
+      timer = setInterval(() => {
+        try {
+          const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'));
+          if (m) hwm = Number.isNaN(hwm) ? Number(m[1]) : Math.max(hwm, Number(m[1]));
+        } catch {}
+      }, 50);
+    },
+  });
+  clearInterval(timer);
+  return { ...r, cpuMs: NaN, rssKB: hwm };
+}
+const fmtCpu = (ms) => (Number.isNaN(ms) ? '' : `, CPU ${fmtMs(ms)}`);
+
+// --- sections --------------------------------------------------------------------------------------
+async function startup() {
+  const cmds = [
+    ['node -e 0', [NODE, ['-e', '0']]],
+    ['idv --version', [NODE, [IDV, '--version']]],
+    ['idv emails --help', [NODE, [IDV, 'emails', '--help']]],
+  ];
+  const times = cmds.map(() => []);
+  for (let round = -1; round < CFG.startRuns; round++) {
+    // round -1 warms the file-system cache and is not counted; commands interleave within a round
+    cmds.forEach(([name, [cmd, args]], i) => {
+      const t0 = now();
+      const r = spawnSync(cmd, args, { cwd: ROOT, env: baseEnv, stdio: 'ignore' });
+      const ms = now() - t0;
+      if (r.status !== 0) throw new Error(`${name} exited ${r.status}`);
+      if (round >= 0) times[i].push(ms);
+    });
+  }
+  const base = median(times[0]);
+  line(`start-up     ${pad('node -e 0', 20)} ${pad(fmtMs(base), 9)} (median of ${CFG.startRuns})`);
+  for (let i = 1; i < cmds.length; i++) {
+    const m = median(times[i]);
+    const ratio = m / base;
+    line(
+      `start-up     ${pad(cmds[i][0], 20)} ${pad(fmtMs(m), 9)} ${ratio.toFixed(2)}× node    ` +
+        `target ≤ ${TARGET.startup}×  ${verdict(ratio <= TARGET.startup)}`,
+    );
+  }
+}
+
+async function throughput() {
+  const n = CFG.tpSize;
+  const file = dataFile(n);
+  const warm = dataFile(Math.min(10_000, n));
+  const idvOut = join(OUT, `idv-${n}.csv`);
+  const minOut = join(OUT, `minimal-${n}.csv`);
+  await withSandbox(async (url) => {
+    const idv = () => runMeasured(idvEmailsArgs(file), { env: idvEnv(url), stdout: idvOut });
+    const minimal = () => runMeasured([MINIMAL, file], { env: { ...baseEnv, BASE: url, KEY }, stdout: minOut });
+    // warm the server's JIT with both clients before timing
+    await runChild(NODE, idvEmailsArgs(warm), { env: idvEnv(url) });
+    await runChild(NODE, [MINIMAL, warm], { env: { ...baseEnv, BASE: url, KEY } });
+    const t = { idv: [], minimal: [] };
+    const cpu = { idv: [], minimal: [] };
+    const rss = { idv: [], minimal: [] };
+    for (let i = 0; i < CFG.tpRuns; i++) {
+      // alternate which goes first, so neither always runs on a "fresher" server
+      const order = i % 2 === 0 ? ['idv', 'minimal'] : ['minimal', 'idv'];
+      for (const who of order) {
+        const r = await (who === 'idv' ? idv() : minimal());
+        if (r.code !== 0) {
+          line(`throughput   ${who} failed: ${describeFailure(r)}`);
+          return;
+        }
+        t[who].push(r.ms);
+        cpu[who].push(r.cpuMs);
+        rss[who].push(r.rssKB);
+        note(`throughput run ${i + 1}: ${pad(who, 7)} ${fmtMs(r.ms)}${fmtCpu(r.cpuMs)}, peak RSS ${fmtMB(r.rssKB)}`);
+      }
+    }
+    for (const [who, out] of [['idv', idvOut], ['minimal', minOut]]) {
+      const lines = await countLines(out);
+      if (lines !== n + 1) note(`warning: ${who} wrote ${lines} lines for ${n} addresses (expected ${n + 1})`);
+    }
+    const mi = median(t.idv);
+    const mm = median(t.minimal);
+    const ratio = mi / mm;
+    line(
+      `throughput   ${fmtN(n)} unique addresses, batch 100, concurrency 4: ` +
+        `idv ${fmtMs(mi)} (${fmtN(Math.round(n / (mi / 1000)))}/s) · minimal ${fmtMs(mm)} (${fmtN(Math.round(n / (mm / 1000)))}/s) ` +
+        `(medians of ${CFG.tpRuns}, interleaved)  ratio idv/minimal ${ratio.toFixed(2)}  ` +
+        `target ≤ ${TARGET.throughput.toFixed(1)}  ${verdict(ratio <= TARGET.throughput)}`,
+    );
+    if (HAVE_TIME) {
+      const ci = median(cpu.idv);
+      const cm = median(cpu.minimal);
+      line(
+        `throughput   client CPU (user+sys), ${fmtN(n)} addresses: idv ${fmtMs(ci)} (${((ci * 1000) / n).toFixed(1)} µs/item) · ` +
+          `minimal ${fmtMs(cm)} (${((cm * 1000) / n).toFixed(1)} µs/item)  ratio ${(ci / cm).toFixed(2)}  ` +
+          `(peak RSS idv ${fmtMB(median(rss.idv))} · minimal ${fmtMB(median(rss.minimal))}; informative, less sensitive to a busy machine)`,
+      );
+    }
+  });
+}
+
+async function memory() {
+  const results = [];
+  for (const n of CFG.memSizes) {
+    const file = dataFile(n);
+    await withSandbox(async (url) => {
+      const r = await runMeasured(idvEmailsArgs(file), { env: idvEnv(url), stdout: 'ignore' /* /dev/null */ });
+      if (r.code !== 0) {
+        line(`memory       ${pad(fmtN(n) + ' lines', 16)} failed: ${describeFailure(r)}`);
+        return;
+      }
+      results.push([n, r.rssKB]);
+      const last = n === CFG.memSizes[CFG.memSizes.length - 1];
+      const prev = results.length > 1 ? results[results.length - 2] : null;
+      const growth = prev ? `  +${(((r.rssKB - prev[1]) * 1024) / (n - prev[0])).toFixed(0)} B/line since ${fmtN(prev[0])}` : '';
+      line(
+        `memory       ${pad(fmtN(n) + ' lines', 16)} peak RSS ${pad(fmtMB(r.rssKB), 10)} (${fmtMs(r.ms)}${fmtCpu(r.cpuMs)})${growth}` +
+          (last && !QUICK ? `  target ≤ ${TARGET.rssMB} MB  ${verdict(r.rssKB / 1024 <= TARGET.rssMB)}` : ''),
+      );
+    });
+  }
+  // For scale: the same list through --dry-run, which holds only the reader and the dedup index.
+  const big = CFG.memSizes[CFG.memSizes.length - 1];
+  const d = await runMeasured([IDV, 'emails', dataFile(big), '--dry-run', '--no-cache', '-f', 'json'], {});
+  if (d.code === 0) {
+    line(`memory       ${pad(fmtN(big) + ' lines', 16)} peak RSS ${pad(fmtMB(d.rssKB), 10)} with --dry-run (reader + dedup index only, no HTTP, no output)`);
+  }
+  if (!HAVE_TIME) note('peak RSS from /proc/PID/status VmHWM polled every 50 ms (/usr/bin/time not usable)');
+}
+
+async function cachedRerun() {
+  const n = CFG.cachedSize;
+  const file = dataFile(n);
+  const cacheHome = join(TMP, 'cache-rerun');
+  mkdirSync(cacheHome, { recursive: true });
+  await withSandbox(async (url) => {
+    const env = idvEnv(url, { XDG_CACHE_HOME: cacheHome });
+    const args = (more) => [IDV, 'emails', file, '--batch-size', '100', '--concurrency', '4', '-f', 'csv', ...more];
+    const fill = await runMeasured(args(['-q']), { env });
+    if (fill.code !== 0) {
+      line(`cached rerun ${fmtN(n)} lines: filling the cache failed: ${describeFailure(fill)}`);
+      return;
+    }
+    const rerun = [];
+    const parse = [];
+    const rerunCpu = [];
+    const parseCpu = [];
+    let rerunRss = 0;
+    let requests = 0;
+    for (let i = 0; i < CFG.cachedRuns; i++) {
+      const r = await runMeasured(args(['--verbose']), { env, stdout: join(OUT, `idv-rerun-${n}.csv`), countPrefix: 'idv: POST' });
+      if (r.code !== 0) {
+        line(`cached rerun ${fmtN(n)} lines: rerun failed: ${describeFailure(r)}`);
+        return;
+      }
+      rerun.push(r.ms);
+      rerunCpu.push(r.cpuMs);
+      rerunRss = Math.max(rerunRss, r.rssKB);
+      requests = Math.max(requests, r.counted);
+      const p = await runMeasured([IDV, 'emails', file, '--dry-run', '--no-cache', '-f', 'json'], { env });
+      if (p.code !== 0) {
+        line(`cached rerun ${fmtN(n)} lines: --dry-run failed: ${describeFailure(p)}`);
+        return;
+      }
+      parse.push(p.ms);
+      parseCpu.push(p.cpuMs);
+      note(`cached run ${i + 1}: rerun ${fmtMs(r.ms)}${fmtCpu(r.cpuMs)} (${r.counted} requests), parse-only ${fmtMs(p.ms)}${fmtCpu(p.cpuMs)}`);
+    }
+    const rerunLines = await countLines(join(OUT, `idv-rerun-${n}.csv`));
+    if (rerunLines !== n + 1) note(`warning: the rerun wrote ${rerunLines} lines for ${n} addresses (expected ${n + 1})`);
+    const mr = median(rerun);
+    const mp = median(parse);
+    const ratio = mr / mp;
+    line(
+      `cached rerun ${fmtN(n)} lines: ${fmtMs(mr)}, ${requests} requests sent (target 0 ${verdict(requests === 0)}); ` +
+        `parse only (--dry-run --no-cache) ${fmtMs(mp)}; ratio ${ratio.toFixed(2)}×  ` +
+        `target ≤ ${TARGET.cached}×  ${verdict(ratio <= TARGET.cached)}  (cache fill run: ${fmtMs(fill.ms)}` +
+        (CFG.cachedRuns > 1 ? `; medians of ${CFG.cachedRuns})` : ')'),
+    );
+    if (HAVE_TIME) {
+      line(
+        `cached rerun CPU (user+sys): rerun ${fmtMs(median(rerunCpu))} · parse only ${fmtMs(median(parseCpu))}  ` +
+          `ratio ${(median(rerunCpu) / median(parseCpu)).toFixed(2)}×; peak RSS rerun ${fmtMB(rerunRss)}, fill ${fmtMB(fill.rssKB)}`,
+      );
+    }
+  });
+}
+
+// --- main ------------------------------------------------------------------------------------------
+const started = now();
+const loadStart = loadavg()[0];
+// /proc/loadavg's 4th field is "runnable/total" right now; sampled to tell whether other work competed.
+const runnable = [];
+const sampler = setInterval(() => {
+  try {
+    runnable.push(Number(readFileSync('/proc/loadavg', 'utf8').split(' ')[3].split('/')[0]));
+  } catch {}
+}, 500);
+sampler.unref();
+let commit = '';
+try {
+  const r = spawnSync('git', ['-C', ROOT, 'describe', '--always', '--dirty'], { encoding: 'utf8' });
+  if (r.status === 0) commit = ` · idv ${r.stdout.trim()}`;
+} catch {}
+line(
+  `idv bench${QUICK ? ' --quick' : ''} · node ${process.version} · ${platform()} ${arch()} · ` +
+    `${cpus().length} × ${cpus()[0]?.model ?? 'CPU'}${commit}`,
+);
+note('generating lists in bench/out/ …');
+for (const n of new Set([CFG.tpSize, Math.min(10_000, CFG.tpSize), ...CFG.memSizes, CFG.cachedSize])) dataFile(n);
+
+let failed = false;
+for (const section of [startup, throughput, memory, cachedRerun]) {
+  try {
+    await section();
+  } catch (err) {
+    failed = true;
+    line(`${section.name}: failed: ${err instanceof Error ? err.message : String(err)}`);
+  }
+}
+clearInterval(sampler);
+const meanRunnable = runnable.length ? runnable.reduce((a, b) => a + b, 0) / runnable.length : NaN;
+line(
+  `total bench time ${fmtMs(now() - started)}; load average before the run ${loadStart.toFixed(2)}; ` +
+    `runnable tasks during the run ${Number.isNaN(meanRunnable) ? 'n/a' : meanRunnable.toFixed(1)} on average (the bench itself accounts for ~2–3)`,
+);
+if (loadStart > cpus().length * 0.75 || meanRunnable > 3.5) {
+  line(`note: other work was running on this ${cpus().length}-CPU machine: wall times are noisy (CPU times less so); rerun on an idle machine`);
+}
+process.exitCode = failed ? 1 : 0;
