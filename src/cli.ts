@@ -1,6 +1,5 @@
 // The only module that touches `process`: flags → an options object → run(options, io) → exit code.
-import { readFileSync } from 'node:fs';
-import { IdvError, exitCodeFor, EXIT } from './errors.js';
+import { readFileSync, writeSync } from 'node:fs';
 import type { Io } from './io.js';
 
 const argv = process.argv.slice(2);
@@ -10,9 +9,27 @@ function version(): string {
   return pkg.version;
 }
 
-// Fast path: `idv --version` loads nothing else.
-if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
-  process.stdout.write(version() + '\n');
+/** `idv [command…] --help`, pre-rendered at build time (dist/help/), or null. */
+function renderedHelp(): string | null {
+  const last = argv[argv.length - 1];
+  if (last !== '--help' && last !== '-h') return null;
+  const names = argv.slice(0, -1);
+  if (!names.every((n) => /^[a-z]+$/.test(n))) return null;
+  try {
+    return readFileSync(new URL(`help/${names.join('-') || 'idv'}.txt`, import.meta.url), 'utf8');
+  } catch {
+    return null;
+  }
+}
+
+// Fast paths: `idv --version` and `--help` load nothing else (start-up is measured by npm run bench).
+const help = argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V') ? version() + '\n' : renderedHelp();
+if (help !== null) {
+  try {
+    writeSync(1, help);
+  } catch {
+    /* a closed standard output */
+  }
 } else {
   void main();
 }
@@ -47,7 +64,7 @@ function redact(text: string): string {
   return key && key.length >= 4 ? text.split(key).join('****') : text;
 }
 
-function fail(err: unknown): number {
+function fail(err: unknown, { IdvError, exitCodeFor, EXIT }: typeof import('./errors.js')): number {
   if (err instanceof IdvError) {
     process.stderr.write(redact(`idv: ${err.message}`) + '\n');
     return exitCodeFor(err.kind, err.signal);
@@ -59,6 +76,8 @@ function fail(err: unknown): number {
 }
 
 async function main(): Promise<void> {
+  const errors = await import('./errors.js');
+  const { exitCodeFor, EXIT } = errors;
   const controller = new AbortController();
   let signals = 0;
   const onSignal = (sig: 'SIGINT' | 'SIGTERM') => {
@@ -87,7 +106,7 @@ async function main(): Promise<void> {
     }
     code = controller.signal.aborted ? exitCodeFor('interrupted', controller.signal.reason as 'SIGINT' | 'SIGTERM') : 0;
   } catch (err) {
-    code = fail(err);
+    code = fail(err, errors);
   }
   finish(code);
 }

@@ -60,6 +60,7 @@ export async function createClient(opts: ClientOptions): Promise<Client> {
       keepAliveTimeout: 10_000,
       headersTimeout: opts.timeoutMs,
       bodyTimeout: opts.timeoutMs,
+      connect: { timeout: opts.timeoutMs },
     });
   }
   const auth = `Bearer ${opts.key}`;
@@ -68,8 +69,6 @@ export async function createClient(opts: ClientOptions): Promise<Client> {
   async function validate(endpoint: string, field: string, items: string[], signal: AbortSignal): Promise<Outcome> {
     const started = Date.now();
     const path = prefix + endpoint;
-    const timeout = AbortSignal.timeout(opts.timeoutMs);
-    const both = AbortSignal.any([signal, timeout]);
     let statusCode = 0;
     let rate: RateInfo = {};
     let rateText = '';
@@ -86,7 +85,7 @@ export async function createClient(opts: ClientOptions): Promise<Client> {
         method: 'POST',
         headers: { authorization: auth, 'content-type': 'application/json', accept: 'application/json' },
         body: JSON.stringify({ [field]: items }),
-        signal: both,
+        signal,
         headersTimeout: opts.timeoutMs,
         bodyTimeout: opts.timeoutMs,
       });
@@ -115,8 +114,9 @@ export async function createClient(opts: ClientOptions): Promise<Client> {
       return { type: 'failed', reason: `the service answered HTTP ${statusCode}${messageOf(text)}`, rate };
     } catch (err) {
       if (signal.aborted) throw err;
-      const reason = timeout.aborted
-        ? `no answer within ${Math.round(opts.timeoutMs / 1000)} s`
+      const code = (err as { code?: string }).code;
+      const reason = code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT' || code === 'UND_ERR_CONNECT_TIMEOUT'
+        ? `no answer within ${opts.timeoutMs / 1000} s`
         : `network error (${describeNetworkError(err)})`;
       log(reason);
       return { type: 'retry', reason, rate };

@@ -89,7 +89,7 @@ export function openScope(dir: string, baseUrl: string, endpoint: string, ttlSec
         const ts = Number(text.slice(start, t1));
         const status = text.slice(t1 + 1, t2);
         const key = text.slice(t2 + 1, end);
-        if (!Number.isInteger(ts) || !STATUS_SHAPE.test(status) || /\s/.test(key)) {
+        if (!Number.isInteger(ts) || !STATUS_SHAPE.test(status)) {
           report.damaged++;
           return;
         }

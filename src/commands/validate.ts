@@ -5,6 +5,7 @@ import { IdvError, usageError, inputError } from '../errors.js';
 import type { Io } from '../io.js';
 import { warn } from '../io.js';
 import { checkerFor } from '../input/check.js';
+import { ItemIndex } from '../plan/item-index.js';
 import { openSource, sourcesFor, type OpenedSource } from '../input/read.js';
 import { isLoopback } from '../api/client.js';
 import { findKey } from '../key.js';
@@ -51,13 +52,17 @@ export interface ValidateOptions {
 const PENDING = -1;
 const CACHED = 1 << 20;
 const SEEN = CACHED * 2;
+/** plan(): first met, to be sent. */
+const NEW = -2;
 /** Records held for in-order output before reading pauses. */
 const WINDOW_MAX = 50_000;
 
 interface Pending {
   item: string;
-  key: string | null; // null: invalid
+  key: string;
   fields: string[] | null;
+  /** Its status index when known at plan time (invalid, cached, a duplicate already answered), else PENDING. */
+  v: number;
 }
 
 export function resolveBaseUrl(flag: string | undefined, env: Record<string, string | undefined>): string {
@@ -166,7 +171,7 @@ async function validate(
     }
     return i;
   };
-  const known = new Map<string, number>();
+  const known = new ItemIndex();
 
   let scope: CacheScope | null = null;
   if (useCache) {
@@ -189,26 +194,28 @@ async function validate(
   else io.signal.addEventListener('abort', onSignal, { once: true });
 
   const first = await openFirst(ctx.sources[0]!, kind, o, stop.signal);
-  const counts = new Map<string, number>();
+  /** Records per status index. */
+  const counts: number[] = [];
+  const invalidIndex = intern(INVALID);
   let records = 0;
   let unique = 0;
   let invalid = 0;
   let cachedItems = 0;
 
-  /** Plan one valid item: whether it must be sent (first time met, not cached). */
-  const plan = (key: string): boolean => {
+  /** Plan one valid item: NEW when it must be sent (first met, not cached), else what is known of it. */
+  const plan = (key: string): number => {
     const v = known.get(key);
     if (v === undefined) {
       known.set(key, PENDING);
       unique++;
-      return true;
+      return NEW;
     }
     if (v >= CACHED && v < SEEN) {
       known.set(key, v + CACHED);
       unique++;
       cachedItems++;
     }
-    return false;
+    return v === PENDING ? PENDING : v % CACHED;
   };
 
   if (o.dryRun) {
@@ -242,7 +249,8 @@ async function validate(
     chalk: chalkOut,
   });
   const sink: Sink = o.output ? fileSink(o.output.startsWith('/') ? o.output : `${io.cwd}/${o.output}`) : stdoutSink(io.stdout);
-  const progress = await createProgress(io.stderr, io.stderrIsTTY && !o.quiet, io.colorErr);
+  const progressOn = io.stderrIsTTY && !o.quiet;
+  const progress = await createProgress(io.stderr, progressOn, io.colorErr);
   const only = o.only ? new Set(o.only) : null;
   const exclude = o.exclude ? new Set(o.exclude) : null;
 
@@ -258,14 +266,13 @@ async function validate(
     const block: OutRecord[] = [];
     while (head < window.length) {
       const r = window[head]!;
-      let status: string;
-      if (r.key === null) status = INVALID;
-      else {
+      if (r.v === PENDING) {
         const v = known.get(r.key)!;
         if (v === PENDING) break;
-        status = names[v % CACHED]!;
+        r.v = v % CACHED;
       }
-      counts.set(status, (counts.get(status) ?? 0) + 1);
+      const status = names[r.v]!;
+      counts[r.v] = (counts[r.v] ?? 0) + 1;
       head++;
       done++;
       if ((only && !only.has(status)) || (exclude && exclude.has(status))) continue;
@@ -321,10 +328,9 @@ async function validate(
       scope?.append(results.filter(([, s]) => isCacheable(s)).map(([i, s]) => [i.key, s]));
       flush();
     },
-    onProgress(d) {
+    onProgress() {
       stopWaitTimer();
-      progress.update(progressText(dispatcher));
-      void d;
+      if (progressOn) progress.update(progressText(dispatcher));
     },
     onWait(until) {
       const line = () => `Quota used up; waiting ${formatDuration((until - Date.now()) / 1000)} for it to reset (at ${clockTime(until)}), as --wait asks.`;
@@ -348,14 +354,15 @@ async function validate(
         const it = check(rec.value);
         if (!it) {
           invalid++;
-          window.push({ item: rec.value.trim(), key: null, fields: rec.fields });
+          window.push({ item: rec.value.trim(), key: '', fields: rec.fields, v: invalidIndex });
         } else {
-          window.push({ item: it.item, key: it.key, fields: rec.fields });
-          if (plan(it.key)) dispatcher.push({ key: it.key, send: it.send });
+          const v = plan(it.key);
+          window.push({ item: it.item, key: it.key, fields: rec.fields, v: v === NEW ? PENDING : v });
+          if (v === NEW) dispatcher.push({ key: it.key, send: it.send });
         }
         if ((records & 511) === 0) flush();
         if ((records & 1023) === 0) {
-          progress.update(progressText(dispatcher));
+          if (progressOn) progress.update(progressText(dispatcher));
           await writing;
           if (sink.closed) stop.abort('EPIPE');
         }
@@ -386,7 +393,7 @@ async function validate(
         formatSummary(
           {
             records,
-            counts,
+            counts: new Map(names.map((n, i) => [n, counts[i] ?? 0])),
             fromCache: cachedItems,
             sentItems: stats.sent,
             requests: stats.requests,
@@ -400,8 +407,8 @@ async function validate(
         ),
       );
     }
-    const over = counts.get(QUOTA_EXCEEDED) ?? 0;
-    const errors = counts.get(ERROR) ?? 0;
+    const over = counts[nameIndex.get(QUOTA_EXCEEDED) ?? -1] ?? 0;
+    const errors = counts[nameIndex.get(ERROR) ?? -1] ?? 0;
     if (over > 0) {
       const when =
         stats.resetAt !== undefined

@@ -1,0 +1,26 @@
+// Build step: render every command's --help once, into dist/help/, so that `idv … --help` can print it
+// without loading commander (start-up is measured by `npm run bench`). cli.ts falls back to commander
+// when a file is missing, so a stale or absent dist/help only costs time.
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import type { Command } from 'commander';
+import { buildProgram } from '../program.js';
+
+const version = () =>
+  (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+const program = buildProgram({
+  version,
+  makeIo: () => {
+    throw new Error('render-help runs no command');
+  },
+});
+const dir = new URL('../help/', import.meta.url);
+mkdirSync(dir, { recursive: true });
+
+function render(cmd: Command, path: string[]): void {
+  let text = '';
+  cmd.configureOutput({ writeOut: (s) => (text += s), getOutHelpWidth: () => 80 });
+  cmd.outputHelp();
+  writeFileSync(new URL(`${path.join('-') || 'idv'}.txt`, dir), text);
+  for (const sub of cmd.commands) render(sub, [...path, sub.name()]);
+}
+render(program, []);
