@@ -61,7 +61,7 @@ export function openScope(dir: string, baseUrl: string, endpoint: string, ttlSec
       }
       if (size > 0) {
         let carry = '';
-        for await (const chunk of createReadStream(path, { encoding: 'utf8', highWaterMark: 1 << 20 })) {
+        for await (const chunk of createReadStream(path, { encoding: 'utf8', highWaterMark: 256 * 1024 })) {
           const text = carry + (chunk as string);
           let start = 0;
           let nl: number;
@@ -143,7 +143,7 @@ export function openScope(dir: string, baseUrl: string, endpoint: string, ttlSec
       const fresh = new Map<string, string>();
       const oldest = now() / 1000 - ttlSeconds;
       let carry = '';
-      for await (const chunk of createReadStream(path, { encoding: 'utf8', highWaterMark: 1 << 20 })) {
+      for await (const chunk of createReadStream(path, { encoding: 'utf8', highWaterMark: 256 * 1024 })) {
         const parts = (carry + (chunk as string)).split('\n');
         carry = parts.pop() ?? '';
         for (const line of parts) {
@@ -186,7 +186,7 @@ export async function cacheStats(dir: string): Promise<CacheStats> {
     stats.bytes += (await stat(file)).size;
     let scope = { baseUrl: '?', endpoint: '?', entries: 0 };
     let carry = '';
-    for await (const chunk of createReadStream(file, { encoding: 'utf8', highWaterMark: 1 << 20 })) {
+    for await (const chunk of createReadStream(file, { encoding: 'utf8', highWaterMark: 256 * 1024 })) {
       const parts = (carry + (chunk as string)).split('\n');
       carry = parts.pop() ?? '';
       for (const line of parts) {

@@ -41,7 +41,7 @@ export function sourcesFor(files: string[], io: Io): Source[] {
       ? { name: 'standard input', open: () => io.stdin }
       : {
           name: f,
-          open: () => createReadStream(resolvePath(io.cwd, f), { highWaterMark: 256 * 1024 }),
+          open: () => createReadStream(resolvePath(io.cwd, f), { highWaterMark: 64 * 1024 }),
         },
   );
 }
