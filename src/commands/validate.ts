@@ -1,12 +1,12 @@
 // `idv emails` / `idv domains`: read → plan (check, dedup, cache) → dispatch → write, streaming.
-import { stat } from 'node:fs/promises';
 import { COLUMN, DEFAULT_BASE_URL, ENDPOINT, FIELD, type Kind } from '../defaults.js';
-import { IdvError, usageError, inputError } from '../errors.js';
+import { IdvError, usageError } from '../errors.js';
 import type { Io } from '../io.js';
 import { warn } from '../io.js';
 import { checkerFor } from '../input/check.js';
 import { ItemIndex } from '../plan/item-index.js';
-import { openSource, sourcesFor, type OpenedSource } from '../input/read.js';
+import { checkReadable, openSource, sourcesFor, type OpenedSource } from '../input/read.js';
+import { resolve } from 'node:path';
 import { isLoopback } from '../api/client.js';
 import { findKey } from '../key.js';
 import { cacheDir, openScope, type CacheScope } from '../cache/store.js';
@@ -97,28 +97,13 @@ function chooseFormat(o: ValidateOptions, io: Io): Format {
   return io.stdoutIsTTY ? 'table' : 'csv';
 }
 
-async function checkFilesExist(files: string[], io: Io): Promise<void> {
-  for (const f of files) {
-    if (f === '-') continue;
-    const path = f.startsWith('/') ? f : `${io.cwd}/${f}`;
-    let st;
-    try {
-      st = await stat(path);
-    } catch (err) {
-      const code = (err as NodeJS.ErrnoException).code;
-      throw inputError(`Cannot read ${f}: ${code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : code}.`);
-    }
-    if (st.isDirectory()) throw inputError(`Cannot read ${f}: it is a directory; give a file.`);
-  }
-}
-
 export async function run(o: ValidateOptions, io: Io): Promise<void> {
   const started = Date.now();
   const format = chooseFormat(o, io);
   checkStatusNames(io, '--only', o.only);
   checkStatusNames(io, '--exclude', o.exclude);
   const sources = sourcesFor(o.files, io);
-  await checkFilesExist(o.files, io);
+  await checkReadable(o.files, io.cwd);
 
   // Where results come from: the in-process sandbox, or the service with a key.
   let baseUrl: string;
@@ -193,7 +178,7 @@ async function validate(
   if (io.signal.aborted) onSignal();
   else io.signal.addEventListener('abort', onSignal, { once: true });
 
-  const first = await openFirst(ctx.sources[0]!, kind, o, stop.signal);
+  const first = await openSource(ctx.sources[0]!, kind, overridesOf(o));
   /** Records per status index. */
   const counts: number[] = [];
   const invalidIndex = intern(INVALID);
@@ -248,7 +233,7 @@ async function validate(
     delimiter: first.layout.delimiter,
     chalk: chalkOut,
   });
-  const sink: Sink = o.output ? fileSink(o.output.startsWith('/') ? o.output : `${io.cwd}/${o.output}`) : stdoutSink(io.stdout);
+  const sink: Sink = o.output ? fileSink(resolve(io.cwd, o.output)) : stdoutSink(io.stdout);
   const progressOn = io.stderrIsTTY && !o.quiet;
   const progress = await createProgress(io.stderr, progressOn, io.colorErr);
   const only = o.only ? new Set(o.only) : null;
@@ -453,11 +438,6 @@ function interrupted(reason: unknown): IdvError {
 
 function overridesOf(o: ValidateOptions) {
   return { column: o.column, delimiter: o.delimiter, noHeader: o.noHeader };
-}
-
-async function openFirst(source: ReturnType<typeof sourcesFor>[number], kind: Kind, o: ValidateOptions, signal: AbortSignal) {
-  void signal;
-  return openSource(source, kind, overridesOf(o));
 }
 
 export interface DryRunFacts {

@@ -1,5 +1,7 @@
 // Sources (files, `-`, stdin) → records in input order, one per data row or non-blank line.
 import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import type { Readable } from 'node:stream';
 import type { Kind } from '../defaults.js';
 import { IdvError, inputError, usageError } from '../errors.js';
@@ -41,13 +43,24 @@ export function sourcesFor(files: string[], io: Io): Source[] {
       ? { name: 'standard input', open: () => io.stdin }
       : {
           name: f,
-          open: () => createReadStream(resolvePath(io.cwd, f), { highWaterMark: 64 * 1024 }),
+          open: () => createReadStream(resolve(io.cwd, f), { highWaterMark: 64 * 1024 }),
         },
   );
 }
 
-function resolvePath(cwd: string, p: string): string {
-  return p.startsWith('/') ? p : `${cwd}/${p}`;
+
+/** Fail before anything is sent when a named file cannot be read (not after paying for the first ones). */
+export async function checkReadable(files: string[], cwd: string): Promise<void> {
+  for (const f of files) {
+    if (f === '-') continue;
+    let st;
+    try {
+      st = await stat(resolve(cwd, f));
+    } catch (err) {
+      throw readError(err, f);
+    }
+    if (st.isDirectory()) throw readError(Object.assign(new Error('directory'), { code: 'EISDIR' }), f);
+  }
 }
 
 function readError(err: unknown, name: string): IdvError {
