@@ -54,9 +54,8 @@ export function exitCodeFor(kind: ErrorKind, signal?: 'SIGINT' | 'SIGTERM'): num
   }
 }
 
-/** When several outcomes apply, the first of auth (3), quota (4), failed (1) wins. */
-export function worstOutcome(kinds: Iterable<ErrorKind>): ErrorKind | undefined {
-  const order: ErrorKind[] = ['interrupted', 'usage', 'input', 'auth', 'quota', 'failed'];
-  const seen = new Set(kinds);
-  return order.find((k) => seen.has(k));
+/** A run stopped by SIGINT or SIGTERM (the abort reason names which). */
+export function interruptedError(reason: unknown): IdvError {
+  const sig = reason === 'SIGTERM' ? 'SIGTERM' : 'SIGINT';
+  return new IdvError('interrupted', `Interrupted (${sig}); results received so far are kept in the cache.`, sig);
 }

@@ -1,9 +1,5 @@
 // Every status idv knows, in one place.
 
-/** Statuses the service documents for /emails/validate. */
-export const EMAIL_STATUSES = ['disposable', 'fake', 'alias', 'quota_exceeded', 'ok'] as const;
-/** Statuses the service documents for /domains/validate. */
-export const DOMAIN_STATUSES = ['disposable', 'fake', 'quota_exceeded', 'ok'] as const;
 /** idv's own: never sent (cannot be an address or domain). */
 export const INVALID = 'invalid';
 /** idv's own: could not be validated (service or network kept failing, or the item was missing). */

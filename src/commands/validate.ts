@@ -1,6 +1,6 @@
 // `idv emails` / `idv domains`: read → plan (check, dedup, cache) → dispatch → write, streaming.
 import { COLUMN, DEFAULT_BASE_URL, ENDPOINT, FIELD, type Kind } from '../defaults.js';
-import { IdvError, usageError } from '../errors.js';
+import { IdvError, interruptedError, usageError } from '../errors.js';
 import type { Io } from '../io.js';
 import { warn } from '../io.js';
 import { checkerFor } from '../input/check.js';
@@ -17,7 +17,7 @@ import { loadChalk } from '../output/colors.js';
 import { createProgress } from '../output/progress.js';
 import { clockTime, formatSummary } from '../output/summary.js';
 import { formatDuration } from '../duration.js';
-import { ERROR, INVALID, KNOWN_STATUSES, QUOTA_EXCEEDED, isCacheable } from '../statuses.js';
+import { ERROR, INVALID, KNOWN_STATUSES, QUOTA_EXCEEDED } from '../statuses.js';
 
 export interface ValidateOptions {
   kind: Kind;
@@ -310,7 +310,7 @@ async function validate(
     signal: stop.signal,
     onResults(results: Array<[WorkItem, string]>) {
       for (const [item, status] of results) known.set(item.key, intern(status));
-      scope?.append(results.filter(([, s]) => isCacheable(s)).map(([i, s]) => [i.key, s]));
+      scope?.append(results.map(([i, s]) => [i.key, s])); // the store keeps only what is cacheable
       flush();
     },
     onProgress() {
@@ -365,7 +365,7 @@ async function validate(
     flush();
     await writing;
     if (sink.closed) stop.abort('EPIPE');
-    if (stop.signal.aborted) throw interrupted(stop.signal.reason);
+    if (stop.signal.aborted) throw interruptedError(stop.signal.reason);
     await sink.write(formatter.end());
     await sink.commit();
     progress.stop();
@@ -417,11 +417,10 @@ async function validate(
     progress.stop();
     stopWaitTimer();
     await sink.abort();
-    if (err instanceof IdvError && err.kind === 'interrupted' && stop.signal.reason === 'EPIPE') return;
-    if (stop.signal.aborted && stop.signal.reason === 'EPIPE') return;
+    if (stop.signal.aborted && stop.signal.reason === 'EPIPE') return; // a reader that went away: end quietly
     if (stop.signal.aborted && !(err instanceof IdvError && err.kind !== 'interrupted')) {
       await dispatcher.finish().catch(() => undefined);
-      throw interrupted(stop.signal.reason);
+      throw interruptedError(stop.signal.reason);
     }
     throw err;
   } finally {
@@ -429,11 +428,6 @@ async function validate(
     await client.close();
   }
   if (outcome) throw outcome;
-}
-
-function interrupted(reason: unknown): IdvError {
-  const sig = reason === 'SIGTERM' ? 'SIGTERM' : 'SIGINT';
-  return new IdvError('interrupted', `Interrupted (${sig}); results received so far are kept in the cache.`, sig);
 }
 
 function overridesOf(o: ValidateOptions) {

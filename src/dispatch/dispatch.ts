@@ -3,7 +3,7 @@
 // Data goes one way: push(item) … finish(); every item pushed comes out once through onResults.
 import type { Client, Outcome } from '../api/client.js';
 import type { RateInfo } from '../api/ratelimit.js';
-import { IdvError } from '../errors.js';
+import { IdvError, interruptedError } from '../errors.js';
 import { ERROR, QUOTA_EXCEEDED } from '../statuses.js';
 
 export interface WorkItem {
@@ -329,10 +329,7 @@ export function createDispatcher(o: DispatchOptions) {
       });
       o.signal.removeEventListener('abort', onInterrupt);
       if (fatal) throw fatal;
-      if (o.signal.aborted) {
-        const sig = o.signal.reason === 'SIGTERM' ? 'SIGTERM' : 'SIGINT';
-        throw new IdvError('interrupted', `Interrupted (${sig}); results received so far are kept in the cache.`, sig);
-      }
+      if (o.signal.aborted) throw interruptedError(o.signal.reason);
       return stats;
     },
     lastFailure: () => lastFailure,
