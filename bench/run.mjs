@@ -38,8 +38,8 @@ const CHILD_TIMEOUT_MS = QUICK ? 60_000 : 180_000;
 const KEY = 'sk_bench_0123456789abcdef';
 const TARGET = { startup: 1.3, throughput: 1.0, rssMB: 200, cached: 2.0 };
 
-if (!existsSync(join(ROOT, 'dist', 'cli.js'))) {
-  console.error('bench: dist/cli.js is missing; run `npm run build` first (or `npm run bench`).');
+if (!existsSync(join(ROOT, 'dist', 'cli.cjs'))) {
+  console.error('bench: dist/cli.cjs is missing; run `npm run build` first (or `npm run bench`).');
   process.exit(2);
 }
 mkdirSync(OUT, { recursive: true });

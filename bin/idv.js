@@ -1,2 +1,3 @@
 #!/usr/bin/env node
-import '../dist/cli.js';
+// CommonJS (see bin/package.json): the start-up path stays off Node's ES module loader (src/cli.cts).
+require('../dist/cli.cjs');

@@ -1,5 +1,5 @@
-// The streams and surroundings a command runs with. Only src/cli.ts builds one from `process`;
-// tests and commands receive it, so nothing below cli.ts touches `process`.
+// The streams and surroundings a command runs with. Only src/cli.cts builds one from `process`;
+// tests and commands receive it, so nothing below cli.cts touches `process`.
 import type { Readable, Writable } from 'node:stream';
 
 export interface Io {

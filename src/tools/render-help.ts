@@ -1,5 +1,5 @@
 // Build step: render every command's --help once, into dist/help/, so that `idv … --help` can print it
-// without loading commander (start-up is measured by `npm run bench`). cli.ts falls back to commander
+// without loading commander (start-up is measured by `npm run bench`). cli.cts falls back to commander
 // when a file is missing, so a stale or absent dist/help only costs time.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import type { Command } from 'commander';

@@ -1,11 +1,15 @@
 // The only module that touches `process`: flags → an options object → run(options, io) → exit code.
+// CommonJS on purpose: Node's ES module loader costs ~15% of a bare `node` start, and `idv --version`
+// and `idv … --help` (answered here from dist/help/, pre-rendered at build time) should cost nothing more
+// than node itself. Everything else is an ES module, loaded with import() only when a command runs.
 import { readFileSync, writeSync } from 'node:fs';
-import type { Io } from './io.js';
+import { join } from 'node:path';
+import type { Io } from './io.js' with { 'resolution-mode': 'import' };
 
 const argv = process.argv.slice(2);
 
 function version(): string {
-  const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
+  const pkg = JSON.parse(readFileSync(join(__dirname, '..', 'package.json'), 'utf8')) as { version: string };
   return pkg.version;
 }
 
@@ -16,7 +20,7 @@ function renderedHelp(): string | null {
   const names = argv.slice(0, -1);
   if (!names.every((n) => /^[a-z]+$/.test(n))) return null;
   try {
-    return readFileSync(new URL(`help/${names.join('-') || 'idv'}.txt`, import.meta.url), 'utf8');
+    return readFileSync(join(__dirname, 'help', `${names.join('-') || 'idv'}.txt`), 'utf8');
   } catch {
     return null;
   }
@@ -64,7 +68,7 @@ function redact(text: string): string {
   return key && key.length >= 4 ? text.split(key).join('****') : text;
 }
 
-function fail(err: unknown, { IdvError, exitCodeFor, EXIT }: typeof import('./errors.js')): number {
+function fail(err: unknown, { IdvError, exitCodeFor, EXIT }: typeof import('./errors.js', { with: { 'resolution-mode': 'import' } })): number {
   if (err instanceof IdvError) {
     process.stderr.write(redact(`idv: ${err.message}`) + '\n');
     return exitCodeFor(err.kind, err.signal);
