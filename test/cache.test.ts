@@ -14,7 +14,7 @@ afterEach(async () => {
 
 async function load(scope: ReturnType<typeof openScope>) {
   const m = new Map<string, string>();
-  const report = await scope.load((k, s) => m.set(k, s));
+  const report = await scope.load({ expect: () => undefined, add: (bytes, start, end, s) => m.set(Buffer.from(bytes.subarray(start, end)).toString('utf8'), s) });
   return { m, report };
 }
 
@@ -63,6 +63,26 @@ describe('cache store', () => {
     expect(last.m).toEqual(new Map([['a@x.com', 'ok'], ['b@x.com', 'fake']]));
     expect(last.report.damaged).toBe(0);
     expect(await readFile(s.path, 'utf8')).toMatch(/^# idv cache v1 https:\/\/api.x \/emails\/validate\n/);
+  });
+
+  it('reads lines in place: odd but well-formed lines load, malformed ones count as damaged, statuses are shared', async () => {
+    const s = openScope(dir, 'https://api.x', '/emails/validate', 3600, () => 1_800_000_000_000);
+    await load(s);
+    const good = ['1799999990\tok\ta@x.com', '1799999991\tok\tb@x.com', '1799999992\tnew_status-2\tc@x.com', '1799999993\tok\ta@x.com'];
+    const bad = ['17999x9990\tok\td@x.com', '\tok\te@x.com', '1799999990\tok\t', '1799999990\to k\tf@x.com', '1799999990 ok g@x.com', '12345678901234\tok\th@x.com'];
+    await appendFile(s.path, [...good, ...bad].join('\n') + '\n');
+    const seen: string[] = [];
+    const expected: number[] = [];
+    const report = await openScope(dir, 'https://api.x', '/emails/validate', 3600, () => 1_800_000_000_000).load({
+      expect: (n) => expected.push(n),
+      add: (bytes, start, end, status) => seen.push(`${Buffer.from(bytes.subarray(start, end)).toString('utf8')}=${status}`),
+    });
+    expect(seen).toEqual(['a@x.com=ok', 'b@x.com=ok', 'c@x.com=new_status-2', 'a@x.com=ok']);
+    // 12345678901234 has too many digits for a time: damaged, not a time in the far future.
+    expect(report).toMatchObject({ loaded: 4, damaged: 6, expired: 0 });
+    expect(expected.length).toBe(1);
+    expect(expected[0]).toBeGreaterThanOrEqual(10); // ten lines, estimated from the first block
+    expect(expected[0]).toBeLessThan(20);
   });
 
   it('stats and clear', async () => {

@@ -9,8 +9,9 @@ describe('csvLine', () => {
     ['line\nbreak', 'crlf\r\nhere', ' spaced '],
     ['semi;colon', 'tab\there', 'pipe|'],
     ['Zoë', '"', '""'],
+    ['caret^', 'dash-x', 'br]x', 'back\\slash', 'a😀b', 'a\ud83db'],
   ];
-  it.each([',', ';', '\t', '|'])('matches csv-stringify with delimiter %j', (d) => {
+  it.each([',', ';', '\t', '|', '^', '-', ']', '\\', '😀'])('matches csv-stringify with delimiter %j', (d) => {
     for (const row of rows) expect(csvLine(row, d)).toBe(stringify([row], { delimiter: d, record_delimiter: '\n' }));
   });
   it('also quotes a lone CR, as RFC 4180 asks (csv-stringify does not)', () => {

@@ -24,4 +24,36 @@ describe('ItemIndex', () => {
     keys.forEach((k, i) => idx.set(k, i));
     keys.forEach((k, i) => expect(idx.get(k)).toBe(i));
   });
+  it('setUtf8(bytes, start, end) is set(that text) — without a string for ASCII, decoded otherwise', () => {
+    const idx = new ItemIndex();
+    const bytes = Buffer.from('1\tok\tab@x.com\n2\tfake\tCd@Y.org\n3\tok\tjosé@bücher.de\n', 'utf8');
+    const range = (s: string): [number, number] => {
+      const start = bytes.indexOf(s);
+      return [start, start + Buffer.byteLength(s)];
+    };
+    idx.setUtf8(bytes, ...range('ab@x.com'), 1);
+    idx.setUtf8(bytes, ...range('Cd@Y.org'), 2);
+    idx.setUtf8(bytes, ...range('josé@bücher.de'), 5);
+    expect(idx.get('ab@x.com')).toBe(1);
+    expect(idx.get('Cd@Y.org')).toBe(2);
+    expect(idx.get('josé@bücher.de')).toBe(5);
+    expect(idx.get('b@x.com')).toBeUndefined();
+    // A string key hashed just before must not be taken for the bytes' key (the last-key shortcut).
+    idx.get('zz@x.com');
+    idx.setUtf8(Buffer.from('zz@x.comzz@x.co'), 8, 15, 3);
+    expect(idx.get('zz@x.co')).toBe(3);
+    expect(idx.get('zz@x.com')).toBeUndefined();
+    idx.set('zz@x.com', 4);
+    expect(idx.get('zz@x.com')).toBe(4);
+    expect(idx.size).toBe(5);
+  });
+  it('reserve(n) makes room once and keeps what is there', () => {
+    const idx = new ItemIndex(4);
+    idx.set('a@b.com', 7);
+    idx.reserve(100_000);
+    for (let i = 0; i < 100_000; i++) idx.set(`u${i}@x.com`, i & 1023);
+    expect(idx.get('a@b.com')).toBe(7);
+    for (let i = 0; i < 100_000; i += 997) expect(idx.get(`u${i}@x.com`)).toBe(i & 1023);
+    expect(idx.size).toBe(100_001);
+  });
 });

@@ -30,10 +30,18 @@ export interface LoadReport {
   rebuilt: boolean;
 }
 
+/** Where load() puts what it reads: keys are handed over as bytes of the file, never as strings of their own. */
+export interface CacheReceiver {
+  /** About how many entries the log holds (from its size), once, before the first add. */
+  expect(entries: number): void;
+  /** A fresh entry: its key is the UTF-8 in bytes[start, end); `status` is one shared string per status. Later lines win. */
+  add(bytes: Uint8Array, start: number, end: number, status: string): void;
+}
+
 export interface CacheScope {
   path: string;
-  /** Read every fresh entry; `add` is called once per line, later lines win. */
-  load(add: (key: string, status: string) => void): Promise<LoadReport>;
+  /** Read every fresh entry. */
+  load(into: CacheReceiver): Promise<LoadReport>;
   /** Append results now (synchronously: a crash right after keeps them). */
   append(entries: Array<[string, string]>): void;
 }
@@ -44,11 +52,13 @@ export function openScope(dir: string, baseUrl: string, endpoint: string, ttlSec
   const header = `${HEADER_PREFIX}${baseUrl.replace(/\/+$/, '')} ${endpoint}\n`;
   return {
     path,
-    async load(add) {
+    async load(into) {
       await mkdir(dir, { recursive: true, mode: 0o700 });
       const report: LoadReport = { loaded: 0, expired: 0, damaged: 0, rebuilt: false };
       // Fresh while younger than the TTL: written at second `ts`, so at most now - ts old.
       const oldest = now() / 1000 - ttlSeconds;
+      /** The statuses met so far, as text and as bytes: each line's status is matched in place. */
+      const statuses: Array<{ name: string; bytes: Buffer }> = [];
       let lines = 0;
       let size = 0;
       let endsClean = true;
@@ -60,36 +70,53 @@ export function openScope(dir: string, baseUrl: string, endpoint: string, ttlSec
         return report;
       }
       if (size > 0) {
-        let carry = '';
-        for await (const chunk of createReadStream(path, { encoding: 'utf8', highWaterMark: 256 * 1024 })) {
-          const text = carry + (chunk as string);
+        // Read as bytes, not text: a million lines must not make three million strings, and the keys go to
+        // the index straight from the bytes (ItemIndex.setUtf8).
+        let carry: Buffer | null = null;
+        let first = true;
+        for await (const chunk of createReadStream(path, { highWaterMark: 256 * 1024 })) {
+          const buf: Buffer = carry ? Buffer.concat([carry, chunk as Buffer]) : (chunk as Buffer);
           let start = 0;
           let nl: number;
-          while ((nl = text.indexOf('\n', start)) !== -1) {
-            parseLine(text, start, nl);
+          while ((nl = buf.indexOf(10, start)) !== -1) {
+            parseLine(buf, start, nl);
             start = nl + 1;
           }
-          carry = text.slice(start);
+          carry = start < buf.length ? buf.subarray(start) : null;
+          if (first) {
+            // The first block's mean line length tells how many entries the whole log holds, near enough.
+            first = false;
+            if (lines > 0) into.expect(Math.ceil((size * lines) / Math.max(1, start)));
+          }
         }
-        if (carry.length > 0) {
+        if (carry) {
           endsClean = false;
           report.damaged++; // a torn last line
         }
       }
-      function parseLine(text: string, start: number, end: number): void {
+      function parseLine(buf: Buffer, start: number, end: number): void {
         if (end === start) return;
-        if (text.charCodeAt(start) === 35 /* # */) return;
+        if (buf[start] === 35 /* # */) return;
         lines++;
-        const t1 = text.indexOf('\t', start);
-        const t2 = t1 === -1 ? -1 : text.indexOf('\t', t1 + 1);
-        if (t1 === -1 || t2 === -1 || t2 > end || t2 + 1 >= end) {
+        // <unix seconds>\t<status>\t<key>
+        let ts = 0;
+        let t1 = start;
+        for (; t1 < end; t1++) {
+          const ch = buf[t1]!;
+          if (ch === 9) break;
+          if (ch < 48 || ch > 57 || t1 - start > 12) {
+            report.damaged++;
+            return;
+          }
+          ts = ts * 10 + (ch - 48);
+        }
+        const t2 = t1 === end ? -1 : buf.indexOf(9, t1 + 1);
+        if (t1 === start || t2 === -1 || t2 > end || t2 + 1 >= end) {
           report.damaged++;
           return;
         }
-        const ts = Number(text.slice(start, t1));
-        const status = text.slice(t1 + 1, t2);
-        const key = text.slice(t2 + 1, end);
-        if (!Number.isInteger(ts) || !STATUS_SHAPE.test(status)) {
+        const status = statusAt(buf, t1 + 1, t2);
+        if (status === null) {
           report.damaged++;
           return;
         }
@@ -98,7 +125,19 @@ export function openScope(dir: string, baseUrl: string, endpoint: string, ttlSec
           return;
         }
         report.loaded++;
-        add(key, status);
+        into.add(buf, t2 + 1, end, status);
+      }
+      function statusAt(buf: Buffer, start: number, end: number): string | null {
+        const n = end - start;
+        outer: for (const s of statuses) {
+          if (s.bytes.length !== n) continue;
+          for (let i = 0; i < n; i++) if (buf[start + i] !== s.bytes[i]) continue outer;
+          return s.name;
+        }
+        const name = buf.toString('latin1', start, end);
+        if (!STATUS_SHAPE.test(name)) return null;
+        if (statuses.length < 64) statuses.push({ name, bytes: Buffer.from(name, 'latin1') });
+        return name;
       }
       if (!endsClean) {
         // Later appends must start on a line of their own.

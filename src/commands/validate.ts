@@ -162,7 +162,10 @@ async function validate(
   if (useCache) {
     scope = openScope(cacheDir(io.env), ctx.baseUrl, endpoint, o.cacheTtlSeconds);
     try {
-      const report = await scope.load((k, s) => known.set(k, intern(s) + CACHED));
+      const report = await scope.load({
+        expect: (entries) => known.reserve(entries),
+        add: (bytes, start, end, status) => known.setUtf8(bytes, start, end, intern(status) + CACHED),
+      });
       if (report.damaged > 0) {
         warn(io, `idv: warning: the cache had ${report.damaged} damaged line${report.damaged === 1 ? '' : 's'} (${scope.path}); ${report.rebuilt ? 'rebuilt it without them' : 'ignored them'}.`);
       }
