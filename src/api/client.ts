@@ -1,8 +1,8 @@
 // The HTTP client for the service: one request per batch, auth header, outcome classification,
 // rate-limit headers. It never retries by itself (dispatch decides) and never puts the key in a message.
-import type { Dispatcher } from 'undici';
 import { describeRateHeaders, parseRateHeaders, type RateInfo } from './ratelimit.js';
 import { maskKey } from '../key.js';
+import { directTransport, proxyTransport, TimeoutError } from './transport.js';
 
 export type Outcome =
   | { type: 'ok'; results: Map<string, string>; rate: RateInfo }
@@ -40,29 +40,14 @@ function proxyEnv(env: Record<string, string | undefined>): { https?: string; ht
 const SIZE_WORDS = /too (many|large|big)|at most|maximum|max\b|limit|size/i;
 
 export async function createClient(opts: ClientOptions): Promise<Client> {
-  const undici = await import('undici');
   const base = new URL(opts.baseUrl);
   const prefix = base.pathname.replace(/\/+$/, '');
   const proxy = proxyEnv(opts.env);
-  let dispatcher: Dispatcher;
   // Loopback (the sandbox) is never reached through a proxy: a proxy elsewhere could not reach it.
-  if ((proxy.https || proxy.http) && !isLoopback(base.hostname)) {
-    dispatcher = new undici.EnvHttpProxyAgent({
-      httpProxy: proxy.http,
-      httpsProxy: proxy.https,
-      noProxy: proxy.no,
-      connections: opts.connections,
-    });
-  } else {
-    dispatcher = new undici.Pool(base.origin, {
-      connections: opts.connections,
-      pipelining: 1,
-      keepAliveTimeout: 10_000,
-      headersTimeout: opts.timeoutMs,
-      bodyTimeout: opts.timeoutMs,
-      connect: { timeout: opts.timeoutMs },
-    });
-  }
+  const transport =
+    (proxy.https || proxy.http) && !isLoopback(base.hostname)
+      ? await proxyTransport(base, opts, proxy)
+      : await directTransport(base, opts);
   const auth = `Bearer ${opts.key}`;
   const masked = maskKey(opts.key);
 
@@ -79,24 +64,16 @@ export async function createClient(opts: ClientOptions): Promise<Client> {
           `; key ${masked}`,
       );
     try {
-      const res = await dispatcher.request({
-        origin: base.origin,
+      const res = await transport.post(
         path,
-        method: 'POST',
-        headers: { authorization: auth, 'content-type': 'application/json', accept: 'application/json' },
-        body: JSON.stringify({ [field]: items }),
+        { authorization: auth, 'content-type': 'application/json', accept: 'application/json' },
+        JSON.stringify({ [field]: items }),
         signal,
-        headersTimeout: opts.timeoutMs,
-        bodyTimeout: opts.timeoutMs,
-      });
+      );
       statusCode = res.statusCode;
-      const get = (name: string) => {
-        const v = res.headers[name];
-        return Array.isArray(v) ? v.join(', ') : v;
-      };
-      rate = parseRateHeaders(get);
-      rateText = describeRateHeaders(get);
-      const text = await res.body.text();
+      rate = parseRateHeaders(res.header);
+      rateText = describeRateHeaders(res.header);
+      const text = res.text;
       log(String(statusCode));
       if (statusCode >= 200 && statusCode < 300) {
         const results = parseBody(text, field, items);
@@ -114,8 +91,7 @@ export async function createClient(opts: ClientOptions): Promise<Client> {
       return { type: 'failed', reason: `the service answered HTTP ${statusCode}${messageOf(text)}`, rate };
     } catch (err) {
       if (signal.aborted) throw err;
-      const code = (err as { code?: string }).code;
-      const reason = code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT' || code === 'UND_ERR_CONNECT_TIMEOUT'
+      const reason = err instanceof TimeoutError
         ? `no answer within ${opts.timeoutMs / 1000} s`
         : `network error (${describeNetworkError(err)})`;
       log(reason);
@@ -126,7 +102,7 @@ export async function createClient(opts: ClientOptions): Promise<Client> {
   return {
     validate,
     close: async () => {
-      await dispatcher.destroy().catch(() => undefined);
+      await transport.close();
     },
   };
 }
@@ -164,5 +140,5 @@ function messageOf(text: string): string {
 
 function describeNetworkError(err: unknown): string {
   const e = err as { code?: string; cause?: { code?: string }; message?: string };
-  return e.code ?? e.cause?.code ?? e.message ?? 'unknown';
+  return e.code ?? e.cause?.code ?? e.message?.split('\n')[0] ?? 'unknown';
 }
