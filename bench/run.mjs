@@ -459,6 +459,30 @@ async function cachedRerun() {
   });
 }
 
+// The HTTP layer alone (informative): how idv's choice of node:http over undici and fetch was made.
+async function httpLayer() {
+  const n = QUICK ? 500 : 2_000;
+  await withSandbox(async (url) => {
+    const env = { ...baseEnv, BASE: url, KEY };
+    const layers = ['node-http', 'undici-pool', 'fetch'];
+    const ms = layers.map(() => []);
+    const rss = layers.map(() => []);
+    for (let round = 0; round < 3; round++) {
+      for (let i = 0; i < layers.length; i++) {
+        const r = await runMeasured([join(ROOT, 'bench', 'http-layer.mjs'), layers[i], String(n)], { env });
+        if (r.code !== 0) throw new Error(`${layers[i]}: ${describeFailure(r)}`);
+        ms[i].push(r.ms);
+        rss[i].push(r.rssKB);
+      }
+    }
+    line(
+      `http layer   ${fmtN(n)} requests of 100 items, 4 in flight (medians of 3): ` +
+        layers.map((l, i) => `${l} ${fmtMs(median(ms[i]))}, ${fmtMB(median(rss[i]))}`).join(' · ') +
+        '  (idv uses node-http; undici only through a proxy)',
+    );
+  });
+}
+
 // --- main ------------------------------------------------------------------------------------------
 const started = now();
 const loadStart = loadavg()[0];
@@ -483,7 +507,7 @@ note('generating lists in bench/out/ …');
 for (const n of new Set([CFG.tpSize, Math.min(10_000, CFG.tpSize), ...CFG.memSizes, CFG.cachedSize])) dataFile(n);
 
 let failed = false;
-for (const section of [startup, throughput, memory, cachedRerun]) {
+for (const section of [startup, throughput, httpLayer, memory, cachedRerun]) {
   try {
     await section();
   } catch (err) {

@@ -119,8 +119,11 @@ export async function proxyTransport(
   const TIMEOUTS = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CONNECT_TIMEOUT']);
   return {
     async post(path, headers, body, signal) {
+      // The same limit as directTransport's: the whole exchange, not each idle gap.
+      const timeout = new TimeoutError(o.timeoutMs);
+      const both = AbortSignal.any([signal, AbortSignal.timeout(o.timeoutMs)]);
       try {
-        const res = await dispatcher.request({ origin: base.origin, path, method: 'POST', headers, body, signal });
+        const res = await dispatcher.request({ origin: base.origin, path, method: 'POST', headers, body, signal: both });
         const text = await res.body.text();
         return {
           statusCode: res.statusCode,
@@ -131,7 +134,7 @@ export async function proxyTransport(
           text,
         };
       } catch (err) {
-        if (TIMEOUTS.has((err as { code?: string }).code ?? '')) throw new TimeoutError(o.timeoutMs);
+        if (!signal.aborted && (both.aborted || TIMEOUTS.has((err as { code?: string }).code ?? ''))) throw timeout;
         throw err;
       }
     },
