@@ -624,6 +624,19 @@ describe('idv domains with addresses and URLs', () => {
     }
   });
 
+  it('a website written without its scheme (www.globex.com/about) is validated by its host, once', async () => {
+    const { sb, env } = await sandbox({}, home);
+    try {
+      const input = 'website\nwww.Globex.com/about\nwww.globex.com\nhooli.xyz?ref=mail\nlocalhost/admin\n';
+      const r = await idv(['domains', '-', '-f', 'csv', '-q'], { env, input });
+      expect(r.exitCode).toBe(0);
+      expect(r.stdout).toBe('domain,status\nwww.Globex.com,ok\nwww.globex.com,ok\nhooli.xyz,ok\nlocalhost/admin,invalid\n');
+      expect(sentItems(sb)).toEqual(['www.Globex.com', 'hooli.xyz']);
+    } finally {
+      await sb.close();
+    }
+  });
+
   it('`idv domains --help` says it accepts addresses', async () => {
     const r = await idv(['domains', '--help'], { env: home.env });
     expect(r.exitCode).toBe(0);

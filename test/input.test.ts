@@ -45,7 +45,12 @@ describe('checkDomain', () => {
     expect(checkDomain('Sales@Globex.com')).toEqual({ item: 'Globex.com', send: 'Globex.com', key: 'globex.com' });
     expect(checkDomain('https://www.northwind.io/about?x=1')?.item).toBe('www.northwind.io');
   });
-  it.each(['localhost', 'not a domain', '', 'n/a', '3.5', 'bad@', 'http://'])('%j is invalid', (raw) => {
+  it('takes the host of a website written without its scheme', () => {
+    expect(checkDomain('www.Globex.com/about')).toEqual({ item: 'www.Globex.com', send: 'www.Globex.com', key: 'www.globex.com' });
+    expect(checkDomain('hooli.xyz?ref=1')?.item).toBe('hooli.xyz');
+    expect(checkDomain('hooli.xyz#top')?.item).toBe('hooli.xyz');
+  });
+  it.each(['localhost', 'not a domain', '', 'n/a', '3.5', 'bad@', 'http://', '/about', 'localhost/x', 'a b.com/x', 'x/y.com'])('%j is invalid', (raw) => {
     expect(checkDomain(raw)).toBeNull();
   });
 });

@@ -15,6 +15,7 @@ const MAX_EMAIL = 254;
 const MAX_DOMAIN = 253;
 const SPACE_OR_CONTROL = /[\s\u0000-\u001f\u007f]/;
 const ALL_DIGITS = /^\d+$/;
+const PATH_START = /[/?#]/;
 const DOMAIN_FORBIDDEN = /[\s\u0000-\u001f\u007f@,;:<>()[\]\\"'/?#!$%&*=^`{|}~]/;
 
 /** A host name with at least one dot and no empty label; or an address literal like [192.0.2.1]. */
@@ -62,7 +63,9 @@ export function checkDomain(raw: string): Item | null {
       if (checkEmail(text) === null) return null;
       domain = text.slice(at + 1);
     } else {
-      domain = text;
+      // A website written without its scheme, as spreadsheets hold them: www.globex.com/about → its host.
+      const end = text.search(PATH_START);
+      domain = end > 0 ? text.slice(0, end) : text;
     }
   }
   if (!isDomain(domain)) return null;
