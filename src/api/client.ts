@@ -2,7 +2,7 @@
 // rate-limit headers. It never retries by itself (dispatch decides) and never puts the key in a message.
 import { describeRateHeaders, parseRateHeaders, type RateInfo } from './ratelimit.js';
 import { maskKey } from '../key.js';
-import { directTransport, proxyTransport, TimeoutError } from './transport.js';
+import { directTransport, proxyTransport, ProxyRefusedError, TimeoutError } from './transport.js';
 
 export type Outcome =
   | { type: 'ok'; results: Map<string, string>; rate: RateInfo }
@@ -91,6 +91,10 @@ export async function createClient(opts: ClientOptions): Promise<Client> {
       return { type: 'failed', reason: `the service answered HTTP ${statusCode}${messageOf(text)}`, rate };
     } catch (err) {
       if (signal.aborted) throw err;
+      if (err instanceof ProxyRefusedError) {
+        log(err.message);
+        return { type: 'failed', reason: err.message, rate };
+      }
       const reason = err instanceof TimeoutError
         ? `no answer within ${opts.timeoutMs / 1000} s`
         : `network error (${describeNetworkError(err)})`;

@@ -5,6 +5,7 @@
 // Through an HTTPS_PROXY / HTTP_PROXY, undici's EnvHttpProxyAgent does the CONNECT tunnelling and NO_PROXY
 // matching; it is loaded only then.
 import type { Agent as HttpAgent, IncomingMessage } from 'node:http';
+import { usageError } from '../errors.js';
 
 export interface RawResponse {
   statusCode: number;
@@ -101,15 +102,36 @@ export async function directTransport(base: URL, o: TransportOptions): Promise<T
   };
 }
 
+/** The proxy said no to the tunnel (407, 403…): retrying will not help, the message says what to fix. */
+export class ProxyRefusedError extends Error {}
+
+/** A proxy variable's value as a URL: `host:port` means http://host:port, as curl takes it. */
+export function proxyUrl(name: string, value: string): string {
+  const text = value.trim();
+  const withScheme = /^[a-z][a-z0-9+.-]*:\/\//i.test(text) ? text : `http://${text}`;
+  let url: URL;
+  try {
+    url = new URL(withScheme);
+  } catch {
+    throw usageError(`${name} is not a proxy URL; give one like http://proxy.example.com:3128.`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw usageError(`${name} must be an http:// or https:// proxy URL, not ${url.protocol}//.`);
+  }
+  return withScheme;
+}
+
 export async function proxyTransport(
   base: URL,
   o: TransportOptions,
   proxy: { https?: string; http?: string; no?: string },
 ): Promise<Transport> {
+  const httpsProxy = proxy.https ? proxyUrl('HTTPS_PROXY', proxy.https) : undefined;
+  const httpProxy = proxy.http ? proxyUrl('HTTP_PROXY', proxy.http) : undefined;
   const undici = await import('undici');
   const dispatcher = new undici.EnvHttpProxyAgent({
-    httpProxy: proxy.http,
-    httpsProxy: proxy.https,
+    httpProxy,
+    httpsProxy,
     noProxy: proxy.no,
     connections: o.connections,
     headersTimeout: o.timeoutMs,
@@ -117,29 +139,52 @@ export async function proxyTransport(
     connect: { timeout: o.timeoutMs },
   });
   const TIMEOUTS = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CONNECT_TIMEOUT']);
+  const exchange = async (path: string, headers: Record<string, string>, body: string, signal: AbortSignal): Promise<RawResponse> => {
+    const res = await dispatcher.request({ origin: base.origin, path, method: 'POST', headers, body, signal });
+    const text = await res.body.text();
+    return {
+      statusCode: res.statusCode,
+      header: (name) => {
+        const v = res.headers[name];
+        return Array.isArray(v) ? v.join(', ') : v;
+      },
+      text,
+    };
+  };
   return {
     async post(path, headers, body, signal) {
-      // The same limit as directTransport's: the whole exchange, not each idle gap.
+      // The same limit as directTransport's: the whole exchange. undici does not cancel a request still
+      // waiting for its CONNECT tunnel (its own CONNECT has a 300 s limit), so the wait is cut here.
       const timeout = new TimeoutError(o.timeoutMs);
       const both = AbortSignal.any([signal, AbortSignal.timeout(o.timeoutMs)]);
+      let onAbort = () => {};
+      const cut = new Promise<never>((_, reject) => {
+        onAbort = () => reject(signal.aborted ? signal.reason : timeout);
+        both.addEventListener('abort', onAbort, { once: true });
+      });
       try {
-        const res = await dispatcher.request({ origin: base.origin, path, method: 'POST', headers, body, signal: both });
-        const text = await res.body.text();
-        return {
-          statusCode: res.statusCode,
-          header: (name) => {
-            const v = res.headers[name];
-            return Array.isArray(v) ? v.join(', ') : v;
-          },
-          text,
-        };
+        return await Promise.race([exchange(path, headers, body, both), cut]);
       } catch (err) {
-        if (!signal.aborted && (both.aborted || TIMEOUTS.has((err as { code?: string }).code ?? ''))) throw timeout;
+        if (signal.aborted) throw err;
+        if (both.aborted || TIMEOUTS.has((err as { code?: string }).code ?? '')) throw timeout;
+        const refused = /Proxy response \((\d{3})\)/.exec((err as Error).message ?? '');
+        if (refused) {
+          const status = Number(refused[1]);
+          throw new ProxyRefusedError(
+            status === 407
+              ? 'the proxy asks for credentials (HTTP 407); put them in the proxy URL: http://user:password@host:port'
+              : `the proxy refused the connection (HTTP ${status})`,
+          );
+        }
         throw err;
+      } finally {
+        both.removeEventListener('abort', onAbort);
+        cut.catch(() => undefined);
       }
     },
     close: async () => {
-      await dispatcher.destroy().catch(() => undefined);
+      // A tunnel still waiting for its CONNECT answer would hold destroy() up: give it a moment, no more.
+      await Promise.race([dispatcher.destroy().catch(() => undefined), new Promise((r) => setTimeout(r, 500).unref())]);
     },
   };
 }
