@@ -17,6 +17,11 @@ export function configPath(env: Record<string, string | undefined>): string {
   return join(configDir(env), 'config.json');
 }
 
+/** A key must travel in an HTTP header: printable ASCII, no white space. */
+export function keyLooksSendable(key: string): boolean {
+  return /^[\x21-\x7e]+$/.test(key);
+}
+
 /** `IDV_API_KEY`, then the config file. */
 export async function findKey(env: Record<string, string | undefined>): Promise<FoundKey | null> {
   const fromEnv = env.IDV_API_KEY?.trim();

@@ -85,6 +85,20 @@ describe('cache store', () => {
     expect(expected[0]).toBeLessThan(20);
   });
 
+  it('a CRLF line loads its key without the CR; a time of 14 digits is damaged, dropped by the rebuild, and stays gone', async () => {
+    const at = () => 1_800_000_000_000;
+    const s = openScope(dir, 'https://api.x', '/emails/validate', 3600, at);
+    await load(s);
+    await appendFile(s.path, '1799999990\tok\tcrlf@x.com\r\n00001799999990\tok\tlong@x.com\n');
+    const first = await load(openScope(dir, 'https://api.x', '/emails/validate', 3600, at));
+    expect(first.m).toEqual(new Map([['crlf@x.com', 'ok']]));
+    expect(first.report).toMatchObject({ damaged: 1, rebuilt: true });
+    const second = await load(openScope(dir, 'https://api.x', '/emails/validate', 3600, at));
+    expect(second.m).toEqual(new Map([['crlf@x.com', 'ok']]));
+    expect(second.report).toMatchObject({ damaged: 0, rebuilt: false }); // no rebuild on every run
+    expect(await readFile(s.path, 'utf8')).not.toContain('long@x.com');
+  });
+
   it('stats and clear', async () => {
     const s = openScope(dir, 'https://api.x', '/emails/validate', 3600);
     await load(s);

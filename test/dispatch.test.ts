@@ -55,6 +55,12 @@ const ok = (items: string[], rate = {}): Outcome => ({
 const items = (n: number) => Array.from({ length: n }, (_, i) => `u${i}@x.com`);
 
 describe('dispatcher', () => {
+  it('a signal aborted before the dispatcher exists (Ctrl-C while the cache loads): created fine, sends nothing', async () => {
+    const h = harness((it) => ok(it), { signal: AbortSignal.abort('SIGINT') });
+    await expect(h.run(items(4))).rejects.toMatchObject({ kind: 'interrupted' });
+    expect(h.calls).toEqual([]);
+  });
+
   it('sends every item once in batches, bounded in flight', async () => {
     const h = harness((it) => ok(it));
     await h.run(items(10));

@@ -889,6 +889,20 @@ describe.concurrent('key', () => {
     });
   });
 
+  it('a key that cannot travel in a header (non-ASCII, a space inside): exit 3 at once, one line, no request', async () => {
+    await withSandbox({}, async ({ sb, env }) => {
+      for (const bad of ['sk_test_0123€456789', 'sk_test 0123456789']) {
+        const r = await idv(['emails', '-'], { env: { ...env, IDV_API_KEY: bad }, input: 'a@gmail.com\n' });
+        expect(r.exitCode).toBe(3);
+        expect(r.stdout).toBe('');
+        expect(r.stderr).toBe(
+          'idv: The API key from the IDV_API_KEY environment variable holds white space or characters other than ASCII, so it cannot be sent; check it, or store it again with idv auth login.\n',
+        );
+      }
+      expect(sb.requests).toHaveLength(0);
+    });
+  });
+
   it('a wrong key: 401 → exit 3, the wrong key not printed', async () => {
     await withSandbox({}, async ({ sb, env }) => {
       const wrong = 'sk_wrong_ZZZZ9999YYYY8888';

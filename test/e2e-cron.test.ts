@@ -507,6 +507,37 @@ describe.concurrent('retries and faults', () => {
     });
   }
 
+  it('a kept-alive connection the server reset as it was reused: sent again at once on a fresh one, no retry spent', async ({ onTestFinished }) => {
+    const xs = items(10);
+    const { sb, env, file } = await setup(onTestFinished, {}, xs);
+    sb.inject({ kind: 'none' }); // the first request opens the connection…
+    sb.inject({ kind: 'reset' }); // …the second, on the same connection, is reset before any answer
+    const r = await run(['emails', file, '--batch-size', '5', '--concurrency', '1', '--retries', '0', '-q'], env);
+    expect(r.exitCode, String(r.stderr)).toBe(0);
+    expect(r.stdout).toBe(csv(xs));
+    const [first, second] = [xs.slice(0, 5), xs.slice(5)].map((b) => b.map(([e]) => e));
+    expect(sentBatches(sb)).toEqual([first, second, second]);
+  });
+
+  it('the summary counts items the service answered, once each, not every attempt', async ({ onTestFinished }) => {
+    const xs = items(10);
+    const { sb, env, file } = await setup(onTestFinished, {}, xs);
+    sb.inject({ kind: 'status', status: 503 }, 2);
+    const r = await run(['emails', file, '--retries', '2', '--batch-size', '5', '--concurrency', '1'], env);
+    expect(r.exitCode, String(r.stderr)).toBe(0);
+    expect(sb.requests).toHaveLength(4);
+    expect(String(r.stderr)).toContain('0 items from the cache · 10 items sent in 4 requests');
+  });
+
+  it('--concurrency 12: no listener warning on stderr', async ({ onTestFinished }) => {
+    const xs = items(60);
+    const { env, file } = await setup(onTestFinished, {}, xs);
+    const r = await run(['emails', file, '--batch-size', '5', '--concurrency', '12', '-q'], env);
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).toBe(csv(xs));
+    expect(r.stderr).toBe('');
+  });
+
   it('a hung request with --timeout 1 is retried and then succeeds', async ({ onTestFinished }) => {
     const xs = items(5);
     const { sb, env, file } = await setup(onTestFinished, {}, xs);

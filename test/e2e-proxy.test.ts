@@ -132,7 +132,9 @@ interface Proxy {
 }
 
 /** A forward proxy: CONNECT to anything is tunnelled to `relayPort` (nothing resolved), or refused with `refuse`. */
-async function startProxy(relayPort: number, refuse?: { status: number; text: string; headers?: string }): Promise<Proxy> {
+type Refusal = { status: number; text: string; headers?: string; /** only the first N CONNECTs */ first?: number };
+
+async function startProxy(relayPort: number, refuse?: Refusal, silentFirst = 0): Promise<Proxy> {
   const sockets = new Set<net.Socket>();
   const chunks: Buffer[] = [];
   const p: Proxy = {
@@ -154,7 +156,8 @@ async function startProxy(relayPort: number, refuse?: { status: number; text: st
   server.on('connect', (req: http.IncomingMessage, client: net.Socket, head: Buffer) => {
     const auth = req.headers['proxy-authorization'];
     p.connects.push({ target: req.url ?? '', auth: Array.isArray(auth) ? auth.join(', ') : auth });
-    if (refuse) {
+    if (p.connects.length <= silentFirst) return; // accepted, never answered
+    if (refuse && (refuse.first === undefined || p.connects.length <= refuse.first)) {
       client.end(
         `HTTP/1.1 ${refuse.status} ${refuse.text}\r\n${refuse.headers ?? ''}Content-Length: 0\r\nConnection: close\r\n\r\n`,
       );
@@ -213,13 +216,13 @@ interface Chain {
   lookups(): Promise<string[]>;
 }
 
-async function chain(o: { refuse?: { status: number; text: string; headers?: string }; dnsHosts?: string } = {}): Promise<Chain> {
+async function chain(o: { refuse?: Refusal; silentFirst?: number; dnsHosts?: string } = {}): Promise<Chain> {
   const home = await makeHome();
   closers.push(() => home.cleanup());
   const sb = await startSandbox({ key: KEY });
   closers.push(() => sb.close());
   const relay = await startRelay(sb);
-  const proxy = await startProxy(relay.port, o.refuse);
+  const proxy = await startProxy(relay.port, o.refuse, o.silentFirst);
   const list = join(home.dir, 'list.txt');
   await writeFile(list, LIST);
   const dnsLog = join(home.dir, 'dns.log');
@@ -544,6 +547,39 @@ describe.concurrent('proxy failures', () => {
     expect(r.stdout).toBe(LIST_ERROR_CSV);
     expect(r.stderr).toContain('no answer within 1 s');
     expect(c.proxy.connects.map((x) => x.target)).toEqual(['api.example.test:443']);
+    expect([...sentItems(c.sb)].sort()).toEqual([...LIST_SENT].sort());
+  });
+
+  it('a proxy answering CONNECT with 502 once is a passing failure: retried, and the run succeeds', async () => {
+    const c = await chain({ refuse: { status: 502, text: 'Bad Gateway', first: 1 } });
+    const r = await idv(['emails', c.list, '-f', 'csv', '--retries', '1'], { env: { ...c.env, HTTPS_PROXY: c.proxy.url } });
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).toBe(LIST_CSV);
+    expect(c.proxy.connects.length).toBe(2);
+    expect([...sentItems(c.sb)].sort()).toEqual([...LIST_SENT].sort());
+  });
+
+  it('a proxy answering CONNECT with 502 every time: exit 1, the message names it', async () => {
+    const c = await chain({ refuse: { status: 502, text: 'Bad Gateway' } });
+    const r = await idv(['emails', c.list, '-f', 'csv', '--retries', '1'], { env: { ...c.env, HTTPS_PROXY: c.proxy.url } });
+    expect(r.exitCode).toBe(1);
+    expect(r.stdout).toBe(LIST_ERROR_CSV);
+    expect(String(r.stderr).split('\n').filter((l) => /^idv: /.test(l))).toEqual([
+      'idv: 4 records could not be validated (error: network error (proxy answered HTTP 502)); run the same command again to retry them.',
+    ]);
+    expect(c.proxy.connects.length).toBe(2);
+  });
+
+  it('an unanswered CONNECT frees its connection at --timeout: the retry tunnels anew and the run succeeds', async () => {
+    // One connection (--concurrency 1): were the stuck tunnel kept for undici's 300 s, the retry would queue behind it.
+    const c = await chain({ silentFirst: 1 });
+    const r = await idv(['emails', c.list, '-f', 'csv', '--retries', '1', '--timeout', '1', '--concurrency', '1'], {
+      env: { ...c.env, HTTPS_PROXY: c.proxy.url },
+      timeout: 15_000,
+    });
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).toBe(LIST_CSV);
+    expect(c.proxy.connects.length).toBe(2);
     expect([...sentItems(c.sb)].sort()).toEqual([...LIST_SENT].sort());
   });
 

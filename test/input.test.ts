@@ -49,6 +49,8 @@ describe('checkDomain', () => {
     expect(checkDomain('www.Globex.com/about')).toEqual({ item: 'www.Globex.com', send: 'www.Globex.com', key: 'www.globex.com' });
     expect(checkDomain('hooli.xyz?ref=1')?.item).toBe('hooli.xyz');
     expect(checkDomain('hooli.xyz#top')?.item).toBe('hooli.xyz');
+    expect(checkDomain('www.hooli.xyz:8080/about')?.item).toBe('www.hooli.xyz');
+    expect(checkDomain('hooli.xyz:443')?.item).toBe('hooli.xyz');
   });
   it.each(['localhost', 'not a domain', '', 'n/a', '3.5', 'bad@', 'http://', '/about', 'localhost/x', 'a b.com/x', 'x/y.com'])('%j is invalid', (raw) => {
     expect(checkDomain(raw)).toBeNull();

@@ -2,7 +2,7 @@
 // rate-limit headers. It never retries by itself (dispatch decides) and never puts the key in a message.
 import { describeRateHeaders, parseRateHeaders, type RateInfo } from './ratelimit.js';
 import { maskKey } from '../key.js';
-import { directTransport, proxyTransport, ProxyRefusedError, TimeoutError } from './transport.js';
+import { directTransport, proxySettings, proxyTransport, ProxyRefusedError, TimeoutError } from './transport.js';
 
 export type Outcome =
   | { type: 'ok'; results: Map<string, string>; rate: RateInfo }
@@ -27,27 +27,14 @@ export interface Client {
   close(): Promise<void>;
 }
 
-const LOOPBACK = /^(localhost|127(\.\d{1,3}){3}|\[::1\]|::1)$/i;
-export function isLoopback(hostname: string): boolean {
-  return LOOPBACK.test(hostname);
-}
-
-function proxyEnv(env: Record<string, string | undefined>): { https?: string; http?: string; no?: string } {
-  const get = (n: string) => env[n] ?? env[n.toLowerCase()];
-  return { https: get('HTTPS_PROXY'), http: get('HTTP_PROXY'), no: get('NO_PROXY') };
-}
 
 const SIZE_WORDS = /too (many|large|big)|at most|maximum|max\b|limit|size/i;
 
 export async function createClient(opts: ClientOptions): Promise<Client> {
   const base = new URL(opts.baseUrl);
   const prefix = base.pathname.replace(/\/+$/, '');
-  const proxy = proxyEnv(opts.env);
-  // Loopback (the sandbox) is never reached through a proxy: a proxy elsewhere could not reach it.
-  const transport =
-    (proxy.https || proxy.http) && !isLoopback(base.hostname)
-      ? await proxyTransport(base, opts, proxy)
-      : await directTransport(base, opts);
+  const proxy = proxySettings(opts.env, base);
+  const transport = proxy ? await proxyTransport(base, opts, proxy) : await directTransport(base, opts);
   const auth = `Bearer ${opts.key}`;
   const masked = maskKey(opts.key);
 

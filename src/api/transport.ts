@@ -6,6 +6,7 @@
 // matching; it is loaded only then.
 import type { Agent as HttpAgent, IncomingMessage } from 'node:http';
 import { usageError } from '../errors.js';
+import { isLoopback } from './loopback.js';
 
 export interface RawResponse {
   statusCode: number;
@@ -26,6 +27,13 @@ export class TimeoutError extends Error {
   }
 }
 
+/** A kept-alive socket the server had closed: worth one immediate second try. */
+class StaleSocketError extends Error {
+  constructor(override readonly cause: Error) {
+    super(cause.message);
+  }
+}
+
 interface TransportOptions {
   timeoutMs: number;
   connections: number;
@@ -34,14 +42,36 @@ interface TransportOptions {
 export async function directTransport(base: URL, o: TransportOptions): Promise<Transport> {
   const https = base.protocol === 'https:';
   const mod = https ? await import('node:https') : await import('node:http');
-  const agent: HttpAgent = new mod.Agent({ keepAlive: true, maxSockets: o.connections, maxFreeSockets: o.connections });
+  // `timeout` makes Node honour the server's `Keep-Alive: timeout=N` hint (idle sockets are closed a second
+  // before the server would close them); without one, Node 20 keeps idle sockets open indefinitely.
+  const agent: HttpAgent = new mod.Agent({ keepAlive: true, maxSockets: o.connections, maxFreeSockets: o.connections, timeout: 5_000 });
   const host = base.hostname.replace(/^\[(.*)\]$/, '$1'); // [::1] → ::1
   const port = base.port ? Number(base.port) : https ? 443 : 80;
 
-  const post: Transport['post'] = (path, headers, body, signal) =>
-    new Promise((resolve, reject) => {
+  /**
+   * One exchange. A request that fails on a kept-alive socket before any answer byte (the server closed
+   * the idle connection as we reused it) is sent once more at once on a fresh socket, without using up
+   * one of the caller's retries: that is the usual fate of a pooled connection, not a failing service.
+   */
+  const post: Transport['post'] = async (path, headers, body, signal) => {
+    try {
+      return await exchange(path, headers, body, signal);
+    } catch (err) {
+      if (!(err instanceof StaleSocketError) || signal.aborted) throw err instanceof StaleSocketError ? err.cause : err;
+      return exchange(path, headers, body, signal).catch((again) => {
+        throw again instanceof StaleSocketError ? again.cause : again;
+      });
+    }
+  };
+
+  const exchange = (path: string, headers: Record<string, string>, body: string, signal: AbortSignal) =>
+    new Promise<RawResponse>((resolve, reject) => {
+      const abortError = () =>
+        signal.reason instanceof Error ? signal.reason : Object.assign(new Error('aborted'), { name: 'AbortError' });
+      if (signal.aborted) return reject(abortError());
       const payload = Buffer.from(body, 'utf8');
       let settled = false;
+      let answered = false;
       const finish = (err: Error | null, res?: RawResponse) => {
         if (settled) return;
         settled = true;
@@ -58,6 +88,10 @@ export async function directTransport(base: URL, o: TransportOptions): Promise<T
         agent,
         headers: { ...headers, 'content-length': String(payload.length) },
       });
+      req.on('error', (err: NodeJS.ErrnoException) => {
+        const stale = req.reusedSocket && !answered && (err.code === 'ECONNRESET' || err.code === 'EPIPE');
+        finish(stale ? new StaleSocketError(err) : err);
+      });
       // One limit for the whole exchange: connect, send, headers, body.
       const timer = setTimeout(() => {
         const err = new TimeoutError(o.timeoutMs);
@@ -65,14 +99,13 @@ export async function directTransport(base: URL, o: TransportOptions): Promise<T
         finish(err);
       }, o.timeoutMs);
       const onAbort = () => {
-        const err = signal.reason instanceof Error ? signal.reason : Object.assign(new Error('aborted'), { name: 'AbortError' });
+        const err = abortError();
         req.destroy(err);
         finish(err);
       };
-      if (signal.aborted) return onAbort();
       signal.addEventListener('abort', onAbort, { once: true });
-      req.on('error', (err) => finish(err));
       req.on('response', (res: IncomingMessage) => {
+        answered = true;
         res.setEncoding('utf8');
         let text = '';
         res.on('data', (chunk: string) => (text += chunk));
@@ -105,8 +138,31 @@ export async function directTransport(base: URL, o: TransportOptions): Promise<T
 /** The proxy said no to the tunnel (407, 403…): retrying will not help, the message says what to fix. */
 export class ProxyRefusedError extends Error {}
 
+export interface ProxySettings {
+  https?: string;
+  http?: string;
+  no?: string;
+}
+
+/**
+ * The proxy to use for `base`, from HTTPS_PROXY / HTTP_PROXY / NO_PROXY (or their lower-case forms), with
+ * the URLs checked (a usage error names the variable); null when there is none or `base` is loopback.
+ */
+export function proxySettings(env: Record<string, string | undefined>, base: URL): ProxySettings | null {
+  const get = (n: string) => env[n] || env[n.toLowerCase()] || undefined;
+  const https = get('HTTPS_PROXY');
+  const http = get('HTTP_PROXY');
+  // Loopback (the sandbox) is never reached through a proxy: a proxy elsewhere could not reach it.
+  if ((!https && !http) || isLoopback(base.hostname)) return null;
+  return {
+    https: https && proxyUrl('HTTPS_PROXY', https),
+    http: http && proxyUrl('HTTP_PROXY', http),
+    no: get('NO_PROXY'),
+  };
+}
+
 /** A proxy variable's value as a URL: `host:port` means http://host:port, as curl takes it. */
-export function proxyUrl(name: string, value: string): string {
+function proxyUrl(name: string, value: string): string {
   const text = value.trim();
   const withScheme = /^[a-z][a-z0-9+.-]*:\/\//i.test(text) ? text : `http://${text}`;
   let url: URL;
@@ -121,23 +177,42 @@ export function proxyUrl(name: string, value: string): string {
   return withScheme;
 }
 
+
 export async function proxyTransport(
   base: URL,
   o: TransportOptions,
-  proxy: { https?: string; http?: string; no?: string },
+  proxy: ProxySettings,
 ): Promise<Transport> {
-  const httpsProxy = proxy.https ? proxyUrl('HTTPS_PROXY', proxy.https) : undefined;
-  const httpProxy = proxy.http ? proxyUrl('HTTP_PROXY', proxy.http) : undefined;
+  const { https: httpsProxy, http: httpProxy } = proxy;
   const undici = await import('undici');
-  const dispatcher = new undici.EnvHttpProxyAgent({
-    httpProxy,
-    httpsProxy,
-    noProxy: proxy.no,
-    connections: o.connections,
-    headersTimeout: o.timeoutMs,
-    bodyTimeout: o.timeoutMs,
-    connect: { timeout: o.timeoutMs },
-  });
+  const makeDispatcher = () =>
+    new undici.EnvHttpProxyAgent({
+      // Given explicitly, so that undici never reads process.env itself (the command's env is `opts.env`).
+      httpProxy: httpProxy ?? '',
+      httpsProxy: httpsProxy ?? httpProxy ?? '',
+      noProxy: proxy.no ?? '',
+      connections: o.connections,
+      headersTimeout: o.timeoutMs,
+      bodyTimeout: o.timeoutMs,
+      connect: { timeout: o.timeoutMs },
+      // The connection to the proxy itself (its CONNECT) gets the same limit; undici's default is 300 s,
+      // during which an unanswered tunnel would hold a connection slot and starve later batches.
+      clientFactory: (origin: URL, opts: object) =>
+        new undici.Pool(origin, { ...opts, headersTimeout: o.timeoutMs, bodyTimeout: o.timeoutMs, connect: { timeout: o.timeoutMs } }),
+    });
+  let dispatcher = makeDispatcher();
+  const retired: Array<{ destroy(): Promise<void> }> = [];
+  /**
+   * After a time-out, later requests go through fresh connections: undici would queue them behind a
+   * tunnel that is still waiting for its CONNECT answer, and fail them with it. Requests still running on
+   * the old connections finish there (close() waits for them: an answer already paid for is not thrown away).
+   */
+  const renew = () => {
+    const old = dispatcher;
+    dispatcher = makeDispatcher();
+    retired.push(old);
+    old.close().catch(() => undefined);
+  };
   const TIMEOUTS = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CONNECT_TIMEOUT']);
   const exchange = async (path: string, headers: Record<string, string>, body: string, signal: AbortSignal): Promise<RawResponse> => {
     const res = await dispatcher.request({ origin: base.origin, path, method: 'POST', headers, body, signal });
@@ -166,15 +241,21 @@ export async function proxyTransport(
         return await Promise.race([exchange(path, headers, body, both), cut]);
       } catch (err) {
         if (signal.aborted) throw err;
-        if (both.aborted || TIMEOUTS.has((err as { code?: string }).code ?? '')) throw timeout;
-        const refused = /Proxy response \((\d{3})\)/.exec((err as Error).message ?? '');
-        if (refused) {
-          const status = Number(refused[1]);
-          throw new ProxyRefusedError(
-            status === 407
-              ? 'the proxy asks for credentials (HTTP 407); put them in the proxy URL: http://user:password@host:port'
-              : `the proxy refused the connection (HTTP ${status})`,
-          );
+        if (both.aborted || TIMEOUTS.has((err as { code?: string }).code ?? '')) {
+          renew();
+          throw timeout;
+        }
+        const answered = /Proxy response \((\d{3})\)/.exec((err as Error).message ?? '');
+        if (answered) {
+          const status = Number(answered[1]);
+          if (status === 407) {
+            throw new ProxyRefusedError('the proxy asks for credentials (HTTP 407); put them in the proxy URL: http://user:password@host:port');
+          }
+          if (status === 401 || status === 403 || status === 405) {
+            throw new ProxyRefusedError(`the proxy refused the connection (HTTP ${status})`);
+          }
+          // 502, 503…: a proxy or its upstream failing for now; retried like any network error.
+          throw Object.assign(new Error(`the proxy answered HTTP ${status}`), { code: `proxy answered HTTP ${status}` });
         }
         throw err;
       } finally {
@@ -184,7 +265,8 @@ export async function proxyTransport(
     },
     close: async () => {
       // A tunnel still waiting for its CONNECT answer would hold destroy() up: give it a moment, no more.
-      await Promise.race([dispatcher.destroy().catch(() => undefined), new Promise((r) => setTimeout(r, 500).unref())]);
+      const all = [dispatcher, ...retired].map((d) => d.destroy().catch(() => undefined));
+      await Promise.race([Promise.all(all), new Promise((r) => setTimeout(r, 500).unref())]);
     },
   };
 }

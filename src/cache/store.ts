@@ -17,6 +17,12 @@ import { isCacheable } from '../statuses.js';
 
 const HEADER_PREFIX = '# idv cache v1 ';
 const STATUS_SHAPE = /^[A-Za-z0-9_-]{1,40}$/;
+/** A time has at most 13 digits (load() and compact() must agree on what a good line is). */
+const MAX_TS_DIGITS = 13;
+/** What compact() keeps: load()'s rule for a good line, as one pattern. */
+const GOOD_LINE = /^(\d{1,13})\t([A-Za-z0-9_-]{1,40})\t(\S+?)\r?$/;
+/** The shortest line worth counting: `<10-digit time>\tok\ta@b.co\n`. */
+const MIN_LINE = 21;
 
 export function cacheDir(env: Record<string, string | undefined>): string {
   const base = env.XDG_CACHE_HOME || join(env.HOME || homedir(), '.cache');
@@ -86,7 +92,8 @@ export function openScope(dir: string, baseUrl: string, endpoint: string, ttlSec
           if (first) {
             // The first block's mean line length tells how many entries the whole log holds, near enough.
             first = false;
-            if (lines > 0) into.expect(Math.ceil((size * lines) / Math.max(1, start)));
+            // Capped at one entry per MIN_LINE bytes: a first block of damaged scraps must not reserve gigabytes.
+            if (lines > 0) into.expect(Math.min(Math.ceil((size * lines) / Math.max(1, start)), Math.ceil(size / MIN_LINE)));
           }
         }
         if (carry) {
@@ -95,6 +102,7 @@ export function openScope(dir: string, baseUrl: string, endpoint: string, ttlSec
         }
       }
       function parseLine(buf: Buffer, start: number, end: number): void {
+        if (end > start && buf[end - 1] === 13) end--; // a line end turned CRLF by an editor or a copy
         if (end === start) return;
         if (buf[start] === 35 /* # */) return;
         lines++;
@@ -104,7 +112,7 @@ export function openScope(dir: string, baseUrl: string, endpoint: string, ttlSec
         for (; t1 < end; t1++) {
           const ch = buf[t1]!;
           if (ch === 9) break;
-          if (ch < 48 || ch > 57 || t1 - start > 12) {
+          if (ch < 48 || ch > 57 || t1 - start >= MAX_TS_DIGITS) {
             report.damaged++;
             return;
           }
@@ -186,7 +194,7 @@ export function openScope(dir: string, baseUrl: string, endpoint: string, ttlSec
         const parts = (carry + (chunk as string)).split('\n');
         carry = parts.pop() ?? '';
         for (const line of parts) {
-          const m = /^(\d+)\t([A-Za-z0-9_-]{1,40})\t(\S+)$/.exec(line);
+          const m = GOOD_LINE.exec(line);
           if (m && Number(m[1]) > oldest) fresh.set(m[3]!, `${m[1]}\t${m[2]}\t${m[3]}\n`);
         }
       }

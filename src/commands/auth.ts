@@ -1,7 +1,7 @@
 // `idv auth login | status | logout`: store, show (masked) and remove the API key.
 import { IdvError, usageError } from '../errors.js';
 import type { Io } from '../io.js';
-import { configPath, findKey, maskKey, removeKey, saveKey } from '../key.js';
+import { configPath, findKey, keyLooksSendable, maskKey, removeKey, saveKey } from '../key.js';
 
 export interface AuthOptions {
   action: 'login' | 'status' | 'logout';
@@ -13,7 +13,9 @@ export async function run(o: AuthOptions, io: Io): Promise<void> {
       const key = io.stdinIsTTY ? await promptHidden(io, 'Paste your API key (input is hidden): ') : await readAll(io);
       const trimmed = key.trim();
       if (!trimmed) throw usageError('No key given; paste the key from the dashboard ("API keys" → "Create API key").');
-      if (/\s/.test(trimmed)) throw usageError('That does not look like an API key (it holds white space); paste it again.');
+      if (!keyLooksSendable(trimmed)) {
+        throw usageError('That does not look like an API key (it holds white space or characters other than ASCII); paste it again.');
+      }
       const path = await saveKey(io.env, trimmed);
       io.stderr.write(`Key ${maskKey(trimmed)} saved to ${path} (readable only by you).\n`);
       if (io.env.IDV_API_KEY?.trim()) {

@@ -7,8 +7,9 @@ import { checkerFor } from '../input/check.js';
 import { ItemIndex } from '../plan/item-index.js';
 import { checkReadable, openSource, sourcesFor, type OpenedSource } from '../input/read.js';
 import { resolve } from 'node:path';
-import { isLoopback } from '../api/client.js';
-import { findKey } from '../key.js';
+import { isLoopback } from '../api/loopback.js';
+import { proxySettings } from '../api/transport.js';
+import { findKey, keyLooksSendable } from '../key.js';
 import { cacheDir, openScope, type CacheScope } from '../cache/store.js';
 import { createDispatcher, type Dispatch, type WorkItem } from '../dispatch/dispatch.js';
 import { createFormatter, formatForPath, type Format, type OutRecord } from '../output/format.js';
@@ -120,9 +121,13 @@ export async function run(o: ValidateOptions, io: Io): Promise<void> {
   } else {
     baseUrl = resolveBaseUrl(o.baseUrl, io.env);
     if (!o.dryRun) {
+      proxySettings(io.env, new URL(baseUrl)); // a malformed proxy variable: a usage error before anything starts
       const found = await findKey(io.env);
       if (!found) {
         throw new IdvError('auth', 'No API key found: set IDV_API_KEY, or store one with idv auth login.');
+      }
+      if (!keyLooksSendable(found.key)) {
+        throw new IdvError('auth', `The API key from ${found.source} holds white space or characters other than ASCII, so it cannot be sent; check it, or store it again with idv auth login.`);
       }
       key = found.key;
     }
@@ -282,7 +287,7 @@ async function validate(
   };
 
   const progressText = (d: Dispatch | null) =>
-    `Validating ${records.toLocaleString('en-US')} records · ${done.toLocaleString('en-US')} done` +
+    `Validating · ${records.toLocaleString('en-US')} records read · ${done.toLocaleString('en-US')} done` +
     (d ? ` · ${d.stats.sent.toLocaleString('en-US')} sent` : '') +
     (cachedItems ? ` · ${cachedItems.toLocaleString('en-US')} from cache` : '');
 

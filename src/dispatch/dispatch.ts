@@ -1,6 +1,7 @@
 // Batches to the API client: concurrency, the quota gate (429, quota_exceeded, RateLimit r), --wait,
 // retries with back-off, splitting batches the service refuses as too large.
 // Data goes one way: push(item) … finish(); every item pushed comes out once through onResults.
+import { setMaxListeners } from 'node:events';
 import type { Client, Outcome } from '../api/client.js';
 import type { RateInfo } from '../api/ratelimit.js';
 import { IdvError, interruptedError } from '../errors.js';
@@ -38,7 +39,9 @@ export interface DispatchOptions {
 }
 
 export interface DispatchStats {
+  /** Requests made, retries included. */
   requests: number;
+  /** Items the service answered (2xx), each counted once: what the run paid for, at most. */
   sent: number;
   inFlight: number;
   quotaStopped: boolean;
@@ -89,18 +92,21 @@ export function createDispatcher(o: DispatchOptions) {
 
   // Requests in flight are cut only after a grace period following an interrupt.
   const hard = new AbortController();
+  setMaxListeners(0, hard.signal); // one listener per request in flight: --concurrency 20 is not a leak
   const onInterrupt = () => {
     setTimeout(() => hard.abort(o.signal.reason), o.graceMs ?? 3000).unref?.();
     settle();
   };
-  if (o.signal.aborted) onInterrupt();
-  else o.signal.addEventListener('abort', onInterrupt, { once: true });
 
   let roomWaiters: Array<() => void> = [];
   let doneWaiters: Array<() => void> = [];
 
   const queued = () => queue.length - head;
   const roomLimit = () => Math.max(batchSize * o.concurrency * 2, 1);
+  // Only now: an interrupt that came before the dispatcher (Ctrl-C while the cache loads) settles at once,
+  // and settle() needs everything above.
+  if (o.signal.aborted) onInterrupt();
+  else o.signal.addEventListener('abort', onInterrupt, { once: true });
 
   function takeFront(n: number): WorkItem[] {
     const batch = queue.slice(head, head + n);
@@ -223,7 +229,6 @@ export function createDispatcher(o: DispatchOptions) {
       let outcome: Outcome;
       try {
         stats.requests++;
-        stats.sent += batch.length;
         outcome = await o.client.validate(o.endpoint, o.field, batch.map((i) => i.send), hard.signal);
       } catch {
         return; // cut after an interrupt: these items stay unvalidated (and uncached)
@@ -231,6 +236,7 @@ export function createDispatcher(o: DispatchOptions) {
       if (outcome.type !== 'auth') noteRate(outcome.rate);
       switch (outcome.type) {
         case 'ok': {
+          stats.sent += batch.length;
           const done: Array<[WorkItem, string]> = [];
           const over: WorkItem[] = [];
           for (const item of batch) {

@@ -15,7 +15,7 @@ const MAX_EMAIL = 254;
 const MAX_DOMAIN = 253;
 const SPACE_OR_CONTROL = /[\s\u0000-\u001f\u007f]/;
 const ALL_DIGITS = /^\d+$/;
-const PATH_START = /[/?#]/;
+const HOST_END = /[:/?#]/;
 const DOMAIN_FORBIDDEN = /[\s\u0000-\u001f\u007f@,;:<>()[\]\\"'/?#!$%&*=^`{|}~]/;
 
 /** A host name with at least one dot and no empty label; or an address literal like [192.0.2.1]. */
@@ -63,8 +63,8 @@ export function checkDomain(raw: string): Item | null {
       if (checkEmail(text) === null) return null;
       domain = text.slice(at + 1);
     } else {
-      // A website written without its scheme, as spreadsheets hold them: www.globex.com/about → its host.
-      const end = text.search(PATH_START);
+      // A website written without its scheme, as spreadsheets hold them: www.globex.com:8080/about → its host.
+      const end = text.startsWith('[') ? -1 : text.search(HOST_END);
       domain = end > 0 ? text.slice(0, end) : text;
     }
   }

@@ -5,7 +5,7 @@
 // share a hash with a chance near n²/2⁹⁷ (1e-17 at 1M items).
 
 /** At most 5/8 of the slots are used (linear probing stays short: ~1.8 probes a hit, ~4 a miss). */
-const utf8 = new TextDecoder();
+const utf8 = new TextDecoder('utf-8', { ignoreBOM: true });
 const LOAD_NUM = 5;
 const LOAD_DEN = 8;
 

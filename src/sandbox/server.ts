@@ -1,6 +1,7 @@
 // A local emulator of the Valid Identities API on loopback: the documented endpoints, auth, quota,
 // 429 and the IETF rate-limit headers, deterministic classification (./rules.ts), plus test hooks
 // (fault injection, batch-size limits, quota control, a record of every request received).
+import { isLoopback } from '../api/loopback.js';
 import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { randomBytes } from 'node:crypto';
@@ -39,6 +40,8 @@ export interface ReceivedRequest {
 }
 
 export type Fault =
+  /** No fault: answer this request normally (to aim a later fault at a later request). */
+  | { kind: 'none' }
   | { kind: 'status'; status: number; body?: string; headers?: Record<string, string> }
   | { kind: 'reset' }
   | { kind: 'hang' }
@@ -74,13 +77,6 @@ const ENDPOINTS: Record<string, { field: 'emails' | 'domains'; classify: (item: 
   '/domains/validate': { field: 'domains', classify: classifyDomain },
 };
 
-/** True for the hosts the sandbox may listen on. */
-export function isLoopbackHost(host: string): boolean {
-  const h = host.toLowerCase().replace(/^\[(.*)\]$/, '$1');
-  if (h === 'localhost' || h === '::1' || h === '0:0:0:0:0:0:0:1') return true;
-  const m = /^127\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(h);
-  return m !== null && m.slice(1).every((p) => Number(p) <= 255);
-}
 
 function checkInteger(name: string, value: number, min: number, max = Number.MAX_SAFE_INTEGER): void {
   if (!Number.isInteger(value) || value < min || value > max) {
@@ -119,7 +115,7 @@ function guessContentType(body: string): string {
 
 export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> {
   const host = opts.host ?? '127.0.0.1';
-  if (!isLoopbackHost(host)) {
+  if (!isLoopback(host)) {
     throw new Error(`sandbox: refusing to listen on ${host}: only loopback (127.0.0.1, ::1, localhost) is allowed`);
   }
   const port = opts.port ?? 0;
