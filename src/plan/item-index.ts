@@ -79,7 +79,9 @@ export class ItemIndex {
   /**
    * set(the UTF-8 text in bytes[start, end), value), without making a string when it is ASCII, as nearly all
    * keys are (the cache loads a million this way). An ASCII byte is its UTF-16 code unit, so the hash is the
-   * string's; anything else is decoded and hashed as a string.
+   * string's; anything else is decoded and hashed as a string. (The mixing loop is hash()'s, written out
+   * again on purpose: one reads code units from a string, the other bytes, and a shared per-character
+   * helper would cost the million-line hot path a call or an object per character.)
    */
   setUtf8(bytes: Uint8Array, start: number, end: number, value: number): void {
     const length = end - start;
