@@ -27,7 +27,6 @@ export interface Client {
   close(): Promise<void>;
 }
 
-
 const SIZE_WORDS = /too (many|large|big)|at most|maximum|max\b|limit|size/i;
 
 export async function createClient(opts: ClientOptions): Promise<Client> {
@@ -82,9 +81,7 @@ export async function createClient(opts: ClientOptions): Promise<Client> {
         log(err.message);
         return { type: 'failed', reason: err.message, rate };
       }
-      const reason = err instanceof TimeoutError
-        ? `no answer within ${opts.timeoutMs / 1000} s`
-        : `network error (${describeNetworkError(err)})`;
+      const reason = err instanceof TimeoutError ? err.message : `network error (${describeNetworkError(err)})`;
       log(reason);
       return { type: 'retry', reason, rate };
     }

@@ -34,6 +34,17 @@ class StaleSocketError extends Error {
   }
 }
 
+/** Response headers as RawResponse.header reads them. */
+function headerGetter(headers: Record<string, string | string[] | undefined>): RawResponse['header'] {
+  return (name) => {
+    const v = headers[name];
+    return Array.isArray(v) ? v.join(', ') : v;
+  };
+}
+
+/** The connection ended before the whole answer arrived. */
+const cutShort = () => Object.assign(new Error('the answer was cut short'), { code: 'ECONNRESET' });
+
 interface TransportOptions {
   timeoutMs: number;
   connections: number;
@@ -111,19 +122,11 @@ export async function directTransport(base: URL, o: TransportOptions): Promise<T
         res.on('data', (chunk: string) => (text += chunk));
         res.on('error', (err) => finish(err));
         res.on('end', () => {
-          if (!res.complete) return finish(Object.assign(new Error('the answer was cut short'), { code: 'ECONNRESET' }));
-          const h = res.headers;
-          finish(null, {
-            statusCode: res.statusCode ?? 0,
-            header: (name) => {
-              const v = h[name];
-              return Array.isArray(v) ? v.join(', ') : v;
-            },
-            text,
-          });
+          if (!res.complete) return finish(cutShort());
+          finish(null, { statusCode: res.statusCode ?? 0, header: headerGetter(res.headers), text });
         });
         res.on('close', () => {
-          if (!res.complete) finish(Object.assign(new Error('the answer was cut short'), { code: 'ECONNRESET' }));
+          if (!res.complete) finish(cutShort());
         });
       });
       req.end(payload);
@@ -177,7 +180,6 @@ function proxyUrl(name: string, value: string): string {
   return withScheme;
 }
 
-
 export async function proxyTransport(
   base: URL,
   o: TransportOptions,
@@ -217,14 +219,7 @@ export async function proxyTransport(
   const exchange = async (path: string, headers: Record<string, string>, body: string, signal: AbortSignal): Promise<RawResponse> => {
     const res = await dispatcher.request({ origin: base.origin, path, method: 'POST', headers, body, signal });
     const text = await res.body.text();
-    return {
-      statusCode: res.statusCode,
-      header: (name) => {
-        const v = res.headers[name];
-        return Array.isArray(v) ? v.join(', ') : v;
-      },
-      text,
-    };
+    return { statusCode: res.statusCode, header: headerGetter(res.headers), text };
   };
   return {
     async post(path, headers, body, signal) {

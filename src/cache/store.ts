@@ -20,7 +20,7 @@ const STATUS_SHAPE = /^[A-Za-z0-9_-]{1,40}$/;
 /** A time has at most 13 digits (load() and compact() must agree on what a good line is). */
 const MAX_TS_DIGITS = 13;
 /** What compact() keeps: load()'s rule for a good line, as one pattern. */
-const GOOD_LINE = /^(\d{1,13})\t([A-Za-z0-9_-]{1,40})\t(\S+?)\r?$/;
+const GOOD_LINE = new RegExp(`^(\\d{1,${MAX_TS_DIGITS}})\\t([A-Za-z0-9_-]{1,40})\\t(\\S+?)\\r?$`);
 /** The shortest line worth counting: `<10-digit time>\tok\ta@b.co\n`. */
 const MIN_LINE = 21;
 
