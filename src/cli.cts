@@ -1,4 +1,5 @@
-// The only module that touches `process`: flags → an options object → run(options, io) → exit code.
+// The only module that touches `process`: it builds the Io from the real streams, turns signals into an
+// abort, runs main.ts's runCli and exits with its code.
 // CommonJS on purpose: Node's ES module loader costs ~15% of a bare `node` start, and `idv --version`
 // and `idv … --help` (answered here from dist/help/, pre-rendered at build time) should cost nothing more
 // than node itself. Everything else is an ES module, loaded with import() only when a command runs.
@@ -7,6 +8,9 @@ import { join } from 'node:path';
 import type { Io } from './io.js' with { 'resolution-mode': 'import' };
 
 const argv = process.argv.slice(2);
+/** The exit code of a second signal, which ends the run at once. */
+const EXIT_ON_SECOND = { SIGINT: 130, SIGTERM: 143, SIGHUP: 129 } as const;
+type Sig = keyof typeof EXIT_ON_SECOND;
 
 function version(): string {
   const pkg = JSON.parse(readFileSync(join(__dirname, '..', 'package.json'), 'utf8')) as { version: string };
@@ -38,88 +42,59 @@ if (help !== null) {
   void main();
 }
 
-function colourChoice(stream: { isTTY?: boolean }, flagOff: boolean): boolean {
+function colourChoice(stream: { isTTY?: boolean }): boolean {
   const env = process.env;
-  if (flagOff) return false;
   if (env.NO_COLOR !== undefined && env.NO_COLOR !== '') return false;
   if (env.FORCE_COLOR !== undefined) return env.FORCE_COLOR !== '0' && env.FORCE_COLOR !== 'false';
   return Boolean(stream.isTTY) && env.TERM !== 'dumb';
 }
 
-function makeIo(signal: AbortSignal, noColor: boolean): Io {
-  return {
+async function main(): Promise<void> {
+  const controller = new AbortController();
+  let signals = 0;
+  const onSignal = (sig: Sig) => {
+    signals++;
+    if (signals > 1) process.exit(EXIT_ON_SECOND[sig]); // a second one: at once
+    controller.abort(sig);
+  };
+  for (const sig of Object.keys(EXIT_ON_SECOND) as Sig[]) process.on(sig, () => onSignal(sig));
+  process.stdout.on('error', () => undefined); // EPIPE: the sink notices and ends the run quietly
+  process.stderr.on('error', () => undefined);
+
+  // The safety net: if the event loop empties while the run has not finished (a promise that nothing will
+  // ever settle), the run would end with exit 0 and records unwritten. Say so and exit 1 instead.
+  let finished = false;
+  process.once('beforeExit', () => {
+    if (finished) return;
+    process.stderr.write('idv: internal error: the run stopped before every record was written; nothing was completed. Please report this.\n');
+    process.exit(1);
+  });
+
+  const { runCli } = await import('./main.js');
+  const { Secrets } = await import('./secrets.js');
+  const io: Io = {
     stdin: process.stdin,
     stdout: process.stdout,
     stderr: process.stderr,
     stdinIsTTY: Boolean(process.stdin.isTTY),
     stdoutIsTTY: Boolean(process.stdout.isTTY),
     stderrIsTTY: Boolean(process.stderr.isTTY),
-    color: colourChoice(process.stdout, noColor),
-    colorErr: colourChoice(process.stderr, noColor),
+    color: colourChoice(process.stdout),
+    colorErr: colourChoice(process.stderr),
     env: process.env,
     cwd: process.cwd(),
-    signal,
+    signal: controller.signal,
+    secrets: new Secrets(),
   };
+  const code = await runCli(argv, io);
+  finished = true;
+  exit(code);
 }
 
-/** Never let the key reach a message, whatever produced it. */
-function redact(text: string): string {
-  const key = process.env.IDV_API_KEY?.trim();
-  return key && key.length >= 4 ? text.split(key).join('****') : text;
-}
-
-function fail(err: unknown, { IdvError, exitCodeFor, EXIT }: typeof import('./errors.js', { with: { 'resolution-mode': 'import' } })): number {
-  if (err instanceof IdvError) {
-    process.stderr.write(redact(`idv: ${err.message}`) + '\n');
-    return exitCodeFor(err.kind, err.signal);
-  }
-  const message = err instanceof Error ? err.message : String(err);
-  process.stderr.write(redact(`idv: unexpected error: ${message.split('\n')[0]} (set IDV_DEBUG=1 for details)`) + '\n');
-  if (process.env.IDV_DEBUG) process.stderr.write(redact(String((err as Error)?.stack ?? err)) + '\n');
-  return EXIT.failed;
-}
-
-async function main(): Promise<void> {
-  const errors = await import('./errors.js');
-  const { exitCodeFor, EXIT } = errors;
-  const controller = new AbortController();
-  let signals = 0;
-  const onSignal = (sig: 'SIGINT' | 'SIGTERM') => {
-    signals++;
-    if (signals > 1) process.exit(sig === 'SIGTERM' ? EXIT.sigterm : EXIT.sigint); // a second one: at once
-    controller.abort(sig);
-  };
-  process.on('SIGINT', () => onSignal('SIGINT'));
-  process.on('SIGTERM', () => onSignal('SIGTERM'));
-  process.stdout.on('error', () => undefined); // EPIPE: the sink notices and ends the run quietly
-  process.stderr.on('error', () => undefined);
-
-  let code: number;
-  try {
-    const { buildProgram } = await import('./program.js');
-    const program = buildProgram({ version, makeIo: (noColor) => makeIo(controller.signal, noColor) });
-    try {
-      await program.parseAsync(process.argv);
-    } catch (err) {
-      const e = err as { code?: string; exitCode?: number };
-      if (typeof e.code === 'string' && e.code.startsWith('commander.')) {
-        code = e.code === 'commander.helpDisplayed' || e.code === 'commander.version' || e.exitCode === 0 ? 0 : EXIT.usage;
-        return finish(code);
-      }
-      throw err;
-    }
-    code = controller.signal.aborted ? exitCodeFor('interrupted', controller.signal.reason as 'SIGINT' | 'SIGTERM') : 0;
-  } catch (err) {
-    code = fail(err, errors);
-  }
-  finish(code);
-}
-
-function finish(code: number): void {
+function exit(code: number): void {
   // Let standard output drain, then leave (pools and timers must not keep a finished run alive).
   if (process.stdout.writableLength > 0 && !process.stdout.destroyed) {
     process.stdout.once('drain', () => process.exit(code));
     process.stdout.once('error', () => process.exit(code));
   } else process.exit(code);
 }
-

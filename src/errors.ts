@@ -6,7 +6,9 @@ export type ErrorKind =
   | 'auth' // no key, or the service answered 401
   | 'quota' // quota used up (clean stop)
   | 'failed' // some records ended `error`, or the program failed
-  | 'interrupted'; // SIGINT / SIGTERM
+  | 'interrupted'; // SIGINT / SIGTERM / SIGHUP
+
+export type StopSignal = 'SIGINT' | 'SIGTERM' | 'SIGHUP';
 
 export const EXIT = {
   ok: 0,
@@ -15,6 +17,7 @@ export const EXIT = {
   input: 2,
   auth: 3,
   quota: 4,
+  sighup: 129,
   sigint: 130,
   sigterm: 143,
 } as const;
@@ -22,8 +25,8 @@ export const EXIT = {
 export class IdvError extends Error {
   readonly kind: ErrorKind;
   /** For 'interrupted': which signal. */
-  readonly signal?: 'SIGINT' | 'SIGTERM';
-  constructor(kind: ErrorKind, message: string, signal?: 'SIGINT' | 'SIGTERM') {
+  readonly signal?: StopSignal;
+  constructor(kind: ErrorKind, message: string, signal?: StopSignal) {
     super(message);
     this.kind = kind;
     this.signal = signal;
@@ -37,7 +40,7 @@ export function inputError(message: string): IdvError {
   return new IdvError('input', message);
 }
 
-export function exitCodeFor(kind: ErrorKind, signal?: 'SIGINT' | 'SIGTERM'): number {
+export function exitCodeFor(kind: ErrorKind, signal?: StopSignal): number {
   switch (kind) {
     case 'usage':
       return EXIT.usage;
@@ -50,12 +53,17 @@ export function exitCodeFor(kind: ErrorKind, signal?: 'SIGINT' | 'SIGTERM'): num
     case 'failed':
       return EXIT.failed;
     case 'interrupted':
-      return signal === 'SIGTERM' ? EXIT.sigterm : EXIT.sigint;
+      return signal === 'SIGTERM' ? EXIT.sigterm : signal === 'SIGHUP' ? EXIT.sighup : EXIT.sigint;
   }
 }
 
-/** A run stopped by SIGINT or SIGTERM (the abort reason names which). */
+/** The signal an abort reason names (SIGINT when it names none). */
+export function stopSignal(reason: unknown): StopSignal {
+  return reason === 'SIGTERM' || reason === 'SIGHUP' ? reason : 'SIGINT';
+}
+
+/** A run stopped by SIGINT, SIGTERM or SIGHUP (the abort reason names which). */
 export function interruptedError(reason: unknown): IdvError {
-  const sig = reason === 'SIGTERM' ? 'SIGTERM' : 'SIGINT';
+  const sig = stopSignal(reason);
   return new IdvError('interrupted', `Interrupted (${sig}); results received so far are kept in the cache.`, sig);
 }

@@ -1,6 +1,7 @@
 // The streams and surroundings a command runs with. Only src/cli.cts builds one from `process`;
 // tests and commands receive it, so nothing below cli.cts touches `process`.
 import type { Readable, Writable } from 'node:stream';
+import type { Secrets } from './secrets.js';
 
 export interface Io {
   stdin: Readable;
@@ -14,8 +15,10 @@ export interface Io {
   colorErr: boolean;
   env: Record<string, string | undefined>;
   cwd: string;
-  /** Aborted on SIGINT/SIGTERM; `signal.reason` is 'SIGINT' or 'SIGTERM'. */
+  /** Aborted on SIGINT/SIGTERM/SIGHUP; `signal.reason` names the signal. */
   signal: AbortSignal;
+  /** The run's secrets (the key in use…): every message for a person passes through secrets.redact(). */
+  secrets: Secrets;
 }
 
 /** Write a line to stderr. */

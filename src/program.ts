@@ -8,7 +8,25 @@ import { FORMATS, type Format } from './output/format.js';
 
 export interface ProgramDeps {
   version: () => string;
-  makeIo: (noColor: boolean) => Io;
+  /** The run's surroundings; commander's own output (help, usage errors) goes to its streams too. */
+  io: Io;
+}
+
+/** The Io a command runs with: --no-color turns colour off on both streams. */
+function ioFor(deps: ProgramDeps, noColor: boolean): Io {
+  return noColor ? { ...deps.io, color: false, colorErr: false } : deps.io;
+}
+
+/** commander writes help to the run's stdout and usage errors to its stderr, prefixed like idv's own. */
+function output(io: Io) {
+  return {
+    writeOut: (str: string) => void io.stdout.write(str),
+    writeErr: (str: string) => void io.stderr.write(str),
+    // The width the pre-rendered help (dist/help/) has, so that both paths print the same text.
+    getOutHelpWidth: () => 80,
+    getErrHelpWidth: () => 80,
+    outputError: (str: string, write: (s: string) => void) => write(`idv: ${str.replace(/^error: /, '')}`),
+  };
 }
 
 function intFlag(value: string | undefined, flag: string, min: number, fallback: number): number {
@@ -94,7 +112,7 @@ function validateCommand(kind: Kind, deps: ProgramDeps): Command {
     .addHelpText('after', EXAMPLES[kind])
     .action(async (files: string[], f: Record<string, string | boolean | undefined>) => {
       const str = (k: string) => (typeof f[k] === 'string' ? (f[k] as string) : undefined);
-      const io = deps.makeIo(f.color === false);
+      const io = ioFor(deps, f.color === false);
       const { run } = await import('./commands/validate.js');
       await run(
         {
@@ -134,7 +152,7 @@ export function buildProgram(deps: ProgramDeps): Command {
     .version(deps.version(), '-V, --version')
     .showHelpAfterError('(run with --help for usage)')
     .exitOverride()
-    .configureOutput({ outputError: (str, write) => write(`idv: ${str.replace(/^error: /, '')}`) })
+    .configureOutput(output(deps.io))
     .addHelpText(
       'after',
       `
@@ -146,9 +164,7 @@ Examples:
 
 Key: IDV_API_KEY, else the file written by idv auth login. Docs: README.md.`,
     );
-  const inherit = (c: Command) => c.exitOverride().showHelpAfterError('(run with --help for usage)').configureOutput({
-    outputError: (str, write) => write(`idv: ${str.replace(/^error: /, '')}`),
-  });
+  const inherit = (c: Command) => c.exitOverride().showHelpAfterError('(run with --help for usage)').configureOutput(output(deps.io));
 
   program.addCommand(inherit(validateCommand('emails', deps)));
   program.addCommand(inherit(validateCommand('domains', deps)));
@@ -175,7 +191,7 @@ The key is read from IDV_API_KEY first, then from $XDG_CONFIG_HOME/idv/config.js
         .addHelpText('after', `\nExamples:\n  ${example}`)
         .action(async () => {
           const { run } = await import('./commands/auth.js');
-          await run({ action }, deps.makeIo(false));
+          await run({ action }, deps.io);
         }),
     );
   }
@@ -199,7 +215,7 @@ Results are kept in $XDG_CACHE_HOME/idv/ (default ~/.cache/idv/) for --cache-ttl
       .action(async (f: { format?: string }) => {
         if (f.format !== undefined && f.format !== 'json') throw usageError('idv cache stats --format takes json.');
         const { run } = await import('./commands/cache.js');
-        await run({ action: 'stats', format: f.format as 'json' | undefined }, deps.makeIo(false));
+        await run({ action: 'stats', format: f.format as 'json' | undefined }, deps.io);
       }),
   );
   cache.addCommand(
@@ -208,7 +224,7 @@ Results are kept in $XDG_CACHE_HOME/idv/ (default ~/.cache/idv/) for --cache-ttl
       .addHelpText('after', '\nExamples:\n  $ idv cache clear')
       .action(async () => {
         const { run } = await import('./commands/cache.js');
-        await run({ action: 'clear' }, deps.makeIo(false));
+        await run({ action: 'clear' }, deps.io);
       }),
   );
   program.addCommand(cache);
@@ -236,7 +252,7 @@ Examples:
             window: intFlag(f.window, '--window', 1, 3600),
             key: f.key,
           },
-          deps.makeIo(false),
+          deps.io,
         );
       }),
   );

@@ -2,6 +2,7 @@
 // rate-limit headers. It never retries by itself (dispatch decides) and never puts the key in a message.
 import { describeRateHeaders, parseRateHeaders, type RateInfo } from './ratelimit.js';
 import { maskKey } from '../key.js';
+import type { Secrets } from '../secrets.js';
 import { directTransport, proxySettings, proxyTransport, ProxyRefusedError, TimeoutError } from './transport.js';
 
 export type Outcome =
@@ -18,6 +19,8 @@ export interface ClientOptions {
   timeoutMs: number;
   connections: number;
   env: Record<string, string | undefined>;
+  /** What must never reach a message: text from the service passes through secrets.redact() here. */
+  secrets: Secrets;
   /** One line per request, for --verbose. */
   log?: (line: string) => void;
 }
@@ -36,6 +39,9 @@ export async function createClient(opts: ClientOptions): Promise<Client> {
   const transport = proxy ? await proxyTransport(base, opts, proxy) : await directTransport(base, opts);
   const auth = `Bearer ${opts.key}`;
   const masked = maskKey(opts.key);
+  const { secrets } = opts;
+  secrets.add(opts.key);
+  if (proxy) for (const p of [proxy.https, proxy.http]) if (p) secrets.add(proxyPassword(p));
 
   async function validate(endpoint: string, field: string, items: string[], signal: AbortSignal): Promise<Outcome> {
     const started = Date.now();
@@ -45,9 +51,11 @@ export async function createClient(opts: ClientOptions): Promise<Client> {
     let rateText = '';
     const log = (what: string) =>
       opts.log?.(
-        `POST ${path} ${items.length} item${items.length === 1 ? '' : 's'} → ${what} in ${Date.now() - started} ms` +
-          (rateText ? `; ${rateText}` : '') +
-          `; key ${masked}`,
+        secrets.redact(
+          `POST ${path} ${items.length} item${items.length === 1 ? '' : 's'} → ${what} in ${Date.now() - started} ms` +
+            (rateText ? `; ${rateText}` : '') +
+            `; key ${masked}`,
+        ),
       );
     try {
       const res = await transport.post(
@@ -62,7 +70,7 @@ export async function createClient(opts: ClientOptions): Promise<Client> {
       const text = res.text;
       log(String(statusCode));
       if (statusCode >= 200 && statusCode < 300) {
-        const results = parseBody(text, field, items);
+        const results = parseBody(text, field, items, secrets);
         if (!results) return { type: 'retry', reason: `the service sent a malformed answer (HTTP ${statusCode})`, rate };
         return { type: 'ok', results, rate };
       }
@@ -74,14 +82,14 @@ export async function createClient(opts: ClientOptions): Promise<Client> {
       if (statusCode === 408 || statusCode >= 500) {
         return { type: 'retry', reason: `the service answered HTTP ${statusCode}`, rate };
       }
-      return { type: 'failed', reason: `the service answered HTTP ${statusCode}${messageOf(text)}`, rate };
+      return { type: 'failed', reason: secrets.redact(`the service answered HTTP ${statusCode}${messageOf(text)}`), rate };
     } catch (err) {
       if (signal.aborted) throw err;
       if (err instanceof ProxyRefusedError) {
         log(err.message);
-        return { type: 'failed', reason: err.message, rate };
+        return { type: 'failed', reason: secrets.redact(err.message), rate };
       }
-      const reason = err instanceof TimeoutError ? err.message : `network error (${describeNetworkError(err)})`;
+      const reason = secrets.redact(err instanceof TimeoutError ? err.message : `network error (${describeNetworkError(err)})`);
       log(reason);
       return { type: 'retry', reason, rate };
     }
@@ -95,7 +103,18 @@ export async function createClient(opts: ClientOptions): Promise<Client> {
   };
 }
 
-function parseBody(text: string, field: string, items: string[]): Map<string, string> | null {
+/** The password of a proxy URL, if it has one (it is a secret like the key). */
+function proxyPassword(url: string): string | undefined {
+  try {
+    const u = new URL(url);
+    return u.password ? decodeURIComponent(u.password) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The item → status map of a 2xx answer; null when the answer is not one. A status that repeats a secret is dropped (the item ends `error`). */
+function parseBody(text: string, field: string, items: string[], secrets: Secrets): Map<string, string> | null {
   let body: unknown;
   try {
     body = JSON.parse(text);
@@ -111,7 +130,7 @@ function parseBody(text: string, field: string, items: string[]): Map<string, st
     if (!Object.hasOwn(entries, item)) continue;
     const entry = entries[item];
     const status = typeof entry === 'object' && entry !== null ? (entry as { status?: unknown }).status : undefined;
-    if (typeof status === 'string' && status.length > 0) results.set(item, status);
+    if (typeof status === 'string' && status.length > 0 && !secrets.holds(status)) results.set(item, status);
   }
   return results;
 }

@@ -126,6 +126,7 @@ export async function run(o: ValidateOptions, io: Io): Promise<void> {
       if (!found) {
         throw new IdvError('auth', 'No API key found: set IDV_API_KEY, or store one with idv auth login.');
       }
+      io.secrets.add(found.key);
       if (!keyLooksSendable(found.key)) {
         throw new IdvError('auth', `The API key from ${found.source} holds white space or characters other than ASCII, so it cannot be sent; check it, or store it again with idv auth login.`);
       }
@@ -304,6 +305,7 @@ async function validate(
     timeoutMs: o.timeoutSeconds * 1000,
     connections: o.concurrency,
     env: io.env,
+    secrets: io.secrets,
     log: o.verbose ? (line) => progress.log(`idv: ${line}`) : undefined,
   });
   const dispatcher = createDispatcher({

@@ -4,15 +4,11 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { buildProgram } from '../program.js';
+import type { Io } from '../io.js';
 
 const version = () =>
   (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
-const program = buildProgram({
-  version,
-  makeIo: () => {
-    throw new Error('render-help runs no command');
-  },
-});
+const program = buildProgram({ version, io: undefined as unknown as Io }); // renders help only: runs no command
 const dir = new URL('../help/', import.meta.url);
 mkdirSync(dir, { recursive: true });
 

@@ -1,0 +1,47 @@
+// One run of the command line, given its arguments and its surroundings (Io): flags → a command's
+// run(options, io) → an exit code. Every error ends here and maps to its code in one place (errors.ts);
+// every message goes out through the run's secrets, so the key in use is never printed. cli.cts calls this
+// with the real process; tests call it in-process with a fake Io.
+import { readFileSync } from 'node:fs';
+import { EXIT, exitCodeFor, IdvError, stopSignal } from './errors.js';
+import type { Io } from './io.js';
+import { buildProgram } from './program.js';
+
+let cachedVersion: string | undefined;
+export function version(): string {
+  cachedVersion ??= (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+  return cachedVersion;
+}
+
+/** Run `idv <argv…>` (argv without `node` and the script) and give its exit code. Never throws. */
+export async function runCli(argv: string[], io: Io): Promise<number> {
+  io.secrets.add(io.env.IDV_API_KEY);
+  try {
+    const program = buildProgram({ version, io });
+    try {
+      await program.parseAsync(argv, { from: 'user' });
+    } catch (err) {
+      const e = err as { code?: string; exitCode?: number };
+      if (typeof e.code === 'string' && e.code.startsWith('commander.')) {
+        return e.code === 'commander.helpDisplayed' || e.code === 'commander.version' || e.exitCode === 0 ? EXIT.ok : EXIT.usage;
+      }
+      throw err;
+    }
+    return io.signal.aborted ? exitCodeFor('interrupted', stopSignal(io.signal.reason)) : EXIT.ok;
+  } catch (err) {
+    return fail(err, io);
+  }
+}
+
+/** The one place an error becomes a line on stderr and an exit code. */
+function fail(err: unknown, io: Io): number {
+  const say = (text: string) => io.stderr.write(io.secrets.redact(text) + '\n');
+  if (err instanceof IdvError) {
+    say(`idv: ${err.message}`);
+    return exitCodeFor(err.kind, err.signal);
+  }
+  const message = err instanceof Error ? err.message : String(err);
+  say(`idv: unexpected error: ${message.split('\n')[0]} (set IDV_DEBUG=1 for details)`);
+  if (io.env.IDV_DEBUG) say(String((err as Error)?.stack ?? err));
+  return EXIT.failed;
+}
