@@ -183,7 +183,17 @@ async function validate(
 
   // Stops: Ctrl-C / SIGTERM from the caller, or a reader that closed standard output.
   const stop = new AbortController();
-  const onSignal = () => stop.abort(io.signal.reason);
+  const onSignal = () => {
+    stop.abort(io.signal.reason);
+    releaseWindow();
+  };
+  /** The reader waits here while the output window is full. */
+  let windowWaiter: (() => void) | null = null;
+  const releaseWindow = () => {
+    const w = windowWaiter;
+    windowWaiter = null;
+    w?.();
+  };
   if (io.signal.aborted) onSignal();
   else io.signal.addEventListener('abort', onSignal, { once: true });
 
@@ -252,7 +262,6 @@ async function validate(
   const window: Pending[] = [];
   let head = 0;
   let writing: Promise<void> = Promise.resolve();
-  let windowWaiter: (() => void) | null = null;
   let done = 0;
 
   const flush = (): void => {
@@ -280,11 +289,7 @@ async function validate(
       const text = formatter.records(block);
       if (text) writing = writing.then(() => (stop.signal.aborted ? undefined : sink.write(text)));
     }
-    if (windowWaiter && window.length - head < WINDOW_MAX / 2) {
-      const w = windowWaiter;
-      windowWaiter = null;
-      w();
-    }
+    if (windowWaiter && window.length - head < WINDOW_MAX / 2) releaseWindow();
   };
 
   const progressText = (d: Dispatch | null) =>
@@ -318,6 +323,7 @@ async function validate(
     wait: o.wait,
     maxWaitSeconds: o.maxWaitSeconds,
     signal: stop.signal,
+    hurry: () => windowWaiter !== null,
     onResults(results: Array<[WorkItem, string]>) {
       for (const [item, status] of results) known.set(item.key, intern(status));
       scope?.append(results.map(([i, s]) => [i.key, s])); // the store keeps only what is cacheable
@@ -363,9 +369,13 @@ async function validate(
         }
         if (!dispatcher.hasRoom()) await dispatcher.room();
         if (window.length - head >= WINDOW_MAX) {
+          // Output waits on the records at the window's head: the dispatcher must not hold their batch back
+          // for more input, since reading now waits on output.
           await new Promise<void>((r) => {
             windowWaiter = r;
             flush();
+            if ((windowWaiter as (() => void) | null) !== null) dispatcher.kick(); // flush() did not free it
+            if (stop.signal.aborted) releaseWindow();
           });
         }
       }

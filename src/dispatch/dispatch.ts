@@ -32,6 +32,11 @@ export interface DispatchOptions {
   onProgress?(stats: DispatchStats): void;
   /** A wait for the quota began; it ends at `until` (ms since epoch). */
   onWait?(until: number, reason: string): void;
+  /**
+   * Whether someone is waiting on the items still queued (the output window is full): then a part-filled
+   * batch goes at once instead of waiting for more input, which would never come while reading waits.
+   */
+  hurry?(): boolean;
   /** Back-off and waits; replaceable in tests. */
   sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
   now?: () => number;
@@ -181,7 +186,7 @@ export function createDispatcher(o: DispatchOptions) {
       }
       const n = queued();
       if (n === 0 || inFlight >= o.concurrency) break;
-      if (!ended && n < batchSize) break;
+      if (!ended && n < batchSize && !o.hurry?.()) break;
       let size = Math.min(batchSize, n);
       if (budget !== undefined) {
         const available = budget - inFlightItems;
@@ -316,6 +321,10 @@ export function createDispatcher(o: DispatchOptions) {
       }
       queue.push(item);
       if (queued() >= batchSize) pump();
+    },
+    /** Send what can go now (call when hurry() has just turned true). */
+    kick(): void {
+      pump();
     },
     /** Whether more may be pushed without waiting. */
     hasRoom(): boolean {
