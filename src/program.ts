@@ -25,7 +25,7 @@ function output(io: Io) {
     // The width the pre-rendered help (dist/help/) has, so that both paths print the same text.
     getOutHelpWidth: () => 80,
     getErrHelpWidth: () => 80,
-    outputError: (str: string, write: (s: string) => void) => write(`idv: ${str.replace(/^error: /, '')}`),
+    outputError: (str: string, write: (s: string) => void) => write(io.secrets.redact(`idv: ${str.replace(/^error: /, '')}`)),
   };
 }
 

@@ -12,6 +12,7 @@ export async function run(o: AuthOptions, io: Io): Promise<void> {
     case 'login': {
       const key = io.stdinIsTTY ? await promptHidden(io, 'Paste your API key (input is hidden): ') : await readAll(io);
       const trimmed = key.trim();
+      io.secrets.add(trimmed);
       if (!trimmed) throw usageError('No key given; paste the key from the dashboard ("API keys" → "Create API key").');
       if (!keyLooksSendable(trimmed)) {
         throw usageError('That does not look like an API key (it holds white space or characters other than ASCII); paste it again.');
