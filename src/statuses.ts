@@ -20,3 +20,9 @@ export const KNOWN_STATUSES: readonly string[] = [
 export function isCacheable(status: string): boolean {
   return status !== QUOTA_EXCEEDED && status !== ERROR && status !== INVALID;
 }
+
+/** What a status may look like: a plain word of letters, digits, `_` and `-`, at most 40 characters. */
+const PLAIN_STATUS = /^[A-Za-z0-9_-]{1,40}$/;
+export function isPlainStatus(status: string): boolean {
+  return PLAIN_STATUS.test(status);
+}

@@ -3,7 +3,8 @@
 import { describeRateHeaders, parseRateHeaders, type RateInfo } from './ratelimit.js';
 import { maskKey } from '../key.js';
 import type { Secrets } from '../secrets.js';
-import { directTransport, proxySettings, proxyTransport, ProxyRefusedError, TimeoutError } from './transport.js';
+import { BodyTooLargeError, directTransport, proxySettings, proxyTransport, ProxyRefusedError, TimeoutError } from './transport.js';
+import { isPlainStatus } from '../statuses.js';
 
 export type Outcome =
   | { type: 'ok'; results: Map<string, string>; rate: RateInfo }
@@ -28,6 +29,15 @@ export interface ClientOptions {
 export interface Client {
   validate(endpoint: string, field: string, items: string[], signal: AbortSignal): Promise<Outcome>;
   close(): Promise<void>;
+}
+
+/**
+ * The largest answer read for a request of n items: far above any legitimate one (an item is at most 254
+ * characters, 6 bytes each when JSON-escaped, and its result object a few fields), so that a broken or
+ * hostile server cannot make idv hold hundreds of megabytes. Beyond it the answer is malformed (retried).
+ */
+export function maxAnswerBytes(items: number): number {
+  return 1024 * 1024 + items * 16 * 1024;
 }
 
 const SIZE_WORDS = /too (many|large|big)|at most|maximum|max\b|limit|size/i;
@@ -63,6 +73,7 @@ export async function createClient(opts: ClientOptions): Promise<Client> {
         { authorization: auth, 'content-type': 'application/json', accept: 'application/json' },
         JSON.stringify({ [field]: items }),
         signal,
+        maxAnswerBytes(items.length),
       );
       statusCode = res.statusCode;
       rate = parseRateHeaders(res.header);
@@ -89,7 +100,9 @@ export async function createClient(opts: ClientOptions): Promise<Client> {
         log(err.message);
         return { type: 'failed', reason: secrets.redact(err.message), rate };
       }
-      const reason = secrets.redact(err instanceof TimeoutError ? err.message : `network error (${describeNetworkError(err)})`);
+      const reason = secrets.redact(
+        err instanceof TimeoutError || err instanceof BodyTooLargeError ? err.message : `network error (${describeNetworkError(err)})`,
+      );
       log(reason);
       return { type: 'retry', reason, rate };
     }
@@ -130,7 +143,8 @@ function parseBody(text: string, field: string, items: string[], secrets: Secret
     if (!Object.hasOwn(entries, item)) continue;
     const entry = entries[item];
     const status = typeof entry === 'object' && entry !== null ? (entry as { status?: unknown }).status : undefined;
-    if (typeof status === 'string' && status.length > 0 && !secrets.holds(status)) results.set(item, status);
+    // Only a plain word is a status: anything else (a formula, markup, 2 MB of text, the key) leaves the item `error`.
+    if (typeof status === 'string' && isPlainStatus(status) && !secrets.holds(status)) results.set(item, status);
   }
   return results;
 }

@@ -16,6 +16,12 @@ export interface RateInfo {
   retryAfter?: number;
 }
 
+/**
+ * The latest reset time idv believes: quota windows are an hour, a day, at most a month. A reset time beyond
+ * this (`t=9999999999999`, a Retry-After date years ahead) is a broken or hostile header, treated as unknown.
+ */
+export const MAX_RESET_SECONDS = 32 * 86_400;
+
 type Params = Map<string, string>;
 
 /** Parse a structured-field list into (name, params) members. */
@@ -56,17 +62,22 @@ function pick(value: string | undefined): Params | undefined {
 }
 
 function num(v: string | undefined): number | undefined {
-  if (v === undefined || !/^\d+(\.\d+)?$/.test(v)) return undefined;
+  if (v === undefined || !/^\d{1,20}(\.\d{1,9})?$/.test(v)) return undefined;
   return Number(v);
+}
+
+/** A number of seconds until a reset, or undefined when it is none or beyond any plausible window. */
+function seconds(v: number | undefined): number | undefined {
+  return v !== undefined && v <= MAX_RESET_SECONDS ? v : undefined;
 }
 
 export function parseRetryAfter(value: string | undefined, now = Date.now()): number | undefined {
   if (!value) return undefined;
   const v = value.trim();
-  if (/^\d+$/.test(v)) return Number(v);
+  if (/^\d{1,20}$/.test(v)) return seconds(Number(v));
   const date = Date.parse(v);
   if (Number.isNaN(date)) return undefined;
-  return Math.max(0, Math.ceil((date - now) / 1000));
+  return seconds(Math.max(0, Math.ceil((date - now) / 1000)));
 }
 
 export type HeaderGetter = (name: string) => string | undefined;
@@ -76,10 +87,10 @@ export function parseRateHeaders(get: HeaderGetter, now = Date.now()): RateInfo 
   const rl = pick(get('ratelimit'));
   if (rl) {
     info.remaining = num(rl.get('r') ?? rl.get('remaining'));
-    info.reset = num(rl.get('t') ?? rl.get('reset'));
+    info.reset = seconds(num(rl.get('t') ?? rl.get('reset')));
   }
   info.remaining ??= num(get('ratelimit-remaining')?.trim());
-  info.reset ??= num(get('ratelimit-reset')?.trim());
+  info.reset ??= seconds(num(get('ratelimit-reset')?.trim()));
   const policy = pick(get('ratelimit-policy'));
   if (policy) {
     info.quota = num(policy.get('q'));

@@ -16,7 +16,8 @@ export interface RawResponse {
 }
 
 export interface Transport {
-  post(path: string, headers: Record<string, string>, body: string, signal: AbortSignal): Promise<RawResponse>;
+  /** One POST; an answer whose body passes `maxBytes` is cut off and fails with BodyTooLargeError. */
+  post(path: string, headers: Record<string, string>, body: string, signal: AbortSignal, maxBytes: number): Promise<RawResponse>;
   close(): Promise<void>;
 }
 
@@ -25,6 +26,17 @@ export class TimeoutError extends Error {
   constructor(ms: number) {
     super(`no answer within ${ms / 1000} s`);
   }
+}
+
+/** An answer larger than any legitimate one for the request: not read further. */
+export class BodyTooLargeError extends Error {
+  constructor(readonly maxBytes: number) {
+    super(`the service sent an answer larger than ${formatBytes(maxBytes)}`);
+  }
+}
+
+function formatBytes(n: number): string {
+  return n >= 1024 * 1024 ? `${(n / 1024 / 1024).toFixed(1)} MiB` : `${Math.round(n / 1024)} KiB`;
 }
 
 /** A kept-alive socket the server had closed: worth one immediate second try. */
@@ -64,18 +76,18 @@ export async function directTransport(base: URL, o: TransportOptions): Promise<T
    * the idle connection as we reused it) is sent once more at once on a fresh socket, without using up
    * one of the caller's retries: that is the usual fate of a pooled connection, not a failing service.
    */
-  const post: Transport['post'] = async (path, headers, body, signal) => {
+  const post: Transport['post'] = async (path, headers, body, signal, maxBytes) => {
     try {
-      return await exchange(path, headers, body, signal);
+      return await exchange(path, headers, body, signal, maxBytes);
     } catch (err) {
       if (!(err instanceof StaleSocketError) || signal.aborted) throw err instanceof StaleSocketError ? err.cause : err;
-      return exchange(path, headers, body, signal).catch((again) => {
+      return exchange(path, headers, body, signal, maxBytes).catch((again) => {
         throw again instanceof StaleSocketError ? again.cause : again;
       });
     }
   };
 
-  const exchange = (path: string, headers: Record<string, string>, body: string, signal: AbortSignal) =>
+  const exchange = (path: string, headers: Record<string, string>, body: string, signal: AbortSignal, maxBytes: number) =>
     new Promise<RawResponse>((resolve, reject) => {
       const abortError = () =>
         signal.reason instanceof Error ? signal.reason : Object.assign(new Error('aborted'), { name: 'AbortError' });
@@ -117,12 +129,21 @@ export async function directTransport(base: URL, o: TransportOptions): Promise<T
       signal.addEventListener('abort', onAbort, { once: true });
       req.on('response', (res: IncomingMessage) => {
         answered = true;
-        res.setEncoding('utf8');
-        let text = '';
-        res.on('data', (chunk: string) => (text += chunk));
+        const chunks: Buffer[] = [];
+        let size = 0;
+        res.on('data', (chunk: Buffer) => {
+          size += chunk.length;
+          if (size > maxBytes) {
+            const err = new BodyTooLargeError(maxBytes);
+            req.destroy(err);
+            return finish(err);
+          }
+          chunks.push(chunk);
+        });
         res.on('error', (err) => finish(err));
         res.on('end', () => {
           if (!res.complete) return finish(cutShort());
+          const text = Buffer.concat(chunks, size).toString('utf8');
           finish(null, { statusCode: res.statusCode ?? 0, header: headerGetter(res.headers), text });
         });
         res.on('close', () => {
@@ -216,13 +237,22 @@ export async function proxyTransport(
     old.close().catch(() => undefined);
   };
   const TIMEOUTS = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CONNECT_TIMEOUT']);
-  const exchange = async (path: string, headers: Record<string, string>, body: string, signal: AbortSignal): Promise<RawResponse> => {
+  const exchange = async (path: string, headers: Record<string, string>, body: string, signal: AbortSignal, maxBytes: number): Promise<RawResponse> => {
     const res = await dispatcher.request({ origin: base.origin, path, method: 'POST', headers, body, signal });
-    const text = await res.body.text();
-    return { statusCode: res.statusCode, header: headerGetter(res.headers), text };
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for await (const chunk of res.body as AsyncIterable<Buffer>) {
+      size += chunk.length;
+      if (size > maxBytes) {
+        res.body.destroy();
+        throw new BodyTooLargeError(maxBytes);
+      }
+      chunks.push(chunk);
+    }
+    return { statusCode: res.statusCode, header: headerGetter(res.headers), text: Buffer.concat(chunks, size).toString('utf8') };
   };
   return {
-    async post(path, headers, body, signal) {
+    async post(path, headers, body, signal, maxBytes) {
       // The same limit as directTransport's: the whole exchange. undici does not cancel a request still
       // waiting for its CONNECT tunnel (its own CONNECT has a 300 s limit), so the wait is cut here.
       const timeout = new TimeoutError(o.timeoutMs);
@@ -233,9 +263,9 @@ export async function proxyTransport(
         both.addEventListener('abort', onAbort, { once: true });
       });
       try {
-        return await Promise.race([exchange(path, headers, body, both), cut]);
+        return await Promise.race([exchange(path, headers, body, both, maxBytes), cut]);
       } catch (err) {
-        if (signal.aborted) throw err;
+        if (signal.aborted || err instanceof BodyTooLargeError) throw err;
         if (both.aborted || TIMEOUTS.has((err as { code?: string }).code ?? '')) {
           renew();
           throw timeout;

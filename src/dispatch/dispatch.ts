@@ -63,18 +63,29 @@ const BACKOFF_CAP_MS = 30_000;
 /** A Retry-After on a failed request is honoured up to this long; the quota wait (--wait) is separate. */
 const RETRY_AFTER_CAP_MS = 60_000;
 
+/** Node fires a timer set beyond 2^31-1 ms (24.8 days) at once; longer sleeps go in steps below it. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
 export function defaultSleep(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal.aborted) return reject(signal.reason);
-    const t = setTimeout(() => {
-      signal.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
+    let left = Math.max(0, ms);
+    let t: NodeJS.Timeout;
+    const step = () => {
+      const now = Math.min(left, MAX_TIMER_MS);
+      left -= now;
+      t = setTimeout(() => {
+        if (left > 0) return step();
+        signal.removeEventListener('abort', onAbort);
+        resolve();
+      }, now);
+    };
     const onAbort = () => {
       clearTimeout(t);
       reject(signal.reason);
     };
     signal.addEventListener('abort', onAbort, { once: true });
+    step();
   });
 }
 
@@ -244,11 +255,14 @@ export function createDispatcher(o: DispatchOptions) {
           stats.sent += batch.length;
           const done: Array<[WorkItem, string]> = [];
           const over: WorkItem[] = [];
+          let unusable = 0;
           for (const item of batch) {
             const status = outcome.results.get(item.send);
             if (status === QUOTA_EXCEEDED) over.push(item);
             else done.push([item, status ?? ERROR]);
+            if (status === undefined) unusable++;
           }
+          if (unusable) lastFailure = `the service's answer had no usable status for ${unusable} item${unusable === 1 ? '' : 's'}`;
           if (done.length) o.onResults(done);
           if (over.length) {
             if (o.wait) putFront(over);
