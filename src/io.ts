@@ -2,6 +2,7 @@
 // tests and commands receive it, so nothing below cli.cts touches `process`.
 import type { Readable, Writable } from 'node:stream';
 import type { Secrets } from './secrets.js';
+import { terminalSafe } from './output/terminal-text.js';
 
 export interface Io {
   stdin: Readable;
@@ -21,7 +22,12 @@ export interface Io {
   secrets: Secrets;
 }
 
-/** Write a line to stderr. */
+/** Text for a person: the run's secrets masked, control characters shown escaped (line breaks kept). */
+export function forPerson(io: Io, text: string): string {
+  return text.split('\n').map((line) => terminalSafe(io.secrets.redact(line))).join('\n');
+}
+
+/** Write a message for a person to stderr, as one line each. */
 export function warn(io: Io, message: string): void {
-  io.stderr.write(message.endsWith('\n') ? message : message + '\n');
+  io.stderr.write(forPerson(io, message.replace(/\n$/, '')) + '\n');
 }

@@ -4,7 +4,7 @@
 // with the real process; tests call it in-process with a fake Io.
 import { readFileSync } from 'node:fs';
 import { EXIT, exitCodeFor, IdvError, stopSignal } from './errors.js';
-import type { Io } from './io.js';
+import { warn, type Io } from './io.js';
 import { buildProgram } from './program.js';
 
 let cachedVersion: string | undefined;
@@ -35,7 +35,7 @@ export async function runCli(argv: string[], io: Io): Promise<number> {
 
 /** The one place an error becomes a line on stderr and an exit code. */
 function fail(err: unknown, io: Io): number {
-  const say = (text: string) => io.stderr.write(io.secrets.redact(text) + '\n');
+  const say = (text: string) => warn(io, text);
   if (err instanceof IdvError) {
     say(`idv: ${err.message}`);
     return exitCodeFor(err.kind, err.signal);

@@ -2,7 +2,7 @@
 import { Command, Option } from 'commander';
 import { DEFAULTS, type Kind } from './defaults.js';
 import { usageError } from './errors.js';
-import type { Io } from './io.js';
+import { forPerson, type Io } from './io.js';
 import { parseDuration } from './duration.js';
 import { FORMATS, type Format } from './output/format.js';
 
@@ -25,7 +25,7 @@ function output(io: Io) {
     // The width the pre-rendered help (dist/help/) has, so that both paths print the same text.
     getOutHelpWidth: () => 80,
     getErrHelpWidth: () => 80,
-    outputError: (str: string, write: (s: string) => void) => write(io.secrets.redact(`idv: ${str.replace(/^error: /, '')}`)),
+    outputError: (str: string, write: (s: string) => void) => write(forPerson(io, `idv: ${str.replace(/^error: /, '')}`)),
   };
 }
 

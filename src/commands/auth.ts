@@ -1,6 +1,6 @@
 // `idv auth login | status | logout`: store, show (masked) and remove the API key.
 import { IdvError, usageError } from '../errors.js';
-import type { Io } from '../io.js';
+import { warn, forPerson, type Io } from '../io.js';
 import { configPath, findKey, keyLooksSendable, maskKey, removeKey, saveKey } from '../key.js';
 
 export interface AuthOptions {
@@ -18,7 +18,7 @@ export async function run(o: AuthOptions, io: Io): Promise<void> {
         throw usageError('That does not look like an API key (it holds white space or characters other than ASCII); paste it again.');
       }
       const path = await saveKey(io.env, trimmed);
-      io.stderr.write(`Key ${maskKey(trimmed)} saved to ${path} (readable only by you).\n`);
+      warn(io, `Key ${maskKey(trimmed)} saved to ${path} (readable only by you).`);
       if (io.env.IDV_API_KEY?.trim()) {
         io.stderr.write('Note: IDV_API_KEY is set in this environment and takes precedence over the saved key.\n');
       }
@@ -29,12 +29,12 @@ export async function run(o: AuthOptions, io: Io): Promise<void> {
       if (!found) {
         throw new IdvError('auth', 'No API key found: set IDV_API_KEY, or store one with idv auth login.');
       }
-      io.stdout.write(`Key ${maskKey(found.key)} from ${found.source}\n`);
+      io.stdout.write(forPerson(io, `Key ${maskKey(found.key)} from ${found.source}`) + '\n');
       return;
     }
     case 'logout': {
       const removed = await removeKey(io.env);
-      io.stderr.write(removed ? `Removed the key from ${configPath(io.env)}.\n` : `No key was stored in ${configPath(io.env)}.\n`);
+      warn(io, removed ? `Removed the key from ${configPath(io.env)}.` : `No key was stored in ${configPath(io.env)}.`);
       if (io.env.IDV_API_KEY?.trim()) io.stderr.write('Note: IDV_API_KEY is still set in this environment.\n');
       return;
     }

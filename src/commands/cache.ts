@@ -1,5 +1,5 @@
 // `idv cache stats | clear`.
-import type { Io } from '../io.js';
+import { forPerson, warn, type Io } from '../io.js';
 import { cacheDir, cacheStats, clearCache } from '../cache/store.js';
 
 export interface CacheOptions {
@@ -11,7 +11,7 @@ export async function run(o: CacheOptions, io: Io): Promise<void> {
   const dir = cacheDir(io.env);
   if (o.action === 'clear') {
     const n = await clearCache(dir);
-    io.stderr.write(`Cleared the cache in ${dir} (${n} file${n === 1 ? '' : 's'}).\n`);
+    warn(io, `Cleared the cache in ${dir} (${n} file${n === 1 ? '' : 's'}).`);
     return;
   }
   const s = await cacheStats(dir);
@@ -28,7 +28,7 @@ export async function run(o: CacheOptions, io: Io): Promise<void> {
     `oldest   ${s.oldest ? new Date(s.oldest * 1000).toISOString().replace('.000Z', 'Z') : '-'}`,
   ];
   for (const sc of s.scopes) lines.push(`  ${sc.baseUrl} ${sc.endpoint}: ${sc.entries.toLocaleString('en-US')} entries`);
-  io.stdout.write(lines.join('\n') + '\n');
+  io.stdout.write(forPerson(io, lines.join('\n')) + '\n');
 }
 
 function formatBytes(n: number): string {

@@ -1,5 +1,6 @@
 // One formatter per format. Each turns blocks of output records into text; the sink writes it.
 import type { Chalk } from './colors.js';
+import { terminalSafe } from './terminal-text.js';
 
 export type Format = 'table' | 'csv' | 'json' | 'ndjson';
 export const FORMATS: readonly Format[] = ['table', 'csv', 'json', 'ndjson'];
@@ -138,7 +139,9 @@ const MAX_CELL = 60;
 
 /** Aligned columns. Widths come from the first records (a table is for people; lists are streamed). */
 function tableFormatter(o: FormatOptions): Formatter {
-  const { names, values } = layout(o);
+  const { names, values: raw } = layout(o);
+  // A table is for a person: cells from the file or the service are shown with control characters escaped.
+  const values = (r: OutRecord) => raw(r).map(terminalSafe);
   const chalk = o.chalk ?? null;
   let widths: number[] | null = null;
   let held: OutRecord[] = [];
@@ -156,9 +159,9 @@ function tableFormatter(o: FormatOptions): Formatter {
       .trimEnd() + '\n';
   const render = (block: OutRecord[]) => block.map((r) => line(values(r), r.status)).join('');
   const fix = (): string => {
-    widths = names.map((n) => Math.min(MAX_CELL, n.length));
+    widths = names.map((n) => Math.min(MAX_CELL, terminalSafe(n).length));
     for (const r of held) values(r).forEach((v, i) => (widths![i] = Math.max(widths![i] ?? 0, Math.min(MAX_CELL, v.length))));
-    const head = line(names.map((n) => n.toUpperCase()));
+    const head = line(names.map((n) => terminalSafe(n).toUpperCase()));
     const out = (chalk ? chalk.bold(head.trimEnd()) + '\n' : head) + render(held);
     held = [];
     return out;

@@ -3,6 +3,7 @@ import { formatDuration } from '../duration.js';
 import type { Chalk } from './colors.js';
 import { statusColour } from './format.js';
 import { KNOWN_STATUSES } from '../statuses.js';
+import { terminalSafe } from './terminal-text.js';
 
 export interface SummaryFacts {
   records: number;
@@ -23,14 +24,14 @@ const plural = (n: number, word: string) => `${n.toLocaleString('en-US')} ${word
 export function formatSummary(f: SummaryFacts, chalk: Chalk | null): string {
   const order = [...KNOWN_STATUSES, ...[...f.counts.keys()].filter((s) => !KNOWN_STATUSES.includes(s)).sort()];
   const rows = order.filter((s) => (f.counts.get(s) ?? 0) > 0);
-  const width = Math.max(6, ...rows.map((s) => s.length));
+  const width = Math.max(6, ...rows.map((s) => terminalSafe(s).length));
   const countWidth = Math.max(1, ...rows.map((s) => (f.counts.get(s) ?? 0).toLocaleString('en-US').length));
   const lines: string[] = [];
   lines.push(`${plural(f.records, 'record')} in ${formatElapsed(f.elapsedMs)}`);
   for (const s of rows) {
     const n = f.counts.get(s)!;
     const pct = f.records ? ((100 * n) / f.records).toFixed(1).padStart(5) + '%' : '';
-    const name = s.padEnd(width);
+    const name = terminalSafe(s).padEnd(width);
     lines.push(`  ${chalk ? statusColour(chalk, s)(name) : name}  ${n.toLocaleString('en-US').padStart(countWidth)}  ${pct}`);
   }
   const tail: string[] = [];
