@@ -1,3 +1,4 @@
+import { fakeIo as sharedFakeIo } from './fake-io.js';
 import { describe, it, expect, afterEach } from 'vitest';
 import { PassThrough } from 'node:stream';
 import { startSandbox, type Sandbox, type SandboxOptions } from '../src/sandbox/server.js';
@@ -391,26 +392,8 @@ describe('concurrency and lifecycle', () => {
 
 describe('idv sandbox command', () => {
   function fakeIo(signal: AbortSignal): { io: Io; out: () => string; err: () => string } {
-    const stdout = new PassThrough();
-    const stderr = new PassThrough();
-    let o = '';
-    let e = '';
-    stdout.on('data', (c: Buffer) => (o += c.toString()));
-    stderr.on('data', (c: Buffer) => (e += c.toString()));
-    const io: Io = {
-      stdin: new PassThrough(),
-      stdout,
-      stderr,
-      stdinIsTTY: false,
-      stdoutIsTTY: false,
-      stderrIsTTY: false,
-      color: false,
-      colorErr: false,
-      env: {},
-      cwd: process.cwd(),
-      signal,
-    };
-    return { io, out: () => o, err: () => e };
+    const io = sharedFakeIo({ signal, cwd: process.cwd() });
+    return { io, out: () => io.out.text, err: () => io.err.text };
   }
 
   it('prints the URL, key, quota and an example, serves until aborted, then closes', async () => {

@@ -9,18 +9,22 @@
 //
 // Line format: <unix seconds>\t<status>\t<key>\n   (keys never hold white space: such items are invalid)
 import { appendFileSync, createReadStream } from 'node:fs';
-import { mkdir, readdir, rename, rm, rmdir, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { createHash, randomBytes } from 'node:crypto';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { isCacheable } from '../statuses.js';
+import { isCacheable, isPlainStatus } from '../statuses.js';
 
 const HEADER_PREFIX = '# idv cache v1 ';
-const STATUS_SHAPE = /^[A-Za-z0-9_-]{1,40}$/;
 /** A time has at most 13 digits (load() and compact() must agree on what a good line is). */
 const MAX_TS_DIGITS = 13;
 /** What compact() keeps: load()'s rule for a good line, as one pattern. */
 const GOOD_LINE = new RegExp(`^(\\d{1,${MAX_TS_DIGITS}})\\t([A-Za-z0-9_-]{1,40})\\t(\\S+?)\\r?$`);
+/** Entries dated more than this ahead of the clock are not trusted (expired): a clock set wrong wrote them. */
+const FUTURE_SLACK_SECONDS = 60;
+/** A compaction renews its lock this often; a lock not renewed for LOCK_STALE_MS belongs to a dead run. */
+const LOCK_BEAT_MS = 5_000;
+const LOCK_STALE_MS = 60_000;
 /** The shortest line worth counting: `<10-digit time>\tok\ta@b.co\n`. */
 const MIN_LINE = 21;
 
@@ -46,6 +50,8 @@ export interface CacheReceiver {
 
 export interface CacheScope {
   path: string;
+  /** The first failed append of this run (a read-only or full cache folder): later runs will pay again. */
+  writeError(): NodeJS.ErrnoException | null;
   /** Read every fresh entry. */
   load(into: CacheReceiver): Promise<LoadReport>;
   /** Append results now (synchronously: a crash right after keeps them). */
@@ -56,6 +62,7 @@ export function openScope(dir: string, baseUrl: string, endpoint: string, ttlSec
   const id = createHash('sha256').update(`${baseUrl.replace(/\/+$/, '')}\n${endpoint}`).digest('hex').slice(0, 16);
   const path = join(dir, `${id}.log`);
   const header = `${HEADER_PREFIX}${baseUrl.replace(/\/+$/, '')} ${endpoint}\n`;
+  let writeError: NodeJS.ErrnoException | null = null;
   return {
     path,
     async load(into) {
@@ -63,6 +70,7 @@ export function openScope(dir: string, baseUrl: string, endpoint: string, ttlSec
       const report: LoadReport = { loaded: 0, expired: 0, damaged: 0, rebuilt: false };
       // Fresh while younger than the TTL: written at second `ts`, so at most now - ts old.
       const oldest = now() / 1000 - ttlSeconds;
+      const newest = now() / 1000 + FUTURE_SLACK_SECONDS;
       /** The statuses met so far, as text and as bytes: each line's status is matched in place. */
       const statuses: Array<{ name: string; bytes: Buffer }> = [];
       let lines = 0;
@@ -128,8 +136,8 @@ export function openScope(dir: string, baseUrl: string, endpoint: string, ttlSec
           report.damaged++;
           return;
         }
-        if (ts <= oldest) {
-          report.expired++;
+        if (ts <= oldest || ts > newest) {
+          report.expired++; // too old, or dated in the future (a clock set wrong): not to be trusted either
           return;
         }
         report.loaded++;
@@ -143,7 +151,7 @@ export function openScope(dir: string, baseUrl: string, endpoint: string, ttlSec
           return s.name;
         }
         const name = buf.toString('latin1', start, end);
-        if (!STATUS_SHAPE.test(name)) return null;
+        if (!isPlainStatus(name)) return null;
         if (statuses.length < 64) statuses.push({ name, bytes: Buffer.from(name, 'latin1') });
         return name;
       }
@@ -162,40 +170,44 @@ export function openScope(dir: string, baseUrl: string, endpoint: string, ttlSec
       return report;
     },
     append(entries) {
+      if (writeError) return; // said once; the output is still written
       const ts = Math.floor(now() / 1000);
       let text = '';
       for (const [key, status] of entries) {
-        if (!isCacheable(status) || !STATUS_SHAPE.test(status)) continue;
+        if (!isCacheable(status) || !isPlainStatus(status)) continue;
         text += `${ts}\t${status}\t${key}\n`;
       }
       if (!text) return;
       try {
         appendFileSync(path, text);
-      } catch {
-        /* a cache that cannot be written only costs a later run */
+      } catch (err) {
+        writeError = err as NodeJS.ErrnoException;
       }
     },
+    writeError: () => writeError,
   };
 
-  /** Rewrite the log with only its good, fresh lines (latest per key). One rewriter at a time. */
+  /** Rewrite the log with only its good, fresh lines (latest per key). One rewriter at a time (see takeLock). */
   async function compact(go: boolean): Promise<boolean> {
     if (!go) return false;
     const lock = `${path}.lock`;
-    try {
-      await mkdir(lock);
-    } catch {
-      return false; // another run is at it
-    }
+    if (!(await takeLock(lock, now))) return false; // another run is at it
     try {
       const fresh = new Map<string, string>();
       const oldest = now() / 1000 - ttlSeconds;
+      const newest = now() / 1000 + FUTURE_SLACK_SECONDS;
       let carry = '';
+      let beat = now();
       for await (const chunk of createReadStream(path, { encoding: 'utf8', highWaterMark: 256 * 1024 })) {
         const parts = (carry + (chunk as string)).split('\n');
         carry = parts.pop() ?? '';
         for (const line of parts) {
           const m = GOOD_LINE.exec(line);
-          if (m && Number(m[1]) > oldest) fresh.set(m[3]!, `${m[1]}\t${m[2]}\t${m[3]}\n`);
+          if (m && Number(m[1]) > oldest && Number(m[1]) <= newest) fresh.set(m[3]!, `${m[1]}\t${m[2]}\t${m[3]}\n`);
+        }
+        if (now() - beat > LOCK_BEAT_MS) {
+          beat = now();
+          await utimes(lock, beat / 1000, beat / 1000).catch(() => undefined); // still alive
         }
       }
       const tmp = `${path}.${randomBytes(6).toString('hex')}.tmp`;
@@ -205,9 +217,36 @@ export function openScope(dir: string, baseUrl: string, endpoint: string, ttlSec
       await rename(tmp, path);
       return true;
     } finally {
-      await rmdir(lock).catch(() => undefined);
+      await rm(lock, { force: true }).catch(() => undefined);
     }
   }
+}
+
+/**
+ * The compaction lock: a file created exclusively, whose time its holder renews while it works. One older
+ * than LOCK_STALE_MS was left by a run that died (kill -9, power loss) and is taken over; without that, one
+ * killed compaction would block every later one for good. (A lock folder of idv 1.0 is taken over the same way.)
+ */
+async function takeLock(lock: string, now: () => number): Promise<boolean> {
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      await writeFile(lock, `${now()}\n`, { flag: 'wx', mode: 0o600 });
+      return true;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') return false;
+    }
+    try {
+      const st = await stat(lock);
+      if (now() - st.mtimeMs < LOCK_STALE_MS) return false; // its holder is alive
+      // Claim the stale lock by renaming it: of two runs that found it stale, one rename succeeds.
+      const claimed = `${lock}.${randomBytes(4).toString('hex')}.stale`;
+      await rename(lock, claimed);
+      await rm(claimed, { recursive: true, force: true });
+    } catch {
+      return false;
+    }
+  }
+  return false;
 }
 
 export interface CacheStats {

@@ -2,7 +2,7 @@
 import { COLUMN, DEFAULT_BASE_URL, ENDPOINT, FIELD, type Kind } from '../defaults.js';
 import { IdvError, interruptedError, usageError } from '../errors.js';
 import type { Io } from '../io.js';
-import { warn } from '../io.js';
+import { forPerson, warn } from '../io.js';
 import { checkerFor } from '../input/check.js';
 import { ItemIndex } from '../plan/item-index.js';
 import { checkReadable, openSource, sourcesFor, type OpenedSource } from '../input/read.js';
@@ -261,7 +261,21 @@ async function validate(
   // The in-order output window.
   const window: Pending[] = [];
   let head = 0;
+  /** Output writes, one after another; it never rejects: a failed write is kept in writeFailure and stops the run. */
   let writing: Promise<void> = Promise.resolve();
+  let writeFailure: unknown = null;
+  const enqueue = (text: string) => {
+    writing = writing
+      .then(() => (stop.signal.aborted ? undefined : sink.write(text)))
+      .catch((err: unknown) => {
+        writeFailure ??= err;
+        stop.abort('write-failed');
+      });
+  };
+  const written = async () => {
+    await writing;
+    if (writeFailure) throw writeFailure;
+  };
   let done = 0;
 
   const flush = (): void => {
@@ -287,7 +301,7 @@ async function validate(
     }
     if (block.length && !stop.signal.aborted) {
       const text = formatter.records(block);
-      if (text) writing = writing.then(() => (stop.signal.aborted ? undefined : sink.write(text)));
+      if (text) enqueue(text);
     }
     if (windowWaiter && window.length - head < WINDOW_MAX / 2) releaseWindow();
   };
@@ -303,6 +317,7 @@ async function validate(
     waitTimer = null;
   };
 
+  let cacheWarned = false;
   const { createClient } = await import('../api/client.js');
   const client = await createClient({
     baseUrl: ctx.baseUrl,
@@ -311,7 +326,7 @@ async function validate(
     connections: o.concurrency,
     env: io.env,
     secrets: io.secrets,
-    log: o.verbose ? (line) => progress.log(`idv: ${line}`) : undefined,
+    log: o.verbose ? (line) => progress.log(forPerson(io, `idv: ${line}`)) : undefined,
   });
   const dispatcher = createDispatcher({
     client,
@@ -326,7 +341,14 @@ async function validate(
     hurry: () => windowWaiter !== null,
     onResults(results: Array<[WorkItem, string]>) {
       for (const [item, status] of results) known.set(item.key, intern(status));
-      scope?.append(results.map(([i, s]) => [i.key, s])); // the store keeps only what is cacheable
+      if (scope) {
+        scope.append(results.map(([i, s]) => [i.key, s])); // the store keeps only what is cacheable
+        const err = scope.writeError();
+        if (err && !cacheWarned) {
+          cacheWarned = true;
+          progress.log(forPerson(io, `idv: warning: cannot write the cache (${err.code ?? err.message}: ${scope.path}); this run's results will be paid for again by the next run.`));
+        }
+      }
       flush();
     },
     onProgress() {
@@ -345,7 +367,8 @@ async function validate(
 
   let outcome: IdvError | null = null;
   try {
-    await writing.then(() => sink.write(formatter.begin()));
+    enqueue(formatter.begin());
+    await written();
     let opened: OpenedSource | null = first;
     reading: for (let s = 0; s < ctx.sources.length; s++) {
       opened ??= await openSource(ctx.sources[s]!, kind, overridesOf(o));
@@ -364,7 +387,7 @@ async function validate(
         if ((records & 511) === 0) flush();
         if ((records & 1023) === 0) {
           if (progressOn) progress.update(progressText(dispatcher));
-          await writing;
+          await written();
           if (sink.closed) stop.abort('EPIPE');
         }
         if (!dispatcher.hasRoom()) await dispatcher.room();
@@ -383,7 +406,7 @@ async function validate(
     }
     const stats = await dispatcher.finish();
     flush();
-    await writing;
+    await written();
     if (sink.closed) stop.abort('EPIPE');
     if (stop.signal.aborted) throw interruptedError(stop.signal.reason);
     await sink.write(formatter.end());
@@ -437,6 +460,7 @@ async function validate(
     progress.stop();
     stopWaitTimer();
     await sink.abort();
+    if (writeFailure) throw writeFailure;
     if (stop.signal.aborted && stop.signal.reason === 'EPIPE') return; // a reader that went away: end quietly
     if (stop.signal.aborted && !(err instanceof IdvError && err.kind !== 'interrupted')) {
       await dispatcher.finish().catch(() => undefined);

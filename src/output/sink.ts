@@ -1,7 +1,9 @@
 // Where output text goes: standard output, or `-o FILE` written to a temporary file beside it and
 // renamed into place on success (a failed or interrupted run leaves an existing file as it was).
-import { createWriteStream } from 'node:fs';
-import { rename, rm } from 'node:fs/promises';
+// The temporary file takes the mode (and, where allowed, the owner) of the file it will replace before any
+// data is written, as `sed -i` and git do: a private list stays private. A new file gets what the umask
+// gives, as the shell's `>` does.
+import { open, rename, rm, stat, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { Writable } from 'node:stream';
@@ -55,14 +57,45 @@ function bufferedWriter(stream: Writable, onError: (err: NodeJS.ErrnoException) 
   };
 }
 
+/** What a failed write says: the reason in words, and its code. */
+function reason(err: unknown): string {
+  const e = err as NodeJS.ErrnoException;
+  const words: Record<string, string> = {
+    ENOSPC: 'no space left on the device',
+    EFBIG: 'the file grew past the size allowed',
+    EDQUOT: 'the disk quota is used up',
+    EACCES: 'permission denied',
+    EPERM: 'permission denied',
+    EROFS: 'the file system is read-only',
+    ENOENT: 'no such folder',
+    ENOTDIR: 'a part of the path is not a folder',
+    EISDIR: 'it is a folder',
+    EIO: 'an input/output error',
+  };
+  const code = e?.code;
+  if (code && words[code]) return `${words[code]} (${code})`;
+  return code ?? e?.message ?? String(err);
+}
+
 export function stdoutSink(stdout: Writable): Sink {
   let closed = false;
   const w = bufferedWriter(stdout, (err) => {
     if (err.code === 'EPIPE' || err.code === 'ERR_STREAM_DESTROYED') closed = true;
   });
+  /** A standard output that failed for another reason than its reader going away (a full disk) is an error. */
+  const check = () => {
+    const err = w.failed();
+    if (err && !closed) throw new IdvError('failed', `Cannot write to standard output: ${reason(err)}.`);
+  };
   return {
-    write: (t) => w.write(t),
-    commit: () => w.flush(),
+    write: async (t) => {
+      await w.write(t);
+      check();
+    },
+    commit: async () => {
+      await w.flush();
+      check();
+    },
     abort: async () => undefined,
     get closed() {
       return closed;
@@ -72,30 +105,58 @@ export function stdoutSink(stdout: Writable): Sink {
 
 export function fileSink(path: string): Sink {
   const tmp = join(dirname(path), `.${basename(path)}.${randomBytes(4).toString('hex')}.tmp`);
-  const stream = createWriteStream(tmp, { flags: 'wx' });
-  const w = bufferedWriter(stream, () => undefined);
-  const opened = new Promise<void>((resolve, reject) => {
-    stream.once('open', () => resolve());
-    stream.once('error', reject);
-  });
-  opened.catch(() => undefined); // reported by the next write or commit
   const fail = (err: unknown) =>
-    new IdvError('failed', `Cannot write ${path}: ${(err as NodeJS.ErrnoException)?.code ?? (err as Error)?.message ?? err}.`);
+    new IdvError('failed', `Cannot write ${path}: ${reason(err)}; ${existed ? 'the previous file is left as it was' : 'nothing was written'}.`);
+  let existed = false;
+  let handle: FileHandle | null = null;
+  let stream: Writable | null = null;
+  let w: ReturnType<typeof bufferedWriter> | null = null;
+  let aborted = false;
+  const opened = (async () => {
+    let mode: number | undefined;
+    let owner: { uid: number; gid: number } | undefined;
+    try {
+      const st = await stat(path);
+      existed = true;
+      if (st.isFile()) {
+        mode = st.mode & 0o7777;
+        owner = { uid: st.uid, gid: st.gid };
+      }
+    } catch {
+      /* a new file: the umask decides */
+    }
+    handle = await open(tmp, 'wx', mode ?? 0o666);
+    if (aborted) throw new Error('aborted');
+    if (mode !== undefined) {
+      await handle.chmod(mode); // the umask narrowed the mode open() was given
+      if (owner) await handle.chown(owner.uid, owner.gid).catch(() => undefined); // allowed to root or the owner only
+    }
+    stream = handle.createWriteStream();
+    w = bufferedWriter(stream, () => undefined);
+  })();
+  opened.catch(() => undefined); // reported by the next write or commit
+  const ready = async () => {
+    try {
+      await opened;
+    } catch (err) {
+      throw fail(err);
+    }
+    if (w!.failed()) throw fail(w!.failed());
+    return w!;
+  };
   return {
     async write(text) {
-      await opened.catch((e) => {
-        throw fail(e);
-      });
-      await w.write(text);
-      if (w.failed()) throw fail(w.failed());
+      const writer = await ready();
+      await writer.write(text);
+      if (writer.failed()) throw fail(writer.failed());
     },
     async commit() {
-      await opened.catch((e) => {
-        throw fail(e);
+      const writer = await ready();
+      await writer.flush();
+      await new Promise<void>((resolve, reject) => stream!.end((err?: Error | null) => (err ? reject(err) : resolve()))).catch((err) => {
+        throw fail(err);
       });
-      await w.flush();
-      await new Promise<void>((resolve, reject) => stream.end((err?: Error | null) => (err ? reject(err) : resolve())));
-      if (w.failed()) throw fail(w.failed());
+      if (writer.failed()) throw fail(writer.failed());
       try {
         await rename(tmp, path);
       } catch (err) {
@@ -104,7 +165,10 @@ export function fileSink(path: string): Sink {
       }
     },
     async abort() {
-      stream.destroy();
+      aborted = true;
+      await opened.catch(() => undefined);
+      stream?.destroy();
+      await handle?.close().catch(() => undefined);
       await rm(tmp, { force: true }).catch(() => undefined);
     },
     closed: false,
