@@ -1,11 +1,13 @@
-// Batches to the API client: concurrency, the quota gate (429, quota_exceeded, RateLimit r), --wait,
-// retries with back-off, splitting batches the service refuses as too large.
+// Batches to the API client: concurrency, the quota gate (429, quota_exceeded, RateLimit r), --wait.
+// What an answer means for its batch (retry, split, requeue, stop) is decided by ./decide.ts.
 // Data goes one way: push(item) … finish(); every item pushed comes out once through onResults.
 import { setMaxListeners } from 'node:events';
 import type { Client, Outcome } from '../api/client.js';
 import type { RateInfo } from '../api/ratelimit.js';
 import { IdvError, interruptedError } from '../errors.js';
 import { ERROR, QUOTA_EXCEEDED } from '../statuses.js';
+import { Fifo } from '../fifo.js';
+import { decide, quotaWaitMs, type DecideOptions } from './decide.js';
 
 export interface WorkItem {
   key: string;
@@ -58,11 +60,6 @@ export interface DispatchStats {
   waitedMs: number;
 }
 
-const BACKOFF_BASE_MS = 500;
-const BACKOFF_CAP_MS = 30_000;
-/** A Retry-After on a failed request is honoured up to this long; the quota wait (--wait) is separate. */
-const RETRY_AFTER_CAP_MS = 60_000;
-
 /** Node fires a timer set beyond 2^31-1 ms (24.8 days) at once; longer sleeps go in steps below it. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
@@ -89,20 +86,25 @@ export function defaultSleep(ms: number, signal: AbortSignal): Promise<void> {
   });
 }
 
+/**
+ * The scheduler: batches items in arrival order, keeps `concurrency` requests in flight, cuts batches to the
+ * quota left (RateLimit r), and carries out decide()'s rules for each answer. It alone holds state.
+ */
 export function createDispatcher(o: DispatchOptions) {
   const now = o.now ?? Date.now;
   const sleep = o.sleep ?? defaultSleep;
-  const random = o.random ?? Math.random;
-  const queue: WorkItem[] = [];
-  let head = 0;
+  const rules: DecideOptions = { retries: o.retries, wait: o.wait, random: o.random ?? Math.random };
+  const queue = new Fifo<WorkItem>();
   let batchSize = o.batchSize;
   let inFlight = 0;
   let inFlightItems = 0;
   let ended = false;
+  /** Sleeping until the quota resets (--wait). */
   let waiting = false;
   let quotaStopped = false;
   let fatal: IdvError | null = null;
-  /** Validations left, from the latest RateLimit header, less what was sent since. */
+  let lastFailure: string | undefined;
+  /** Validations left, from the latest RateLimit header (items in flight not yet taken off). */
   let budget: number | undefined;
   const stats: DispatchStats = { requests: 0, sent: 0, inFlight: 0, quotaStopped: false, waitedMs: 0 };
 
@@ -116,31 +118,12 @@ export function createDispatcher(o: DispatchOptions) {
 
   let roomWaiters: Array<() => void> = [];
   let doneWaiters: Array<() => void> = [];
-
-  const queued = () => queue.length - head;
   const roomLimit = () => Math.max(batchSize * o.concurrency * 2, 1);
+  const stopped = () => quotaStopped || fatal !== null || o.signal.aborted;
   // Only now: an interrupt that came before the dispatcher (Ctrl-C while the cache loads) settles at once,
   // and settle() needs everything above.
   if (o.signal.aborted) onInterrupt();
   else o.signal.addEventListener('abort', onInterrupt, { once: true });
-
-  function takeFront(n: number): WorkItem[] {
-    const batch = queue.slice(head, head + n);
-    head += n;
-    if (head > 4096 && head * 2 > queue.length) {
-      queue.splice(0, head);
-      head = 0;
-    }
-    return batch;
-  }
-  function putFront(items: WorkItem[]): void {
-    if (head >= items.length) {
-      head -= items.length;
-      for (let i = 0; i < items.length; i++) queue[head + i] = items[i]!;
-    } else {
-      queue.splice(head, 0, ...items);
-    }
-  }
 
   function noteRate(rate: RateInfo): void {
     if (rate.remaining === undefined && rate.reset === undefined && rate.retryAfter === undefined && rate.quota === undefined) return;
@@ -156,18 +139,18 @@ export function createDispatcher(o: DispatchOptions) {
     if (items.length) o.onResults(items.map((i) => [i, status]));
   }
 
-  /** The quota is used up (429, quota_exceeded, or r = 0 with work left). */
+  /** The quota is used up (429, quota_exceeded, or r = 0 with work left): wait for the reset (--wait), or stop. */
   function quotaHit(): void {
+    budget = 0;
     if (quotaStopped || waiting) return;
     if (o.wait) {
-      const resetAt = stats.resetAt;
-      const waitMs = resetAt === undefined ? undefined : Math.max(0, resetAt - now()) + 1000;
-      const limit = o.maxWaitSeconds === undefined ? Infinity : o.maxWaitSeconds * 1000 - stats.waitedMs;
-      if (waitMs !== undefined && waitMs <= limit) {
+      const left = o.maxWaitSeconds === undefined ? Infinity : o.maxWaitSeconds * 1000 - stats.waitedMs;
+      const ms = quotaWaitMs(stats.resetAt, now(), left);
+      if (ms !== null) {
         waiting = true;
-        o.onWait?.(now() + waitMs, 'quota');
+        o.onWait?.(now() + ms, 'quota');
         const started = now();
-        sleep(waitMs, o.signal)
+        sleep(ms, o.signal)
           .then(
             () => {
               budget = undefined;
@@ -185,18 +168,19 @@ export function createDispatcher(o: DispatchOptions) {
     }
     quotaStopped = true;
     stats.quotaStopped = true;
-    finishItems(takeFront(queued()), QUOTA_EXCEEDED);
+    finishItems(queue.take(queue.length), QUOTA_EXCEEDED);
     settle();
   }
 
   function pump(): void {
     while (!fatal && !o.signal.aborted && !waiting) {
       if (quotaStopped) {
-        finishItems(takeFront(queued()), QUOTA_EXCEEDED);
+        finishItems(queue.take(queue.length), QUOTA_EXCEEDED);
         break;
       }
-      const n = queued();
+      const n = queue.length;
       if (n === 0 || inFlight >= o.concurrency) break;
+      // A part-filled batch waits for more input, unless input has ended or output waits on it (hurry).
       if (!ended && n < batchSize && !o.hurry?.()) break;
       let size = Math.min(batchSize, n);
       if (budget !== undefined) {
@@ -208,19 +192,19 @@ export function createDispatcher(o: DispatchOptions) {
         }
         size = Math.min(size, available);
       }
-      send(takeFront(size));
+      send(queue.take(size));
     }
     settle();
   }
 
   function settle(): void {
-    if (queued() < roomLimit() || quotaStopped || fatal || o.signal.aborted) {
+    if (queue.length < roomLimit() || stopped()) {
       const w = roomWaiters;
       roomWaiters = [];
       for (const r of w) r();
     }
     const idle = inFlight === 0 && !waiting;
-    if (idle && (fatal || o.signal.aborted || (ended && queued() === 0))) {
+    if (idle && (fatal || o.signal.aborted || (ended && queue.length === 0))) {
       const w = doneWaiters;
       doneWaiters = [];
       for (const r of w) r();
@@ -240,6 +224,7 @@ export function createDispatcher(o: DispatchOptions) {
     });
   }
 
+  /** One batch from its first request to its last answer, as decide() rules. */
   async function runBatch(batch: WorkItem[]): Promise<void> {
     for (let attempt = 0; ; attempt++) {
       let outcome: Outcome;
@@ -250,80 +235,55 @@ export function createDispatcher(o: DispatchOptions) {
         return; // cut after an interrupt: these items stay unvalidated (and uncached)
       }
       if (outcome.type !== 'auth') noteRate(outcome.rate);
-      switch (outcome.type) {
-        case 'ok': {
-          stats.sent += batch.length;
-          const done: Array<[WorkItem, string]> = [];
-          const over: WorkItem[] = [];
-          let unusable = 0;
-          for (const item of batch) {
-            const status = outcome.results.get(item.send);
-            if (status === QUOTA_EXCEEDED) over.push(item);
-            else done.push([item, status ?? ERROR]);
-            if (status === undefined) unusable++;
-          }
-          if (unusable) lastFailure = `the service's answer had no usable status for ${unusable} item${unusable === 1 ? '' : 's'}`;
-          if (done.length) o.onResults(done);
-          if (over.length) {
-            if (o.wait) putFront(over);
-            else finishItems(over, QUOTA_EXCEEDED);
-            budget = 0;
-            quotaHit();
-          }
-          return;
+      const answered: Array<[WorkItem, string]> = [];
+      const over: WorkItem[] = [];
+      if (outcome.type === 'ok') {
+        stats.sent += batch.length;
+        let unusable = 0;
+        for (const item of batch) {
+          const status = outcome.results.get(item.send);
+          if (status === QUOTA_EXCEEDED) over.push(item);
+          else answered.push([item, status ?? ERROR]);
+          if (status === undefined) unusable++;
         }
-        case 'quota':
-          budget = 0;
-          if (o.wait) putFront(batch);
-          else finishItems(batch, QUOTA_EXCEEDED);
-          quotaHit();
+        if (unusable) lastFailure = `the service's answer had no usable status for ${unusable} item${unusable === 1 ? '' : 's'}`;
+      }
+      const d = decide(outcome, batch.length, attempt, over.length, rules);
+      switch (d.then) {
+        case 'answers':
+          if (answered.length) o.onResults(answered);
+          if (o.wait) queue.unshift(over);
+          else finishItems(over, QUOTA_EXCEEDED);
+          break;
+        case ERROR:
+        case QUOTA_EXCEEDED:
+          if (d.reason) lastFailure = d.reason;
+          finishItems(batch, d.then);
+          break;
+        case 'requeue':
+          if (d.batchSize !== undefined) batchSize = Math.max(1, Math.min(batchSize, d.batchSize));
+          queue.unshift(batch);
+          break;
+        case 'drop':
+          fatal ??= new IdvError('auth', 'The service refused the API key (401 Unauthorized); check it, or store a new one with idv auth login.');
           return;
-        case 'auth':
-          fatal ??= new IdvError(
-            'auth',
-            'The service refused the API key (401 Unauthorized); check it, or store a new one with idv auth login.',
-          );
-          return;
-        case 'too-large': {
-          if (batch.length <= 1) {
-            finishItems(batch, ERROR);
-            return;
-          }
-          batchSize = Math.max(1, Math.min(batchSize, Math.floor(batch.length / 2)));
-          putFront(batch);
-          return;
-        }
-        case 'failed':
-          lastFailure = outcome.reason;
-          finishItems(batch, ERROR);
-          return;
-        case 'retry': {
-          lastFailure = outcome.reason;
-          if (attempt >= o.retries) {
-            finishItems(batch, ERROR);
-            return;
-          }
-          const retryAfter = outcome.rate.retryAfter;
-          const backoff =
-            retryAfter !== undefined
-              ? Math.min(retryAfter * 1000, RETRY_AFTER_CAP_MS)
-              : random() * Math.min(BACKOFF_CAP_MS, BACKOFF_BASE_MS * 2 ** attempt);
+        case 'retry':
+          lastFailure = d.reason;
           try {
-            await sleep(backoff, o.signal);
+            await sleep(d.afterMs, o.signal);
           } catch {
             return;
           }
-          if (fatal || quotaStopped) {
-            if (quotaStopped) finishItems(batch, QUOTA_EXCEEDED);
-            return;
-          }
+          // While it slept, the run may have stopped: a batch is never sent after the quota stop or a refused key.
+          if (quotaStopped) finishItems(batch, QUOTA_EXCEEDED);
+          else if (waiting) queue.unshift(batch);
+          if (stopped() || waiting) return;
           continue;
-        }
       }
+      if ('quotaHit' in d && d.quotaHit) quotaHit();
+      return;
     }
   }
-
-  let lastFailure: string | undefined;
 
   return {
     stats,
@@ -334,7 +294,7 @@ export function createDispatcher(o: DispatchOptions) {
         return;
       }
       queue.push(item);
-      if (queued() >= batchSize) pump();
+      if (queue.length >= batchSize) pump();
     },
     /** Send what can go now (call when hurry() has just turned true). */
     kick(): void {
@@ -342,7 +302,7 @@ export function createDispatcher(o: DispatchOptions) {
     },
     /** Whether more may be pushed without waiting. */
     hasRoom(): boolean {
-      return queued() < roomLimit() || quotaStopped || fatal !== null || o.signal.aborted;
+      return queue.length < roomLimit() || stopped();
     },
     room(): Promise<void> {
       if (this.hasRoom()) return Promise.resolve();
