@@ -1,7 +1,7 @@
 // `idv auth login | status | logout`: store, show (masked) and remove the API key.
 import { IdvError, usageError } from '../errors.js';
 import { warn, forPerson, type Io } from '../io.js';
-import { configPath, findKey, keyLooksSendable, maskKey, removeKey, saveKey } from '../key.js';
+import { configPath, findKey, keyLooksSendable, maskKey, NO_KEY_MESSAGE, removeKey, saveKey } from '../key.js';
 
 export interface AuthOptions {
   action: 'login' | 'status' | 'logout';
@@ -27,7 +27,7 @@ export async function run(o: AuthOptions, io: Io): Promise<void> {
     case 'status': {
       const found = await findKey(io.env);
       if (!found) {
-        throw new IdvError('auth', 'No API key found: set IDV_API_KEY, or store one with idv auth login.');
+        throw new IdvError('auth', NO_KEY_MESSAGE);
       }
       io.stdout.write(forPerson(io, `Key ${maskKey(found.key)} from ${found.source}`) + '\n');
       return;

@@ -7,7 +7,7 @@ import { terminalSafe } from './terminal-text.js';
 
 export interface SummaryFacts {
   records: number;
-  counts: Map<string, number>;
+  counts: ReadonlyMap<string, number>;
   fromCache: number;
   sentItems: number;
   requests: number;

@@ -1,0 +1,174 @@
+// `idv emails` / `idv domains`: the flags, declared once with their parsers and defaults, read into one typed
+// options object. A value out of range is refused here, by commander, before anything runs.
+import { Command, InvalidArgumentError, Option } from 'commander';
+import { DEFAULTS, type Kind } from '../../defaults.js';
+import { parseDuration } from '../../duration.js';
+import { FORMATS, type Format } from '../../output/format.js';
+
+export interface ValidateOptions {
+  kind: Kind;
+  files: string[];
+  format?: Format;
+  output?: string;
+  column?: string;
+  delimiter?: string;
+  noHeader: boolean;
+  keepColumns: boolean;
+  only?: string[];
+  exclude?: string[];
+  quiet: boolean;
+  verbose: boolean;
+  noColor: boolean;
+  dryRun: boolean;
+  baseUrl?: string;
+  batchSize: number;
+  concurrency: number;
+  timeoutSeconds: number;
+  retries: number;
+  wait: boolean;
+  maxWaitSeconds?: number;
+  cache: boolean;
+  cacheTtlSeconds: number;
+  sandbox: boolean;
+}
+
+/** What commander hands the action: each flag as its parser made it. */
+interface Flags {
+  format?: Format;
+  output?: string;
+  column?: string;
+  delimiter?: string;
+  header: boolean;
+  keepColumns?: true;
+  only?: string[];
+  exclude?: string[];
+  quiet?: true;
+  verbose?: true;
+  color: boolean;
+  dryRun?: true;
+  baseUrl?: string;
+  batchSize: number;
+  concurrency: number;
+  timeout: number;
+  retries: number;
+  wait?: true;
+  maxWait?: number;
+  cache: boolean;
+  cacheTtl: number;
+  sandbox?: true;
+}
+
+// Parsers: each returns the typed value or throws the line commander prints after "argument '…' is invalid.".
+const wholeNumber = (min: number) => (value: string) => {
+  const t = value.trim();
+  if (!/^\d{1,15}$/.test(t) || Number(t) < min) throw new InvalidArgumentError(`Give a whole number${min > 0 ? ` of at least ${min}` : ''}.`);
+  return Number(t);
+};
+const positiveSeconds = (value: string) => {
+  const t = value.trim();
+  if (!/^\d{1,9}(\.\d{1,9})?$/.test(t) || !(Number(t) > 0)) throw new InvalidArgumentError('Give a number of seconds above 0.');
+  return Number(t);
+};
+const duration = (flag: string) => (value: string) => parseDuration(value, flag);
+/** `ok, alias` → ['ok', 'alias']: names trimmed and lower-cased, empty ones dropped. */
+export const statusList = (value: string) =>
+  value
+    .split(',')
+    .map((s) => s.trim().toLowerCase())
+    .filter(Boolean);
+
+const EXIT_CODES = `Exit codes: 0 done, 1 some items ended "error", 2 usage or input error, 3 no key or key refused,
+4 quota used up (results so far written; run again later to go on), 129/130/143 interrupted.`;
+
+const HELP: Record<Kind, string> = {
+  emails: `
+Input: files or standard input; plain lists (one address a line) or CSV/TSV exports, whose email
+column is found by its header (email, e-mail, mail…) and its contents.
+
+Examples:
+  $ idv emails list.csv                                  # a table in the terminal
+  $ idv emails list.csv --sandbox                        # try it without a key, against a local emulator
+  $ cat export.csv | idv emails --format json | jq .     # machine-readable, nothing else on stdout
+  $ idv emails export.csv --keep-columns --exclude disposable,fake,invalid -o clean.csv
+  $ idv emails export.csv --dry-run                      # what the run would cost, without sending anything
+  $ idv emails big.csv -o results.csv --quiet --wait --max-wait 2h   # from cron
+
+${EXIT_CODES}`,
+  domains: `
+Input: domains, website URLs (their host is validated), or email addresses (their domain part is
+validated, once per distinct domain). Plain lists or CSV/TSV exports, whose column is found by its
+header (domain, website, url, host…) and its contents.
+
+Examples:
+  $ idv domains domains.txt
+  $ idv domains customers.csv --sandbox                  # addresses in, one check per distinct domain
+  $ idv domains sites.csv --column Website --format ndjson
+  $ idv domains list.txt --only disposable,fake -o suspicious.csv
+
+${EXIT_CODES}`,
+};
+
+/** The `emails` or `domains` command: its flags, and `action` called with the typed options. */
+export function validateCommand(kind: Kind, action: (o: ValidateOptions) => Promise<void>): Command {
+  const what = kind === 'emails' ? 'email addresses' : 'domains';
+  return new Command(kind)
+    .description(`validate ${what} (POST /${kind}/validate)`)
+    .argument('[FILE...]', 'files to read; - for standard input (default when piped)')
+    .addOption(new Option('-f, --format <format>', 'output format (default: table on a terminal, else csv; with -o, the extension)').choices(FORMATS))
+    .option('-o, --output <file>', 'write results to this file (atomically) instead of standard output')
+    .option('--column <name|N>', 'the item column, by header name or number (from 1)')
+    .option('--delimiter <char>', 'CSV delimiter: , ; | or tab (default: guessed)')
+    .option('--no-header', 'the CSV has no header row')
+    .option('--keep-columns', 'write every input column, plus status as the last one')
+    .option('--only <statuses>', 'write only records with these statuses (comma-separated)', statusList)
+    .option('--exclude <statuses>', 'write no records with these statuses (comma-separated)', statusList)
+    .option('--dry-run', 'read and plan; print what the run would send and cost, send nothing')
+    .option('-q, --quiet', 'no progress and no summary on standard error')
+    .option('--verbose', 'log each request on standard error (key masked)')
+    .option('--no-color', 'no colour')
+    .option('--base-url <url>', 'service address (default: $IDV_BASE_URL or https://api.valididentities.com)')
+    .addOption(new Option('--batch-size <n>', 'items per request').argParser(wholeNumber(1)).default(DEFAULTS.batchSize))
+    .addOption(new Option('--concurrency <n>', 'requests in flight at once').argParser(wholeNumber(1)).default(DEFAULTS.concurrency))
+    .addOption(new Option('--timeout <seconds>', 'time allowed per request').argParser(positiveSeconds).default(DEFAULTS.timeoutSeconds))
+    .addOption(new Option('--retries <n>', 'retries after network errors, time-outs, 5xx').argParser(wholeNumber(0)).default(DEFAULTS.retries))
+    .option('--wait', 'when the quota is used up, wait for it to reset and go on')
+    .addOption(new Option('--max-wait <duration>', 'with --wait, the longest total wait, e.g. 90m or 2h').argParser(duration('--max-wait')))
+    .option('--no-cache', 'neither read nor write the local result cache')
+    .addOption(
+      new Option('--cache-ttl <duration>', 'how long cached results count')
+        .argParser(duration('--cache-ttl'))
+        .default(parseDuration(DEFAULTS.cacheTtl, '--cache-ttl'), DEFAULTS.cacheTtl),
+    )
+    .option('--sandbox', 'run against a local emulator of the service: no key, no network')
+    .addHelpText('after', HELP[kind])
+    .action(async (files: string[], f: Flags) => action(toOptions(kind, files, f)));
+}
+
+function toOptions(kind: Kind, files: string[], f: Flags): ValidateOptions {
+  return {
+    kind,
+    files,
+    format: f.format,
+    output: f.output,
+    column: f.column,
+    delimiter: f.delimiter,
+    noHeader: !f.header,
+    keepColumns: f.keepColumns === true,
+    only: f.only,
+    exclude: f.exclude,
+    quiet: f.quiet === true,
+    verbose: f.verbose === true,
+    noColor: !f.color,
+    dryRun: f.dryRun === true,
+    baseUrl: f.baseUrl,
+    batchSize: f.batchSize,
+    concurrency: f.concurrency,
+    timeoutSeconds: f.timeout,
+    retries: f.retries,
+    wait: f.wait === true,
+    maxWaitSeconds: f.maxWait,
+    cache: f.cache,
+    cacheTtlSeconds: f.cacheTtl,
+    sandbox: f.sandbox === true,
+  };
+}

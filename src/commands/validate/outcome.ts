@@ -1,0 +1,38 @@
+// How a finished run ends: exit 0, or the error that says why not (quota 4, errors 1). Pure.
+import { IdvError } from '../../errors.js';
+import { formatDuration } from '../../duration.js';
+import { clockTime } from '../../output/summary.js';
+import { ERROR, QUOTA_EXCEEDED } from '../../statuses.js';
+
+export interface Ending {
+  /** Records per status. */
+  counts: ReadonlyMap<string, number>;
+  /** When the quota resets (ms since epoch), when the service said. */
+  resetAt?: number;
+  now: number;
+  /** Whether results are cached (then a rerun does not pay twice). */
+  cached: boolean;
+  /** Why the last batch failed, in words. */
+  lastFailure?: string;
+}
+
+const records = (n: number) => `${n.toLocaleString('en-US')} record${n === 1 ? '' : 's'}`;
+
+/** The error a run ends with, or null for exit 0. The quota (4) wins over errors (1): a rerun retries both. */
+export function outcomeOf(e: Ending): IdvError | null {
+  const over = e.counts.get(QUOTA_EXCEEDED) ?? 0;
+  const errors = e.counts.get(ERROR) ?? 0;
+  if (over > 0) {
+    const when =
+      e.resetAt !== undefined
+        ? `It resets in ${formatDuration((e.resetAt - e.now) / 1000)} (at ${clockTime(e.resetAt)})`
+        : 'The service did not say when it resets';
+    const again = e.cached ? '; run the same command again then: results already received are cached and not paid for twice.' : '.';
+    return new IdvError('quota', `Quota used up: ${records(over)} not validated (quota_exceeded). ${when}${again}`);
+  }
+  if (errors > 0) {
+    const why = e.lastFailure ? `: ${e.lastFailure}` : '';
+    return new IdvError('failed', `${records(errors)} could not be validated (error${why}); run the same command again to retry them.`);
+  }
+  return null;
+}

@@ -1,0 +1,167 @@
+// The running part of `idv emails|domains`: planned records flow to the dispatcher (what is new) and to the
+// ordered writer (everything, in order); answers settle the plan, go to the cache, and free the writer.
+// Reading waits when the dispatcher's queue or the writer's window is full; while reading waits on the
+// window, the dispatcher sends part-filled batches (hurry), so that the three never all wait on each other.
+import { interruptedError, IdvError } from '../../errors.js';
+import { forPerson, type Io } from '../../io.js';
+import type { CacheScope } from '../../cache/store.js';
+import { createDispatcher, type DispatchStats, type WorkItem } from '../../dispatch/dispatch.js';
+import type { Plan } from '../../plan/plan.js';
+import { NEW } from '../../plan/plan.js';
+import type { PlannedRecord } from '../../plan/planned.js';
+import { OrderedWriter } from '../../output/ordered-writer.js';
+import type { Formatter } from '../../output/format.js';
+import type { Sink } from '../../output/sink.js';
+import type { Progress } from '../../output/progress.js';
+import { clockTime } from '../../output/summary.js';
+import { formatDuration } from '../../duration.js';
+import { ENDPOINT, FIELD } from '../../defaults.js';
+import type { ValidateOptions } from './flags.js';
+import type { Target } from './target.js';
+
+export interface Pipeline {
+  o: ValidateOptions;
+  io: Io;
+  target: Target;
+  plan: Plan;
+  cache: CacheScope | null;
+  records: AsyncIterable<PlannedRecord[]>;
+  formatter: Formatter;
+  sink: Sink;
+  progress: Progress;
+}
+
+export interface Finished {
+  /** Records per status. */
+  counts: ReadonlyMap<string, number>;
+  stats: DispatchStats;
+  lastFailure?: string;
+}
+
+/** Run it to the end. Null: the reader of standard output went away, and the run ended quietly. */
+export async function runPipeline(p: Pipeline): Promise<Finished | null> {
+  const { o, io, plan, progress } = p;
+  const showProgress = io.stderrIsTTY && !o.quiet;
+
+  // Stops: Ctrl-C / SIGTERM / SIGHUP from the caller, a failed write, or a reader that closed standard output.
+  const stop = new AbortController();
+  const onSignal = () => stop.abort(io.signal.reason);
+  if (io.signal.aborted) onSignal();
+  else io.signal.addEventListener('abort', onSignal, { once: true });
+
+  const writer = new OrderedWriter({
+    formatter: p.formatter,
+    sink: p.sink,
+    statusOf: (key) => plan.statusOf(key),
+    only: o.only ? new Set(o.only) : null,
+    exclude: o.exclude ? new Set(o.exclude) : null,
+    onStop: (reason) => stop.abort(reason),
+  });
+  stop.signal.addEventListener('abort', () => writer.stop(), { once: true });
+
+  const countdown = waitCountdown(io, progress, showProgress && !o.quiet, !o.quiet);
+  const progressText = () =>
+    `Validating · ${plan.counts.records.toLocaleString('en-US')} records read · ${writer.passed.toLocaleString('en-US')} done` +
+    ` · ${dispatcher.stats.sent.toLocaleString('en-US')} sent` +
+    (plan.counts.cached ? ` · ${plan.counts.cached.toLocaleString('en-US')} from cache` : '');
+
+  let cacheWarned = false;
+  const { createClient } = await import('../../api/client.js');
+  const client = await createClient({
+    baseUrl: p.target.baseUrl,
+    key: p.target.key,
+    timeoutMs: o.timeoutSeconds * 1000,
+    connections: o.concurrency,
+    env: io.env,
+    secrets: io.secrets,
+    log: o.verbose ? (line) => progress.log(forPerson(io, `idv: ${line}`)) : undefined,
+  });
+  const dispatcher = createDispatcher({
+    client,
+    endpoint: ENDPOINT[o.kind],
+    field: FIELD[o.kind],
+    batchSize: o.batchSize,
+    concurrency: o.concurrency,
+    retries: o.retries,
+    wait: o.wait,
+    maxWaitSeconds: o.maxWaitSeconds,
+    signal: stop.signal,
+    hurry: () => writer.waiting,
+    onResults(results: Array<[WorkItem, string]>) {
+      for (const [item, status] of results) plan.settle(item.key, status);
+      if (p.cache) {
+        p.cache.append(results.map(([i, s]) => [i.key, s])); // the store keeps only what is cacheable
+        const err = p.cache.writeError();
+        if (err && !cacheWarned) {
+          cacheWarned = true;
+          progress.log(forPerson(io, `idv: warning: cannot write the cache (${err.code ?? err.message}: ${p.cache.path}); this run's results will be paid for again by the next run.`));
+        }
+      }
+      writer.flush();
+    },
+    onProgress() {
+      // While the countdown to the quota's reset runs, it keeps the line (it stops itself at the reset).
+      if (showProgress && !countdown.running()) progress.update(progressText());
+    },
+    onWait: (until) => countdown.start(until),
+  });
+
+  try {
+    writer.begin();
+    for await (const block of p.records) {
+      if (stop.signal.aborted) break;
+      writer.add(block);
+      for (const r of block) if (r.state === NEW) dispatcher.push({ key: r.key, send: r.send });
+      if (showProgress && !countdown.running()) progress.update(progressText());
+      await writer.written(); // output keeps pace with input
+      if (!dispatcher.hasRoom()) await dispatcher.room();
+      if (writer.full) {
+        // Output waits on the records at the window's head: their batch must not wait for more input.
+        const room = writer.waitForRoom();
+        dispatcher.kick();
+        await room;
+      }
+    }
+    const stats = await dispatcher.finish();
+    await writer.finish();
+    if (stop.signal.aborted) throw interruptedError(stop.signal.reason);
+    progress.stop();
+    countdown.stop();
+    return { counts: writer.counts, stats, lastFailure: dispatcher.lastFailure() };
+  } catch (err) {
+    progress.stop();
+    countdown.stop();
+    await writer.abort();
+    if (writer.failed) throw writer.failed;
+    if (stop.signal.reason === 'EPIPE') return null; // a reader that went away: end quietly
+    if (stop.signal.aborted && !(err instanceof IdvError && err.kind !== 'interrupted')) {
+      await dispatcher.finish().catch(() => undefined);
+      throw interruptedError(stop.signal.reason);
+    }
+    throw err;
+  } finally {
+    io.signal.removeEventListener('abort', onSignal);
+    await client.close();
+  }
+}
+
+/** The wait for the quota (--wait): a countdown on the spinner line on a terminal, one line otherwise. */
+function waitCountdown(io: Io, progress: Progress, live: boolean, say: boolean) {
+  let timer: NodeJS.Timeout | null = null;
+  const stop = () => {
+    if (timer) clearInterval(timer);
+    timer = null;
+  };
+  return {
+    start(until: number) {
+      const line = () => `Quota used up; waiting ${formatDuration((until - Date.now()) / 1000)} for it to reset (at ${clockTime(until)}), as --wait asks.`;
+      stop();
+      if (live) {
+        progress.update(line());
+        timer = setInterval(() => (Date.now() >= until ? stop() : progress.update(line())), 1000);
+      } else if (say) progress.log(`idv: ${line()}`);
+    },
+    stop,
+    running: () => timer !== null,
+  };
+}

@@ -1,0 +1,57 @@
+// Where results come from: the in-process sandbox, or the service at a base URL with a key.
+import { DEFAULT_BASE_URL } from '../../defaults.js';
+import { IdvError, usageError } from '../../errors.js';
+import type { Io } from '../../io.js';
+import { isLoopback } from '../../api/loopback.js';
+import { proxySettings } from '../../api/transport.js';
+import { findKey, keyLooksSendable, NO_KEY_MESSAGE } from '../../key.js';
+
+export interface Target {
+  baseUrl: string;
+  key: string;
+  /** The in-process sandbox: its results are never cached. */
+  sandbox: boolean;
+  close(): Promise<void>;
+}
+
+/** `--base-url` or IDV_BASE_URL as an origin and path; plain http:// only to loopback. */
+export function resolveBaseUrl(flag: string | undefined, env: Record<string, string | undefined>): string {
+  const text = (flag ?? env.IDV_BASE_URL ?? DEFAULT_BASE_URL).trim();
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw usageError(`The base URL "${text}" is not a URL; give one like https://api.valididentities.com.`);
+  }
+  if (url.username || url.password) throw usageError('The base URL must not hold a user name or password; use idv auth login for the key.');
+  if (url.protocol === 'http:' && !isLoopback(url.hostname)) {
+    throw usageError(`Refusing plain http:// to ${url.hostname}: the API key would cross the network unencrypted; use https://.`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw usageError(`The base URL must start with https:// (or http:// to a loopback host), not ${url.protocol}//.`);
+  }
+  return url.origin + url.pathname.replace(/\/+$/, '');
+}
+
+/** The target of a run. A dry run needs no key and starts no sandbox: it only reads the cache. */
+export async function resolveTarget(o: { sandbox: boolean; dryRun: boolean; baseUrl?: string }, io: Io): Promise<Target> {
+  if (o.sandbox) {
+    if (o.dryRun) return { baseUrl: 'sandbox', key: '', sandbox: true, close: async () => undefined };
+    const { startSandbox } = await import('../../sandbox/server.js');
+    const sb = await startSandbox({ quota: 0 });
+    return { baseUrl: sb.url, key: sb.key, sandbox: true, close: () => sb.close() };
+  }
+  const baseUrl = resolveBaseUrl(o.baseUrl, io.env);
+  if (o.dryRun) return { baseUrl, key: '', sandbox: false, close: async () => undefined };
+  proxySettings(io.env, new URL(baseUrl)); // a malformed proxy variable: a usage error before anything starts
+  const found = await findKey(io.env);
+  if (!found) throw new IdvError('auth', NO_KEY_MESSAGE);
+  io.secrets.add(found.key);
+  if (!keyLooksSendable(found.key)) {
+    throw new IdvError(
+      'auth',
+      `The API key from ${found.source} holds white space or characters other than ASCII, so it cannot be sent; check it, or store it again with idv auth login.`,
+    );
+  }
+  return { baseUrl, key: found.key, sandbox: false, close: async () => undefined };
+}

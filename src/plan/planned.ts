@@ -1,0 +1,48 @@
+// Records read → planned records, in input order: each item checked, its key looked up in the plan. The one
+// loop both the dry run and the real run go through.
+import type { Item } from '../input/check.js';
+import type { InputRecord } from '../input/read.js';
+import { INVALID } from '../statuses.js';
+import { NEW, type Lookup, type Plan } from './plan.js';
+
+export interface PlannedRecord {
+  /** The item as read (trimmed); for `domains`, the host as written. */
+  item: string;
+  /** The dedup and cache key ('' for an invalid item). */
+  key: string;
+  /** What is sent for it, when it is sent. */
+  send: string;
+  /** Every cell of its CSV row; null for a plain list. */
+  fields: string[] | null;
+  /** What the plan knew when it was read: NEW (to be sent by whoever reads this), PENDING, or Known. */
+  state: Lookup;
+}
+
+/** Plan every record of `blocks` (blocks of records, as read), a block at a time. */
+export async function* planRecords(
+  blocks: AsyncIterable<InputRecord[]>,
+  check: (raw: string) => Item | null,
+  plan: Plan,
+): AsyncGenerator<PlannedRecord[]> {
+  const invalid = plan.knownAs(INVALID);
+  const counts = plan.counts;
+  for await (const block of blocks) {
+    const out: PlannedRecord[] = new Array(block.length);
+    for (let i = 0; i < block.length; i++) {
+      const rec = block[i]!;
+      const it = check(rec.value);
+      counts.records++;
+      if (it === null) {
+        counts.invalid++;
+        out[i] = { item: rec.value.trim(), key: '', send: '', fields: rec.fields, state: invalid };
+      } else {
+        out[i] = { item: it.item, key: it.key, send: it.send, fields: rec.fields, state: plan.lookup(it.key) };
+      }
+    }
+    yield out;
+  }
+}
+
+export function isNew(r: PlannedRecord): boolean {
+  return r.state === NEW;
+}
