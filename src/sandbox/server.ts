@@ -1,11 +1,14 @@
-// A local emulator of the Valid Identities API on loopback: the documented endpoints, auth, quota,
-// 429 and the IETF rate-limit headers, deterministic classification (./rules.ts), plus test hooks
-// (fault injection, batch-size limits, quota control, a record of every request received).
+// A local emulator of the Valid Identities API on loopback: the HTTP plumbing (listening, reading bodies,
+// delays, sockets, closing). What it answers is answer.ts's; its quota is quota.ts's; its verdicts are
+// rules.ts's. Test hooks: fault injection, batch-size limits, quota control, a record of every request.
 import { isLoopback } from '../api/loopback.js';
 import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { randomBytes } from 'node:crypto';
-import { classifyDomain, classifyEmail } from './rules.js';
+import { answerOther, answerValidate, authorized, ENDPOINTS, message, parseItems, type Body, type Fault, type Reply } from './answer.js';
+import { QuotaWindow } from './quota.js';
+
+export type { Fault } from './answer.js';
 
 export interface SandboxOptions {
   /** Default 0 = any free port. */
@@ -39,17 +42,6 @@ export interface ReceivedRequest {
   endedAt: number;
 }
 
-export type Fault =
-  /** No fault: answer this request normally (to aim a later fault at a later request). */
-  | { kind: 'none' }
-  | { kind: 'status'; status: number; body?: string; headers?: Record<string, string> }
-  | { kind: 'reset' }
-  | { kind: 'hang' }
-  | { kind: 'garbage' }
-  | { kind: 'truncated' }
-  | { kind: 'drop'; item?: string }
-  | { kind: 'status-for'; status: string; item?: string };
-
 export interface Sandbox {
   url: string;
   port: number;
@@ -72,44 +64,9 @@ export interface Sandbox {
 
 const MAX_BODY_BYTES = 16 * 1024 * 1024;
 
-const ENDPOINTS: Record<string, { field: 'emails' | 'domains'; classify: (item: string) => string }> = {
-  '/emails/validate': { field: 'emails', classify: classifyEmail },
-  '/domains/validate': { field: 'domains', classify: classifyDomain },
-};
-
-
 function checkInteger(name: string, value: number, min: number, max = Number.MAX_SAFE_INTEGER): void {
   if (!Number.isInteger(value) || value < min || value > max) {
     throw new RangeError(`sandbox: ${name} must be an integer between ${min} and ${max}, got ${value}`);
-  }
-}
-
-/** JSON text of an object whose keys keep their insertion order (even integer-like ones) and may be `__proto__`. */
-function jsonObject(entries: Iterable<[string, string]>): string {
-  const parts: string[] = [];
-  for (const [k, v] of entries) parts.push(`${JSON.stringify(k)}:${v}`);
-  return `{${parts.join(',')}}`;
-}
-
-function resultsBody(field: string, results: Map<string, string>): string {
-  const inner = jsonObject(
-    [...results].map(([item, status]): [string, string] => [item, JSON.stringify({ status })]),
-  );
-  return `{${JSON.stringify(field)}:${inner}}`;
-}
-
-function message(text: string): string {
-  return JSON.stringify({ message: text });
-}
-
-function guessContentType(body: string): string {
-  const t = body.trimStart();
-  if (t.startsWith('<')) return 'text/html; charset=utf-8';
-  try {
-    JSON.parse(body);
-    return 'application/json; charset=utf-8';
-  } catch {
-    return 'text/plain; charset=utf-8';
   }
 }
 
@@ -129,30 +86,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
   const key = opts.key ?? 'sk_sandbox_' + randomBytes(8).toString('hex');
   if (key === '' || /\s/.test(key)) throw new Error('sandbox: the key must be non-empty, without white space');
   const now = opts.now ?? Date.now;
-  const limited = quota > 0;
-  const windowMs = windowSec * 1000;
-
-  // --- quota window -------------------------------------------------------------------------
-  let windowStart = now();
-  let remaining = quota;
-  function roll(): number {
-    const t = now();
-    if (t >= windowStart + windowMs) {
-      windowStart += Math.floor((t - windowStart) / windowMs) * windowMs;
-      remaining = quota;
-    }
-    return t;
-  }
-  function secondsToReset(t: number): number {
-    return Math.max(0, Math.ceil((windowStart + windowMs - t) / 1000));
-  }
-  function rateHeaders(t: number): Record<string, string> {
-    if (!limited) return {};
-    return {
-      'RateLimit-Policy': `"validations";q=${quota};w=${windowSec}`,
-      RateLimit: `"validations";r=${remaining};t=${secondsToReset(t)}`,
-    };
-  }
+  const window = new QuotaWindow(quota, windowSec, now);
 
   // --- test hooks state ---------------------------------------------------------------------
   const faults: Fault[] = [];
@@ -178,14 +112,12 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
       maxBatchStyle = style;
     },
     setRemaining(n: number): void {
-      if (!limited) throw new Error('sandbox: setRemaining needs a limited quota (quota > 0)');
+      if (!window.limited) throw new Error('sandbox: setRemaining needs a limited quota (quota > 0)');
       checkInteger('remaining', n, 0);
-      roll();
-      remaining = n;
+      window.setRemaining(n);
     },
     refill(): void {
-      windowStart = now();
-      remaining = quota;
+      window.refill();
     },
     close: () => closeServer(),
   };
@@ -201,12 +133,12 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
     });
   }
 
-  function readBody(req: http.IncomingMessage): Promise<string | 'too-large' | null> {
+  function readBody(req: http.IncomingMessage): Promise<Body> {
     return new Promise((resolve) => {
       const chunks: Buffer[] = [];
       let size = 0;
       let done = false;
-      const finish = (v: string | 'too-large' | null): void => {
+      const finish = (v: Body): void => {
         if (done) return;
         done = true;
         resolve(v);
@@ -244,151 +176,37 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
     res.end(body);
   }
 
+  /** Carry a reply out: after the delay, send it, reset the connection, or never answer ('hang'). */
+  async function deliver(req: http.IncomingMessage, res: http.ServerResponse, reply: Reply, delay: number): Promise<void> {
+    if (reply.kind === 'hang') return; // answered by close() or by the client giving up
+    await sleep(delay);
+    if (reply.kind === 'reset') req.socket.resetAndDestroy();
+    else send(res, reply.status, reply.body, reply.headers);
+  }
+
   async function handle(req: http.IncomingMessage, res: http.ServerResponse, record: ReceivedRequest): Promise<void> {
-    const path = record.path;
-    const endpoint = Object.hasOwn(ENDPOINTS, path) ? ENDPOINTS[path] : undefined;
-
-    const raw = await readBody(req);
-    let parsed: unknown = undefined;
-    let parseOk = false;
-    if (typeof raw === 'string') {
-      try {
-        parsed = JSON.parse(raw);
-        parseOk = true;
-      } catch {
-        parseOk = false;
-      }
-    }
-    let items: string[] | null = null;
-    let fieldError: string | null = null;
-    if (parseOk && parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed)) {
-      const obj = parsed as Record<string, unknown>;
-      const fieldName = endpoint?.field ?? ('emails' in obj ? 'emails' : 'domains');
-      const value = Object.hasOwn(obj, fieldName) ? obj[fieldName] : undefined;
-      if (Array.isArray(value) && value.every((v) => typeof v === 'string')) {
-        items = value as string[];
-      } else if (Array.isArray(value)) {
-        fieldError = `Field "${fieldName}" must be an array of strings.`;
-      } else {
-        fieldError = `Missing field "${fieldName}": expected an array of ${fieldName === 'emails' ? 'email addresses' : 'domains'}.`;
-      }
-    } else {
-      fieldError = 'The request body must be a JSON object.';
-    }
+    const body = await readBody(req);
+    const { items, error } = parseItems(body, Object.hasOwn(ENDPOINTS, record.path) ? ENDPOINTS[record.path]!.field : undefined);
     record.items = items;
-    if (raw === null) return; // the client went away
-
-    if (!endpoint) {
-      send(res, 404, message('Not found.'));
-      return;
-    }
-    if (req.method !== 'POST') {
-      send(res, 405, message('Method not allowed.'), { Allow: 'POST' });
-      return;
-    }
+    if (body === null) return; // the client went away
+    const request = { method: record.method, path: record.path, authorization: req.headers.authorization, body, items, itemsError: error };
+    const other = answerOther(request);
+    if (other) return deliver(req, res, other, 0);
 
     // A validate request: counts towards maxInFlight until its answer ends.
     inFlight++;
     if (inFlight > sandbox.maxInFlight) sandbox.maxInFlight = inFlight;
     let counted = true;
-    const release = (): void => {
+    res.on('close', () => {
       if (counted) {
         counted = false;
         inFlight--;
       }
-    };
-    res.on('close', release);
-
-    const auth = req.headers.authorization;
-    const m = auth === undefined ? null : /^Bearer\s+(\S+)\s*$/i.exec(auth);
-    if (!m || m[1] !== key) {
-      await sleep(delayMs);
-      send(res, 401, '{"message": "Unauthorized."}', { 'WWW-Authenticate': 'Bearer' });
-      return;
-    }
-
-    const fault = faults.shift();
-    if (fault?.kind === 'hang') return; // answered by close() or by the client giving up
-    if (fault?.kind === 'reset') {
-      await sleep(delayMs);
-      req.socket.resetAndDestroy();
-      return;
-    }
-    if (fault?.kind === 'status') {
-      await sleep(delayMs);
-      const t = roll();
-      const headers: Record<string, string> = { ...rateHeaders(t) };
-      if (fault.status === 429) headers['Retry-After'] = String(secondsToReset(t));
-      const body = fault.body ?? message(http.STATUS_CODES[fault.status] ? `${http.STATUS_CODES[fault.status]}.` : 'Error.');
-      headers['Content-Type'] = guessContentType(body);
-      send(res, fault.status, body, { ...headers, ...(fault.headers ?? {}) });
-      return;
-    }
-    if (fault?.kind === 'garbage') {
-      await sleep(delayMs);
-      const t = roll();
-      send(res, 200, '<html><body><h1>Service temporarily unavailable</h1></body></html>\n', {
-        ...rateHeaders(t),
-        'Content-Type': 'text/html; charset=utf-8',
-      });
-      return;
-    }
-
-    if (raw === 'too-large') {
-      await sleep(delayMs);
-      send(res, 413, message('Request entity too large.'), { ...rateHeaders(roll()), Connection: 'close' });
-      return;
-    }
-    if (items === null) {
-      await sleep(delayMs);
-      send(res, 400, message(fieldError ?? 'Bad request.'), rateHeaders(roll()));
-      return;
-    }
-    if (maxBatch !== null && items.length > maxBatch) {
-      await sleep(delayMs);
-      const headers = rateHeaders(roll());
-      if (maxBatchStyle === '413') {
-        send(res, 413, message(`Request entity too large: at most ${maxBatch} ${endpoint.field} per request.`), headers);
-      } else {
-        send(res, 400, message(`Too many ${endpoint.field}: at most ${maxBatch} per request.`), headers);
-      }
-      return;
-    }
-
-    // Quota is decided on arrival (in arrival order), the answer is sent after the delay.
-    const t = roll();
-    if (limited && remaining === 0) {
-      const headers = { ...rateHeaders(t), 'Retry-After': String(secondsToReset(t)) };
-      await sleep(delayMs);
-      send(res, 429, message('Too many requests.'), headers);
-      return;
-    }
-    const results = new Map<string, string>();
-    for (const item of items) {
-      if (results.has(item)) continue;
-      if (limited && remaining === 0) {
-        results.set(item, 'quota_exceeded');
-      } else {
-        if (limited) remaining--;
-        results.set(item, endpoint.classify(item));
-      }
-    }
-    const headers = rateHeaders(t);
-    await sleep(delayMs);
-
-    if (fault?.kind === 'drop') {
-      const target = fault.item ?? [...results.keys()].pop();
-      if (target !== undefined) results.delete(target);
-    } else if (fault?.kind === 'status-for') {
-      if (fault.item === undefined) {
-        for (const k of results.keys()) results.set(k, fault.status);
-      } else if (results.has(fault.item)) {
-        results.set(fault.item, fault.status);
-      }
-    }
-    let body = resultsBody(endpoint.field, results);
-    if (fault?.kind === 'truncated') body = body.slice(0, Math.floor(body.length / 2));
-    send(res, 200, body, headers);
+    });
+    // A fault is aimed at the next authorized request; the quota is taken now, in arrival order.
+    const fault = authorized(request.authorization, key) ? faults.shift() : undefined;
+    const reply = answerValidate(request, { key, quota: window, fault, maxBatch, maxBatchStyle });
+    await deliver(req, res, reply, delayMs);
   }
 
   const server = http.createServer((req, res) => {

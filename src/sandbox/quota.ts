@@ -1,0 +1,70 @@
+// The sandbox's quota: `quota` validations per window of `windowSec` seconds, windows back to back from the
+// start. Pure arithmetic over a clock (ms), so that it is tested without waiting.
+export class QuotaWindow {
+  private start: number;
+  private left: number;
+
+  /** quota 0: unlimited (then no rate-limit headers are sent). */
+  constructor(
+    readonly quota: number,
+    readonly windowSec: number,
+    private readonly now: () => number,
+  ) {
+    this.start = now();
+    this.left = quota;
+  }
+
+  get limited(): boolean {
+    return this.quota > 0;
+  }
+
+  /** Validations left in the current window (a new window starts full). */
+  remaining(): number {
+    this.roll();
+    return this.left;
+  }
+
+  /** Take one validation; false when none is left (the item is then quota_exceeded). */
+  take(): boolean {
+    if (!this.limited) return true;
+    this.roll();
+    if (this.left === 0) return false;
+    this.left--;
+    return true;
+  }
+
+  setRemaining(n: number): void {
+    this.roll();
+    this.left = n;
+  }
+
+  /** A fresh window, full, from now. */
+  refill(): void {
+    this.start = this.now();
+    this.left = this.quota;
+  }
+
+  secondsToReset(): number {
+    const t = this.roll();
+    return Math.max(0, Math.ceil((this.start + this.windowSec * 1000 - t) / 1000));
+  }
+
+  /** `RateLimit-Policy` and `RateLimit` as the service sends them; none when unlimited. */
+  headers(): Record<string, string> {
+    if (!this.limited) return {};
+    return {
+      'RateLimit-Policy': `"validations";q=${this.quota};w=${this.windowSec}`,
+      RateLimit: `"validations";r=${this.remaining()};t=${this.secondsToReset()}`,
+    };
+  }
+
+  private roll(): number {
+    const t = this.now();
+    const ms = this.windowSec * 1000;
+    if (t >= this.start + ms) {
+      this.start += Math.floor((t - this.start) / ms) * ms;
+      this.left = this.quota;
+    }
+    return t;
+  }
+}
