@@ -40,21 +40,18 @@ export function inputError(message: string): IdvError {
   return new IdvError('input', message);
 }
 
+/** Each kind's exit code: the one table (an interruption's code depends on its signal). */
+const EXIT_FOR: Record<Exclude<ErrorKind, 'interrupted'>, number> = {
+  usage: EXIT.usage,
+  input: EXIT.input,
+  auth: EXIT.auth,
+  quota: EXIT.quota,
+  failed: EXIT.failed,
+};
+const EXIT_FOR_SIGNAL: Record<StopSignal, number> = { SIGINT: EXIT.sigint, SIGTERM: EXIT.sigterm, SIGHUP: EXIT.sighup };
+
 export function exitCodeFor(kind: ErrorKind, signal?: StopSignal): number {
-  switch (kind) {
-    case 'usage':
-      return EXIT.usage;
-    case 'input':
-      return EXIT.input;
-    case 'auth':
-      return EXIT.auth;
-    case 'quota':
-      return EXIT.quota;
-    case 'failed':
-      return EXIT.failed;
-    case 'interrupted':
-      return signal === 'SIGTERM' ? EXIT.sigterm : signal === 'SIGHUP' ? EXIT.sighup : EXIT.sigint;
-  }
+  return kind === 'interrupted' ? EXIT_FOR_SIGNAL[signal ?? 'SIGINT'] : EXIT_FOR[kind];
 }
 
 /** The signal an abort reason names (SIGINT when it names none). */

@@ -26,3 +26,14 @@ const PLAIN_STATUS = /^[A-Za-z0-9_-]{1,40}$/;
 export function isPlainStatus(status: string): boolean {
   return PLAIN_STATUS.test(status);
 }
+
+/** How a status is coloured on a terminal (a chalk style); a status the service adds later is blue. */
+export const STATUS_COLOUR: Readonly<Record<string, 'green' | 'cyan' | 'magenta' | 'red' | 'gray' | 'yellow' | 'redBold'>> = {
+  ok: 'green',
+  alias: 'cyan',
+  disposable: 'magenta',
+  fake: 'red',
+  [INVALID]: 'gray',
+  [QUOTA_EXCEEDED]: 'yellow',
+  [ERROR]: 'redBold',
+};

@@ -196,12 +196,9 @@ export function openScope(dir: string, baseUrl: string, endpoint: string, ttlSec
       const fresh = new Map<string, string>();
       const oldest = now() / 1000 - ttlSeconds;
       const newest = now() / 1000 + FUTURE_SLACK_SECONDS;
-      let carry = '';
       let beat = now();
-      for await (const chunk of createReadStream(path, { encoding: 'utf8', highWaterMark: 256 * 1024 })) {
-        const parts = (carry + (chunk as string)).split('\n');
-        carry = parts.pop() ?? '';
-        for (const line of parts) {
+      for await (const lines of linesOf(path)) {
+        for (const line of lines) {
           const m = GOOD_LINE.exec(line);
           if (m && Number(m[1]) > oldest && Number(m[1]) <= newest) fresh.set(m[3]!, `${m[1]}\t${m[2]}\t${m[3]}\n`);
         }
@@ -219,6 +216,19 @@ export function openScope(dir: string, baseUrl: string, endpoint: string, ttlSec
     } finally {
       await rm(lock, { force: true }).catch(() => undefined);
     }
+  }
+}
+
+/**
+ * The whole lines of a log as text, a block at a time (a torn last line is left out). load() reads bytes
+ * instead, for speed; compaction and stats, which run seldom, read text.
+ */
+async function* linesOf(path: string): AsyncGenerator<string[]> {
+  let carry = '';
+  for await (const chunk of createReadStream(path, { encoding: 'utf8', highWaterMark: 256 * 1024 })) {
+    const lines = (carry + (chunk as string)).split('\n');
+    carry = lines.pop() ?? '';
+    yield lines;
   }
 }
 
@@ -271,11 +281,8 @@ export async function cacheStats(dir: string): Promise<CacheStats> {
     stats.files++;
     stats.bytes += (await stat(file)).size;
     let scope = { baseUrl: '?', endpoint: '?', entries: 0 };
-    let carry = '';
-    for await (const chunk of createReadStream(file, { encoding: 'utf8', highWaterMark: 256 * 1024 })) {
-      const parts = (carry + (chunk as string)).split('\n');
-      carry = parts.pop() ?? '';
-      for (const line of parts) {
+    for await (const lines of linesOf(file)) {
+      for (const line of lines) {
         if (line.startsWith(HEADER_PREFIX)) {
           const [baseUrl = '?', endpoint = '?'] = line.slice(HEADER_PREFIX.length).split(' ');
           scope = { ...scope, baseUrl, endpoint };

@@ -1,6 +1,7 @@
 // One formatter per format. Each turns blocks of output records into text; the sink writes it.
 import type { Chalk } from './colors.js';
 import { terminalSafe } from './terminal-text.js';
+import { STATUS_COLOUR } from '../statuses.js';
 
 export type Format = 'table' | 'csv' | 'json' | 'ndjson';
 export const FORMATS: readonly Format[] = ['table', 'csv', 'json', 'ndjson'];
@@ -178,24 +179,8 @@ function tableFormatter(o: FormatOptions): Formatter {
 }
 
 export function statusColour(chalk: Chalk, status: string): (s: string) => string {
-  switch (status) {
-    case 'ok':
-      return chalk.green;
-    case 'alias':
-      return chalk.cyan;
-    case 'disposable':
-      return chalk.magenta;
-    case 'fake':
-      return chalk.red;
-    case 'invalid':
-      return chalk.gray;
-    case 'quota_exceeded':
-      return chalk.yellow;
-    case 'error':
-      return chalk.red.bold;
-    default:
-      return chalk.blue;
-  }
+  const style = Object.hasOwn(STATUS_COLOUR, status) ? STATUS_COLOUR[status]! : 'blue';
+  return style === 'redBold' ? chalk.red.bold : chalk[style];
 }
 
 /** Format from an -o file's extension, if it names one. */

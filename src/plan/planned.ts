@@ -3,7 +3,7 @@
 import type { Item } from '../input/check.js';
 import type { InputRecord } from '../input/read.js';
 import { INVALID } from '../statuses.js';
-import { NEW, type Lookup, type Plan } from './plan.js';
+import type { Lookup, Plan } from './plan.js';
 
 export interface PlannedRecord {
   /** The item as read (trimmed); for `domains`, the host as written. */
@@ -41,8 +41,4 @@ export async function* planRecords(
     }
     yield out;
   }
-}
-
-export function isNew(r: PlannedRecord): boolean {
-  return r.state === NEW;
 }

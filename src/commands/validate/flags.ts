@@ -71,7 +71,7 @@ const positiveSeconds = (value: string) => {
 };
 const duration = (flag: string) => (value: string) => parseDuration(value, flag);
 /** `ok, alias` → ['ok', 'alias']: names trimmed and lower-cased, empty ones dropped. */
-export const statusList = (value: string) =>
+const statusList = (value: string) =>
   value
     .split(',')
     .map((s) => s.trim().toLowerCase())
