@@ -1,7 +1,7 @@
 // commander wiring: flags → options objects → each command's run(options, io). No `process` here.
-import { Command } from 'commander';
+import { Command, Option } from 'commander';
 import { validateCommand } from './commands/validate/flags.js';
-import { usageError } from './errors.js';
+import { wholeNumber } from './commands/parsers.js';
 import { forPerson, type Io } from './io.js';
 
 export interface ProgramDeps {
@@ -27,14 +27,6 @@ function output(io: Io) {
   };
 }
 
-function intFlag(value: string | undefined, flag: string, min: number, fallback: number): number {
-  if (value === undefined) return fallback;
-  if (!/^\d+$/.test(value.trim()) || Number(value) < min) {
-    throw usageError(`${flag} takes a whole number${min > 0 ? ` of at least ${min}` : ''}, not "${value}".`);
-  }
-  return Number(value);
-}
-
 export function buildProgram(deps: ProgramDeps): Command {
   const program = new Command('idv')
     .description('Validate email addresses and domains in bulk with the Valid Identities API.')
@@ -53,8 +45,8 @@ Examples:
 
 Key: IDV_API_KEY, else the file written by idv auth login. Docs: README.md.`,
     );
+  /** Every command ends through main.ts (no process.exit) and writes through the run's Io. */
   const inherit = (c: Command) => c.exitOverride().showHelpAfterError('(run with --help for usage)').configureOutput(output(deps.io));
-
   for (const kind of ['emails', 'domains'] as const) {
     const command = validateCommand(kind, async (o) => {
       const { run } = await import('./commands/validate/run.js');
@@ -62,7 +54,15 @@ Key: IDV_API_KEY, else the file written by idv auth login. Docs: README.md.`,
     });
     program.addCommand(inherit(command));
   }
+  program.addCommand(authCommand(deps, inherit));
+  program.addCommand(cacheCommand(deps, inherit));
+  program.addCommand(sandboxCommand(deps, inherit));
+  return program;
+}
 
+type Inherit = (c: Command) => Command;
+
+function authCommand(deps: ProgramDeps, inherit: Inherit): Command {
   const auth = inherit(new Command('auth').description('store, show (masked) and remove the API key')).addHelpText(
     'after',
     `
@@ -89,8 +89,10 @@ The key is read from IDV_API_KEY first, then from $XDG_CONFIG_HOME/idv/config.js
         }),
     );
   }
-  program.addCommand(auth);
+  return auth;
+}
 
+function cacheCommand(deps: ProgramDeps, inherit: Inherit): Command {
   const cache = inherit(new Command('cache').description('inspect and empty the local result cache')).addHelpText(
     'after',
     `
@@ -104,12 +106,11 @@ Results are kept in $XDG_CACHE_HOME/idv/ (default ~/.cache/idv/) for --cache-ttl
   cache.addCommand(
     inherit(new Command('stats'))
       .description('entries, size, path and oldest entry of the cache')
-      .option('--format <format>', 'json for a machine-readable object')
+      .addOption(new Option('--format <format>', 'json for a machine-readable object').choices(['json']))
       .addHelpText('after', '\nExamples:\n  $ idv cache stats\n  $ idv cache stats --format json')
-      .action(async (f: { format?: string }) => {
-        if (f.format !== undefined && f.format !== 'json') throw usageError('idv cache stats --format takes json.');
+      .action(async (f: { format?: 'json' }) => {
         const { run } = await import('./commands/cache.js');
-        await run({ action: 'stats', format: f.format as 'json' | undefined }, deps.io);
+        await run({ action: 'stats', format: f.format }, deps.io);
       }),
   );
   cache.addCommand(
@@ -121,34 +122,25 @@ Results are kept in $XDG_CACHE_HOME/idv/ (default ~/.cache/idv/) for --cache-ttl
         await run({ action: 'clear' }, deps.io);
       }),
   );
-  program.addCommand(cache);
+  return cache;
+}
 
-  program.addCommand(
-    inherit(new Command('sandbox'))
-      .description('run a local emulator of the service on 127.0.0.1')
-      .option('--port <n>', 'port to listen on (0: any free port)', '0')
-      .option('--quota <n>', 'validations per window (0: unlimited)', '1000')
-      .option('--window <seconds>', 'quota window length in seconds', '3600')
-      .option('--key <key>', 'the API key it accepts (default: a random one, printed)')
-      .addHelpText(
-        'after',
-        `
+function sandboxCommand(deps: ProgramDeps, inherit: Inherit): Command {
+  return inherit(new Command('sandbox'))
+    .description('run a local emulator of the service on 127.0.0.1')
+    .addOption(new Option('--port <n>', 'port to listen on (0: any free port)').argParser(wholeNumber(0, 65535)).default(0))
+    .addOption(new Option('--quota <n>', 'validations per window (0: unlimited)').argParser(wholeNumber(0)).default(1000))
+    .addOption(new Option('--window <seconds>', 'quota window length in seconds').argParser(wholeNumber(1)).default(3600))
+    .option('--key <key>', 'the API key it accepts (default: a random one, printed)')
+    .addHelpText(
+      'after',
+      `
 Examples:
   $ idv sandbox --port 8080 --quota 50 --window 3600
   $ IDV_BASE_URL=http://127.0.0.1:8080 IDV_API_KEY=<printed key> idv emails list.csv`,
-      )
-      .action(async (f: { port: string; quota: string; window: string; key?: string }) => {
-        const { run } = await import('./commands/sandbox.js');
-        await run(
-          {
-            port: intFlag(f.port, '--port', 0, 0),
-            quota: intFlag(f.quota, '--quota', 0, 1000),
-            window: intFlag(f.window, '--window', 1, 3600),
-            key: f.key,
-          },
-          deps.io,
-        );
-      }),
-  );
-  return program;
+    )
+    .action(async (f: { port: number; quota: number; window: number; key?: string }) => {
+      const { run } = await import('./commands/sandbox.js');
+      await run({ port: f.port, quota: f.quota, window: f.window, key: f.key }, deps.io);
+    });
 }

@@ -1,4 +1,4 @@
-import { fakeIo as sharedFakeIo } from './fake-io.js';
+import { fakeIo as sharedFakeIo, run as runCli } from './fake-io.js';
 import { describe, it, expect, afterEach } from 'vitest';
 import { PassThrough } from 'node:stream';
 import { startSandbox, type Sandbox, type SandboxOptions } from '../src/sandbox/server.js';
@@ -431,7 +431,15 @@ describe('idv sandbox command', () => {
     await runSandboxCommand({ port: 0, quota: 0, window: 3600 }, io);
     expect(out()).toMatch(/^key: sk_sandbox_[0-9a-f]{16}$/m);
     expect(out()).toContain('\nquota: unlimited\n');
-    await expect(runSandboxCommand({ port: 70000, quota: 1, window: 1 }, io)).rejects.toMatchObject({ kind: 'usage' });
-    await expect(runSandboxCommand({ port: 0, quota: -1, window: 1 }, io)).rejects.toMatchObject({ kind: 'usage' });
+    // Ranges are checked once, by the flags' parsers, before the command runs.
+    for (const [flag, value, says] of [
+      ['--port', '70000', 'Give a whole number from 0 to 65535.'],
+      ['--quota', '-1', 'Give a whole number.'],
+      ['--window', '0', 'Give a whole number of at least 1.'],
+    ]) {
+      const r = await runCli(['sandbox', flag!, value!]);
+      expect(r.exitCode).toBe(2);
+      expect(r.stderr.split('\n')[0]).toBe(`idv: option '${flag} <${flag === '--window' ? 'seconds' : 'n'}>' argument '${value}' is invalid. ${says}`);
+    }
   });
 });

@@ -62,6 +62,7 @@ interface TransportOptions {
   connections: number;
 }
 
+// (Long on purpose: one closure owns the keep-alive agent; exchange() is one request's whole life.)
 export async function directTransport(base: URL, o: TransportOptions): Promise<Transport> {
   const https = base.protocol === 'https:';
   const mod = https ? await import('node:https') : await import('node:http');
@@ -201,6 +202,7 @@ function proxyUrl(name: string, value: string): string {
   return withScheme;
 }
 
+// (Long on purpose: one closure owns the undici dispatcher, renewed after a time-out; post() bounds each exchange.)
 export async function proxyTransport(
   base: URL,
   o: TransportOptions,

@@ -58,6 +58,7 @@ export interface CacheScope {
   append(entries: Array<[string, string]>): void;
 }
 
+// (Long on purpose: one closure per log file, whose load() parses lines in place as bytes; see parseLine.)
 export function openScope(dir: string, baseUrl: string, endpoint: string, ttlSeconds: number, now = Date.now): CacheScope {
   const id = createHash('sha256').update(`${baseUrl.replace(/\/+$/, '')}\n${endpoint}`).digest('hex').slice(0, 16);
   const path = join(dir, `${id}.log`);

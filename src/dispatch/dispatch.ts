@@ -90,6 +90,8 @@ export function defaultSleep(ms: number, signal: AbortSignal): Promise<void> {
  * The scheduler: batches items in arrival order, keeps `concurrency` requests in flight, cuts batches to the
  * quota left (RateLimit r), and carries out decide()'s rules for each answer. It alone holds state.
  */
+// (Long on purpose: one closure owns the scheduler's state — queue, in-flight counts, budget, waits — and
+// its parts are the named inner functions below: noteRate, quotaHit, pump, settle, send, runBatch.)
 export function createDispatcher(o: DispatchOptions) {
   const now = o.now ?? Date.now;
   const sleep = o.sleep ?? defaultSleep;

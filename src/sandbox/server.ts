@@ -70,6 +70,8 @@ function checkInteger(name: string, value: number, min: number, max = Number.MAX
   }
 }
 
+// (Long on purpose: one closure owns the server's state — sockets, sleeping handlers, the fault queue — and
+// its parts are the named inner functions below; what it answers is answer.ts's.)
 export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> {
   const host = opts.host ?? '127.0.0.1';
   if (!isLoopback(host)) {

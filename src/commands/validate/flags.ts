@@ -1,8 +1,9 @@
 // `idv emails` / `idv domains`: the flags, declared once with their parsers and defaults, read into one typed
 // options object. A value out of range is refused here, by commander, before anything runs.
-import { Command, InvalidArgumentError, Option } from 'commander';
+import { Command, Option } from 'commander';
 import { DEFAULTS, type Kind } from '../../defaults.js';
 import { parseDuration } from '../../duration.js';
+import { duration, positiveSeconds, statusList, wholeNumber } from '../parsers.js';
 import { FORMATS, type Format } from '../../output/format.js';
 
 export interface ValidateOptions {
@@ -57,25 +58,6 @@ interface Flags {
   cacheTtl: number;
   sandbox?: true;
 }
-
-// Parsers: each returns the typed value or throws the line commander prints after "argument '…' is invalid.".
-const wholeNumber = (min: number) => (value: string) => {
-  const t = value.trim();
-  if (!/^\d{1,15}$/.test(t) || Number(t) < min) throw new InvalidArgumentError(`Give a whole number${min > 0 ? ` of at least ${min}` : ''}.`);
-  return Number(t);
-};
-const positiveSeconds = (value: string) => {
-  const t = value.trim();
-  if (!/^\d{1,9}(\.\d{1,9})?$/.test(t) || !(Number(t) > 0)) throw new InvalidArgumentError('Give a number of seconds above 0.');
-  return Number(t);
-};
-const duration = (flag: string) => (value: string) => parseDuration(value, flag);
-/** `ok, alias` → ['ok', 'alias']: names trimmed and lower-cased, empty ones dropped. */
-const statusList = (value: string) =>
-  value
-    .split(',')
-    .map((s) => s.trim().toLowerCase())
-    .filter(Boolean);
 
 const EXIT_CODES = `Exit codes: 0 done, 1 some items ended "error", 2 usage or input error, 3 no key or key refused,
 4 quota used up (results so far written; run again later to go on), 129/130/143 interrupted.`;

@@ -60,51 +60,16 @@ export async function runPipeline(p: Pipeline): Promise<Finished | null> {
   stop.signal.addEventListener('abort', () => writer.stop(), { once: true });
 
   const countdown = waitCountdown(io, progress, showProgress && !o.quiet, !o.quiet);
-  const progressText = () =>
+  const progressText = (): string =>
     `Validating · ${plan.counts.records.toLocaleString('en-US')} records read · ${writer.passed.toLocaleString('en-US')} done` +
     ` · ${dispatcher.stats.sent.toLocaleString('en-US')} sent` +
     (plan.counts.cached ? ` · ${plan.counts.cached.toLocaleString('en-US')} from cache` : '');
 
-  let cacheWarned = false;
-  const { createClient } = await import('../../api/client.js');
-  const client = await createClient({
-    baseUrl: p.target.baseUrl,
-    key: p.target.key,
-    timeoutMs: o.timeoutSeconds * 1000,
-    connections: o.concurrency,
-    env: io.env,
-    secrets: io.secrets,
-    log: o.verbose ? (line) => progress.log(forPerson(io, `idv: ${line}`)) : undefined,
-  });
-  const dispatcher = createDispatcher({
-    client,
-    endpoint: ENDPOINT[o.kind],
-    field: FIELD[o.kind],
-    batchSize: o.batchSize,
-    concurrency: o.concurrency,
-    retries: o.retries,
-    wait: o.wait,
-    maxWaitSeconds: o.maxWaitSeconds,
-    signal: stop.signal,
-    hurry: () => writer.waiting,
-    onResults(results: Array<[WorkItem, string]>) {
-      for (const [item, status] of results) plan.settle(item.key, status);
-      if (p.cache) {
-        p.cache.append(results.map(([i, s]) => [i.key, s])); // the store keeps only what is cacheable
-        const err = p.cache.writeError();
-        if (err && !cacheWarned) {
-          cacheWarned = true;
-          progress.log(forPerson(io, `idv: warning: cannot write the cache (${err.code ?? err.message}: ${p.cache.path}); this run's results will be paid for again by the next run.`));
-        }
-      }
-      writer.flush();
-    },
-    onProgress() {
-      // While the countdown to the quota's reset runs, it keeps the line (it stops itself at the reset).
-      if (showProgress && !countdown.running()) progress.update(progressText());
-    },
-    onWait: (until) => countdown.start(until),
-  });
+  const update = () => {
+    // While the countdown to the quota's reset runs, it keeps the line (it stops itself at the reset).
+    if (showProgress && !countdown.running()) progress.update(progressText());
+  };
+  const { client, dispatcher } = await startDispatcher(p, writer, stop.signal, { progress: update, wait: (until) => countdown.start(until) });
 
   try {
     writer.begin();
@@ -112,7 +77,7 @@ export async function runPipeline(p: Pipeline): Promise<Finished | null> {
       if (stop.signal.aborted) break;
       writer.add(block);
       for (const r of block) if (r.state === NEW) dispatcher.push({ key: r.key, send: r.send });
-      if (showProgress && !countdown.running()) progress.update(progressText());
+      update();
       await writer.written(); // output keeps pace with input
       if (!dispatcher.hasRoom()) await dispatcher.room();
       if (writer.full) {
@@ -143,6 +108,54 @@ export async function runPipeline(p: Pipeline): Promise<Finished | null> {
     io.signal.removeEventListener('abort', onSignal);
     await client.close();
   }
+}
+
+/** The client and the dispatcher of a run: answers settle the plan, go to the cache, and free the writer. */
+async function startDispatcher(
+  p: Pipeline,
+  writer: OrderedWriter,
+  signal: AbortSignal,
+  on: { progress(): void; wait(until: number): void },
+) {
+  const { o, io, plan, progress } = p;
+  let cacheWarned = false;
+  const { createClient } = await import('../../api/client.js');
+  const client = await createClient({
+    baseUrl: p.target.baseUrl,
+    key: p.target.key,
+    timeoutMs: o.timeoutSeconds * 1000,
+    connections: o.concurrency,
+    env: io.env,
+    secrets: io.secrets,
+    log: o.verbose ? (line) => progress.log(forPerson(io, `idv: ${line}`)) : undefined,
+  });
+  const dispatcher = createDispatcher({
+    client,
+    endpoint: ENDPOINT[o.kind],
+    field: FIELD[o.kind],
+    batchSize: o.batchSize,
+    concurrency: o.concurrency,
+    retries: o.retries,
+    wait: o.wait,
+    maxWaitSeconds: o.maxWaitSeconds,
+    signal,
+    hurry: () => writer.waiting,
+    onResults(results: Array<[WorkItem, string]>) {
+      for (const [item, status] of results) plan.settle(item.key, status);
+      if (p.cache) {
+        p.cache.append(results.map(([i, s]) => [i.key, s])); // the store keeps only what is cacheable
+        const err = p.cache.writeError();
+        if (err && !cacheWarned) {
+          cacheWarned = true;
+          progress.log(forPerson(io, `idv: warning: cannot write the cache (${err.code ?? err.message}: ${p.cache.path}); this run's results will be paid for again by the next run.`));
+        }
+      }
+      writer.flush();
+    },
+    onProgress: on.progress,
+    onWait: on.wait,
+  });
+  return { client, dispatcher };
 }
 
 /** The wait for the quota (--wait): a countdown on the spinner line on a terminal, one line otherwise. */
