@@ -2,16 +2,11 @@
 // run(options, io) → an exit code. Every error ends here and maps to its code in one place (errors.ts);
 // every message goes out through the run's secrets, so the key in use is never printed. cli.cts calls this
 // with the real process; tests call it in-process with a fake Io.
-import { readFileSync } from 'node:fs';
 import { EXIT, exitCodeFor, IdvError, stopSignal } from './errors.js';
 import { warn, type Io } from './io.js';
 import { buildProgram } from './program.js';
+import { version } from './version.js';
 
-let cachedVersion: string | undefined;
-export function version(): string {
-  cachedVersion ??= (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
-  return cachedVersion;
-}
 
 /** Run `idv <argv…>` (argv without `node` and the script) and give its exit code. Never throws. */
 export async function runCli(argv: string[], io: Io): Promise<number> {

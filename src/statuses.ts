@@ -16,6 +16,12 @@ export const KNOWN_STATUSES: readonly string[] = [
   ERROR,
 ];
 
+/** Every status a command can give (its --split files). `domains` has no alias. */
+export const STATUSES_OF: Readonly<Record<'emails' | 'domains', readonly string[]>> = {
+  emails: KNOWN_STATUSES,
+  domains: KNOWN_STATUSES.filter((s) => s !== 'alias'),
+};
+
 /** Results worth keeping in the cache: everything the service decided, not what it did not. */
 export function isCacheable(status: string): boolean {
   return status !== QUOTA_EXCEEDED && status !== ERROR && status !== INVALID;

@@ -12,6 +12,8 @@ import { decide, quotaWaitMs, type DecideOptions } from './decide.js';
 export interface WorkItem {
   key: string;
   send: string;
+  /** Counted against --max-spend (set when first sent; a retry or a resend after --wait is not counted again). */
+  spent?: boolean;
 }
 
 export interface DispatchOptions {
@@ -21,6 +23,8 @@ export interface DispatchOptions {
   batchSize: number;
   concurrency: number;
   retries: number;
+  /** --max-spend: never send more than this many items in the run; the rest end quota_exceeded. */
+  maxSpend?: number;
   /** --wait: sleep until the quota resets instead of stopping; bounded by maxWaitSeconds. */
   wait: boolean;
   maxWaitSeconds?: number;
@@ -52,6 +56,10 @@ export interface DispatchStats {
   sent: number;
   inFlight: number;
   quotaStopped: boolean;
+  /** Items left unsent by --max-spend (they end quota_exceeded). */
+  capped: number;
+  /** Requests that were retries of a failed one. */
+  retries: number;
   /** Latest rate-limit facts and when they arrived. */
   rate?: RateInfo;
   rateAt?: number;
@@ -108,7 +116,9 @@ export function createDispatcher(o: DispatchOptions) {
   let lastFailure: string | undefined;
   /** Validations left, from the latest RateLimit header (items in flight not yet taken off). */
   let budget: number | undefined;
-  const stats: DispatchStats = { requests: 0, sent: 0, inFlight: 0, quotaStopped: false, waitedMs: 0 };
+  const stats: DispatchStats = { requests: 0, sent: 0, inFlight: 0, quotaStopped: false, capped: 0, retries: 0, waitedMs: 0 };
+  /** What --max-spend still allows. */
+  let spendLeft = o.maxSpend ?? Infinity;
 
   // Requests in flight are cut only after a grace period following an interrupt.
   const hard = new AbortController();
@@ -194,9 +204,29 @@ export function createDispatcher(o: DispatchOptions) {
         }
         size = Math.min(size, available);
       }
-      send(queue.take(size));
+      spend(queue.take(size));
     }
     settle();
+  }
+
+  /** Send a batch, less what --max-spend no longer allows (those items end quota_exceeded, uncharged). */
+  function spend(batch: WorkItem[]): void {
+    if (spendLeft === Infinity) return send(batch);
+    const go: WorkItem[] = [];
+    const capped: WorkItem[] = [];
+    for (const item of batch) {
+      if (item.spent) go.push(item);
+      else if (spendLeft > 0) {
+        spendLeft--;
+        item.spent = true;
+        go.push(item);
+      } else capped.push(item);
+    }
+    if (capped.length) {
+      stats.capped += capped.length;
+      finishItems(capped, QUOTA_EXCEEDED);
+    }
+    if (go.length) send(go);
   }
 
   function settle(): void {
@@ -232,6 +262,7 @@ export function createDispatcher(o: DispatchOptions) {
       let outcome: Outcome;
       try {
         stats.requests++;
+        if (attempt > 0) stats.retries++;
         outcome = await o.client.validate(o.endpoint, o.field, batch.map((i) => i.send), hard.signal);
       } catch {
         return; // cut after an interrupt: these items stay unvalidated (and uncached)
@@ -291,7 +322,8 @@ export function createDispatcher(o: DispatchOptions) {
     stats,
     /** Queue an item; call `room()` before pushing more when it says so. */
     push(item: WorkItem): void {
-      if (quotaStopped) {
+      if (quotaStopped || spendLeft <= 0) {
+        if (!quotaStopped) stats.capped++;
         o.onResults([[item, QUOTA_EXCEEDED]]);
         return;
       }

@@ -17,7 +17,10 @@ export interface InputRecord {
 }
 
 export interface Source {
+  /** For messages: the path, or "standard input". */
   name: string;
+  /** As given: a path, or "-" for standard input. */
+  path: string;
   open(): Readable;
 }
 
@@ -40,9 +43,10 @@ export function sourcesFor(files: string[], io: Io): Source[] {
   }
   return files.map((f) =>
     f === '-'
-      ? { name: 'standard input', open: () => io.stdin }
+      ? { name: 'standard input', path: '-', open: () => io.stdin }
       : {
           name: f,
+          path: f,
           open: () => createReadStream(resolve(io.cwd, f), { highWaterMark: 64 * 1024 }),
         },
   );

@@ -1,6 +1,7 @@
-// The in-order window: planned records wait here until their status is known, then leave in input order,
-// filtered by --only/--exclude, formatted a block at a time and handed to the sink. Writes go one after
-// another and never overlap; a failed write stops the run (onStop) and is thrown by written()/finish().
+// The in-order window: planned records wait here until their status is known, then leave in input order
+// for the main output (filtered by --only/--exclude) and, with --split, for their status's own file.
+// Each output formats a block at a time and hands it to its sink. Writes go one after another and never
+// overlap; a failed write stops the run (onStop) and is thrown by written()/finish().
 import { Fifo } from '../fifo.js';
 import type { PlannedRecord } from '../plan/planned.js';
 import type { Formatter, OutRecord } from './format.js';
@@ -9,9 +10,22 @@ import type { Sink } from './sink.js';
 /** Records held for in-order output; reading waits while this many are held. */
 export const WINDOW_MAX = 50_000;
 
-export interface OrderedWriterOptions {
+export interface Output {
   formatter: Formatter;
   sink: Sink;
+}
+
+/** One output per status (--split): made on first use, its format's beginning already written. */
+export interface SplitOutputs {
+  get(status: string): Promise<Output>;
+  /** Every output made so far. */
+  made(): Output[];
+}
+
+export interface OrderedWriterOptions {
+  /** Standard output or -o; null when --split alone writes (to a terminal, the files are the output). */
+  main: Output | null;
+  split: SplitOutputs | null;
   /** The status of a pending item once it is known, else undefined. */
   statusOf(key: string): string | undefined;
   only: ReadonlySet<string> | null;
@@ -34,7 +48,8 @@ export class OrderedWriter {
   constructor(private readonly o: OrderedWriterOptions) {}
 
   begin(): void {
-    this.enqueue(this.o.formatter.begin());
+    const { main } = this.o;
+    if (main) this.enqueue(() => write(main, main.formatter.begin()));
   }
 
   /** Take records in (in input order) and pass on those whose status is known. */
@@ -46,6 +61,7 @@ export class OrderedWriter {
   /** Pass on every record at the head of the window whose status is known (call when answers arrive). */
   flush(): void {
     const out: OutRecord[] = [];
+    const byStatus = this.o.split ? new Map<string, OutRecord[]>() : null;
     const { only, exclude } = this.o;
     for (let r = this.window.peek(); r !== undefined; r = this.window.peek()) {
       const status = r.state.kind === 'known' ? r.state.status : this.o.statusOf(r.key);
@@ -53,10 +69,28 @@ export class OrderedWriter {
       this.window.shift();
       this.passed++;
       this.counts.set(status, (this.counts.get(status) ?? 0) + 1);
+      const rec: OutRecord = { item: r.item, status, fields: r.fields };
+      if (byStatus) {
+        const group = byStatus.get(status);
+        if (group) group.push(rec);
+        else byStatus.set(status, [rec]);
+      }
       if ((only && !only.has(status)) || (exclude && exclude.has(status))) continue;
-      out.push({ item: r.item, status, fields: r.fields });
+      out.push(rec);
     }
-    if (out.length && !this.stopped) this.enqueue(this.o.formatter.records(out));
+    if (!this.stopped) {
+      const { main, split } = this.o;
+      if (main && out.length) {
+        const text = main.formatter.records(out);
+        this.enqueue(() => write(main, text));
+      }
+      if (split && byStatus) {
+        for (const [status, group] of byStatus) this.enqueue(async () => {
+          const output = await split.get(status);
+          await write(output, output.formatter.records(group));
+        });
+      }
+    }
     if (this.roomWaiter && this.window.length < WINDOW_MAX / 2) this.release();
   }
 
@@ -88,37 +122,36 @@ export class OrderedWriter {
     if (this.failure) throw this.failure;
   }
 
-  /** The records still held (0 once every answer has come). */
-  get held(): number {
-    return this.window.length;
-  }
-
-  /** Everything is in: write the rest and the format's end, and put the output in place. */
+  /** Everything is in: write the rest and each format's end, and put every output in place. */
   async finish(): Promise<void> {
     this.flush();
-    if (!this.stopped) this.enqueue(this.o.formatter.end());
+    for (const output of this.outputs()) this.enqueue(() => write(output, output.formatter.end()));
     await this.written();
-    if (!this.stopped) await this.o.sink.commit();
+    if (this.stopped) return;
+    for (const output of this.outputs()) await output.sink.commit();
   }
 
-  /** Give up: nothing more is written; an output file is left as it was. */
+  /** Give up: nothing more is written; output files are left as they were. */
   async abort(): Promise<void> {
     this.stop();
     await this.writing;
-    await this.o.sink.abort();
+    for (const output of this.outputs()) await output.sink.abort();
   }
 
   get failed(): unknown {
     return this.failure;
   }
 
-  private enqueue(text: string): void {
-    if (!text) return;
+  private outputs(): Output[] {
+    return [...(this.o.main ? [this.o.main] : []), ...(this.o.split?.made() ?? [])];
+  }
+
+  private enqueue(step: () => Promise<void>): void {
     this.writing = this.writing
       .then(async () => {
         if (this.stopped) return;
-        await this.o.sink.write(text);
-        if (this.o.sink.closed) this.halt('EPIPE');
+        await step();
+        if (this.o.main?.sink.closed) this.halt('EPIPE');
       })
       .catch((err: unknown) => {
         this.failure ??= err;
@@ -137,4 +170,8 @@ export class OrderedWriter {
     this.roomWaiter = null;
     w?.();
   }
+}
+
+function write(output: Output, text: string): Promise<void> {
+  return text ? output.sink.write(text) : Promise.resolve();
 }

@@ -6,7 +6,18 @@ export interface DryRunFacts {
   unique: number;
   invalid: number;
   cached: number;
+  /** What the run would spend: new items, at most --max-spend. */
   quota: number;
+  /** With --max-spend: the new items the cap would leave unsent. */
+  unsent?: number;
+}
+
+/** The dry run's facts from the plan's counts. */
+export function dryRunFacts(c: { records: number; unique: number; invalid: number; cached: number }, maxSpend: number | undefined): DryRunFacts {
+  const fresh = c.unique - c.cached;
+  const facts: DryRunFacts = { records: c.records, unique: c.unique, invalid: c.invalid, cached: c.cached, quota: Math.min(fresh, maxSpend ?? Infinity) };
+  if (maxSpend !== undefined) facts.unsent = fresh - facts.quota;
+  return facts;
 }
 
 export function formatDryRun(f: DryRunFacts, format: Format): string {

@@ -26,6 +26,9 @@ export interface ValidateOptions {
   concurrency: number;
   timeoutSeconds: number;
   retries: number;
+  maxSpend?: number;
+  report?: string;
+  split?: string;
   wait: boolean;
   maxWaitSeconds?: number;
   cache: boolean;
@@ -52,6 +55,9 @@ interface Flags {
   concurrency: number;
   timeout: number;
   retries: number;
+  maxSpend?: number;
+  report?: string;
+  split?: string;
   wait?: true;
   maxWait?: number;
   cache: boolean;
@@ -113,6 +119,9 @@ export function validateCommand(kind: Kind, action: (o: ValidateOptions) => Prom
     .addOption(new Option('--concurrency <n>', 'requests in flight at once').argParser(wholeNumber(1)).default(DEFAULTS.concurrency))
     .addOption(new Option('--timeout <seconds>', 'time allowed per request').argParser(positiveSeconds).default(DEFAULTS.timeoutSeconds))
     .addOption(new Option('--retries <n>', 'retries after network errors, time-outs, 5xx').argParser(wholeNumber(0)).default(DEFAULTS.retries))
+    .addOption(new Option('--max-spend <n>', 'send at most this many items in this run (cache hits are free); the rest end quota_exceeded, exit 4').argParser(wholeNumber(0)))
+    .option('--split <dir>', 'also write one file per status into this folder (ok.csv, disposable.csv…), atomically')
+    .option('--report <file>', 'at the end of every run, write an account of it (JSON) to this file, atomically')
     .option('--wait', 'when the quota is used up, wait for it to reset and go on')
     .addOption(new Option('--max-wait <duration>', 'with --wait, the longest total wait, e.g. 90m or 2h').argParser(duration('--max-wait')))
     .option('--no-cache', 'neither read nor write the local result cache')
@@ -147,6 +156,9 @@ function toOptions(kind: Kind, files: string[], f: Flags): ValidateOptions {
     concurrency: f.concurrency,
     timeoutSeconds: f.timeout,
     retries: f.retries,
+    maxSpend: f.maxSpend,
+    report: f.report,
+    split: f.split,
     wait: f.wait === true,
     maxWaitSeconds: f.maxWait,
     cache: f.cache,

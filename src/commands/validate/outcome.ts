@@ -14,6 +14,10 @@ export interface Ending {
   cached: boolean;
   /** Why the last batch failed, in words. */
   lastFailure?: string;
+  /** --max-spend, and how many items it left unsent; whether the service's quota stopped the run. */
+  maxSpend?: number;
+  capped: number;
+  quotaStopped: boolean;
 }
 
 const records = (n: number) => `${n.toLocaleString('en-US')} record${n === 1 ? '' : 's'}`;
@@ -22,13 +26,20 @@ const records = (n: number) => `${n.toLocaleString('en-US')} record${n === 1 ? '
 export function outcomeOf(e: Ending): IdvError | null {
   const over = e.counts.get(QUOTA_EXCEEDED) ?? 0;
   const errors = e.counts.get(ERROR) ?? 0;
+  const again = e.cached ? '; run the same command again to go on: results already received are cached and not paid for twice.' : '.';
+  if (over > 0 && e.capped > 0 && !e.quotaStopped) {
+    return new IdvError(
+      'quota',
+      `Spend cap reached: --max-spend ${e.maxSpend!.toLocaleString('en-US')} items sent; ${records(over)} not validated (quota_exceeded)${again}`,
+    );
+  }
   if (over > 0) {
     const when =
       e.resetAt !== undefined
         ? `It resets in ${formatDuration((e.resetAt - e.now) / 1000)} (at ${clockTime(e.resetAt)})`
         : 'The service did not say when it resets';
-    const again = e.cached ? '; run the same command again then: results already received are cached and not paid for twice.' : '.';
-    return new IdvError('quota', `Quota used up: ${records(over)} not validated (quota_exceeded). ${when}${again}`);
+    const then = e.cached ? '; run the same command again then: results already received are cached and not paid for twice.' : '.';
+    return new IdvError('quota', `Quota used up: ${records(over)} not validated (quota_exceeded). ${when}${then}`);
   }
   if (errors > 0) {
     const why = e.lastFailure ? `: ${e.lastFailure}` : '';

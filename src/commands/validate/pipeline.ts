@@ -9,9 +9,7 @@ import { createDispatcher, type DispatchStats, type WorkItem } from '../../dispa
 import type { Plan } from '../../plan/plan.js';
 import { NEW } from '../../plan/plan.js';
 import type { PlannedRecord } from '../../plan/planned.js';
-import { OrderedWriter } from '../../output/ordered-writer.js';
-import type { Formatter } from '../../output/format.js';
-import type { Sink } from '../../output/sink.js';
+import { OrderedWriter, type Output, type SplitOutputs } from '../../output/ordered-writer.js';
 import type { Progress } from '../../output/progress.js';
 import { clockTime } from '../../output/summary.js';
 import { formatDuration } from '../../duration.js';
@@ -26,8 +24,9 @@ export interface Pipeline {
   plan: Plan;
   cache: CacheScope | null;
   records: AsyncIterable<PlannedRecord[]>;
-  formatter: Formatter;
-  sink: Sink;
+  /** Standard output or -o (null: --split alone); the files of --split. */
+  main: Output | null;
+  split: SplitOutputs | null;
   progress: Progress;
 }
 
@@ -50,8 +49,8 @@ export async function runPipeline(p: Pipeline): Promise<Finished | null> {
   else io.signal.addEventListener('abort', onSignal, { once: true });
 
   const writer = new OrderedWriter({
-    formatter: p.formatter,
-    sink: p.sink,
+    main: p.main,
+    split: p.split,
     statusOf: (key) => plan.statusOf(key),
     only: o.only ? new Set(o.only) : null,
     exclude: o.exclude ? new Set(o.exclude) : null,
@@ -136,6 +135,7 @@ async function startDispatcher(
     batchSize: o.batchSize,
     concurrency: o.concurrency,
     retries: o.retries,
+    maxSpend: o.maxSpend,
     wait: o.wait,
     maxWaitSeconds: o.maxWaitSeconds,
     signal,

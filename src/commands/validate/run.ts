@@ -1,5 +1,8 @@
 // `idv emails` / `idv domains`, as the pipeline it is: resolve the target, open the sources, plan, then
 // dispatch and write (or, for --dry-run, only count), summarise, and end with the outcome's exit code.
+// What the run learns along the way goes into its facts, for the summary and for --report.
+import { stat } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import { COLUMN, ENDPOINT } from '../../defaults.js';
 import { warn, type Io } from '../../io.js';
 import { checkerFor } from '../../input/check.js';
@@ -8,84 +11,129 @@ import type { LayoutOverrides } from '../../input/detect.js';
 import { cacheDir, openScope, type CacheScope } from '../../cache/store.js';
 import { Plan } from '../../plan/plan.js';
 import { planRecords, type PlannedRecord } from '../../plan/planned.js';
-import { createFormatter, formatForPath, type Format } from '../../output/format.js';
+import { createFormatter, formatForPath, type Format, type FormatOptions } from '../../output/format.js';
+import { splitOutputs } from '../../output/split.js';
 import { fileSink, stdoutSink } from '../../output/sink.js';
 import { loadChalk } from '../../output/colors.js';
 import { createProgress } from '../../output/progress.js';
 import { formatSummary } from '../../output/summary.js';
-import { KNOWN_STATUSES } from '../../statuses.js';
-import { resolve } from 'node:path';
+import { emptyFacts, reportJson, writeReport, type RunFacts } from '../../output/report.js';
+import { KNOWN_STATUSES, STATUSES_OF } from '../../statuses.js';
+import { version } from '../../version.js';
 import type { ValidateOptions } from './flags.js';
 import { resolveTarget, type Target } from './target.js';
-import { runPipeline } from './pipeline.js';
+import { runPipeline, type Finished } from './pipeline.js';
 import { outcomeOf } from './outcome.js';
-import { formatDryRun } from './dry-run.js';
+import { dryRunFacts, formatDryRun } from './dry-run.js';
 
 export async function run(o: ValidateOptions, io: Io): Promise<void> {
-  const started = Date.now();
+  const facts = emptyFacts(o.kind, Date.now(), o.maxSpend, o.output, o.dryRun);
+  let failure: unknown = null;
+  try {
+    await validate(o, io, facts);
+  } catch (err) {
+    failure = err;
+    throw err;
+  } finally {
+    if (o.report) await saveReport(o.report, io, facts, failure);
+  }
+}
+
+async function validate(o: ValidateOptions, io: Io, facts: RunFacts): Promise<void> {
   const format = chooseFormat(o, io);
   warnUnknownStatuses(io, '--only', o.only);
   warnUnknownStatuses(io, '--exclude', o.exclude);
   const sources = sourcesFor(o.files, io);
   await checkReadable(o.files, io.cwd);
+  facts.inputs = await Promise.all(sources.map(async (s) => ({ path: s.path, bytes: s.path === '-' ? null : (await stat(resolve(io.cwd, s.path))).size, records: 0 })));
   const target = await resolveTarget(o, io);
   try {
     const plan = new Plan();
     const cache = await openCache(o, io, target, plan);
     const overrides: LayoutOverrides = { column: o.column, delimiter: o.delimiter, noHeader: o.noHeader };
     const first = await openSource(sources[0]!, o.kind, overrides);
-    const records = planRecords(recordsOf(first, sources.slice(1), (s) => openSource(s, o.kind, overrides)), checkerFor(o.kind), plan);
+    const read = recordsOf([first, ...sources.slice(1)], (s) => openSource(s, o.kind, overrides), (i, n) => (facts.inputs[i]!.records += n));
+    const records = planRecords(read, checkerFor(o.kind), plan);
     if (o.dryRun) {
       for await (const _block of records); // counting is the plan's
-      const c = plan.counts;
-      io.stdout.write(formatDryRun({ records: c.records, unique: c.unique, invalid: c.invalid, cached: c.cached, quota: c.unique - c.cached }, format));
+      Object.assign(facts, countsOf(plan));
+      io.stdout.write(formatDryRun(dryRunFacts(plan.counts, o.maxSpend), format));
       return;
     }
-    await validate(o, io, { target, plan, cache, first, records, format, started });
+    const layout: FormatOptions = { column: COLUMN[o.kind], keepColumns: o.keepColumns, header: first.layout.header, delimiter: first.layout.delimiter };
+    const split = o.split ? await splitOutputs(resolve(io.cwd, o.split), splitFormat(o), layout, STATUSES_OF[o.kind]) : null;
+    const main = mainOutput(o, io, format)
+      ? {
+          formatter: await createFormatter(format, { ...layout, chalk: format === 'table' && io.color && !o.output ? await loadChalk(true) : null }),
+          sink: o.output ? fileSink(resolve(io.cwd, o.output)) : stdoutSink(io.stdout),
+        }
+      : null;
+    const progress = await createProgress(io.stderr, io.stderrIsTTY && !o.quiet, io.colorErr);
+    const done = await runPipeline({ o, io, target, plan, cache, records, main, split, progress });
+    Object.assign(facts, countsOf(plan));
+    if (done === null) return; // standard output was closed by its reader: end quietly
+    noteFinished(facts, done);
+    if (!o.quiet) io.stderr.write(formatSummary(summaryFacts(facts, done), io.colorErr ? await loadChalk(true) : null));
+    const outcome = outcomeOf({
+      counts: done.counts,
+      resetAt: done.stats.resetAt,
+      now: Date.now(),
+      cached: cache !== null,
+      lastFailure: done.lastFailure,
+      maxSpend: o.maxSpend,
+      capped: done.stats.capped,
+      quotaStopped: done.stats.quotaStopped,
+    });
+    if (outcome) throw outcome;
   } finally {
     await target.close();
   }
 }
 
-async function validate(
-  o: ValidateOptions,
-  io: Io,
-  c: { target: Target; plan: Plan; cache: CacheScope | null; first: OpenedSource; records: AsyncIterable<PlannedRecord[]>; format: Format; started: number },
-): Promise<void> {
-  const formatter = await createFormatter(c.format, {
-    column: COLUMN[o.kind],
-    keepColumns: o.keepColumns,
-    header: c.first.layout.header,
-    delimiter: c.first.layout.delimiter,
-    chalk: c.format === 'table' && io.color && !o.output ? await loadChalk(true) : null,
-  });
-  const sink = o.output ? fileSink(resolve(io.cwd, o.output)) : stdoutSink(io.stdout);
-  const progress = await createProgress(io.stderr, io.stderrIsTTY && !o.quiet, io.colorErr);
-  const done = await runPipeline({ o, io, target: c.target, plan: c.plan, cache: c.cache, records: c.records, formatter, sink, progress });
-  if (done === null) return; // standard output was closed by its reader: end quietly
+function countsOf(plan: Plan): Pick<RunFacts, 'records' | 'unique' | 'invalid' | 'fromCache'> {
+  const c = plan.counts;
+  return { records: c.records, unique: c.unique, invalid: c.invalid, fromCache: c.cached };
+}
 
+function noteFinished(facts: RunFacts, done: Finished): void {
   const { stats } = done;
-  if (!o.quiet) {
-    const remaining = stats.rate?.remaining !== undefined && stats.rateAt !== undefined ? stats.rate.remaining : undefined;
-    const summary = formatSummary(
-      {
-        records: c.plan.counts.records,
-        counts: done.counts,
-        fromCache: c.plan.counts.cached,
-        sentItems: stats.sent,
-        requests: stats.requests,
-        elapsedMs: Date.now() - c.started,
-        remaining,
-        quota: stats.rate?.quota,
-        resetAt: stats.resetAt,
-        now: Date.now(),
-      },
-      io.colorErr ? await loadChalk(true) : null,
-    );
-    io.stderr.write(summary);
+  // Known statuses in their usual order, then any other the service gave, by name.
+  const order = [...KNOWN_STATUSES, ...[...done.counts.keys()].filter((s) => !KNOWN_STATUSES.includes(s)).sort()];
+  facts.statuses = Object.fromEntries(order.filter((s) => done.counts.has(s)).map((s) => [s, done.counts.get(s)!]));
+  Object.assign(facts, { sent: stats.sent, requests: stats.requests, retries: stats.retries, capped: stats.capped, quotaStopped: stats.quotaStopped });
+  const remaining = stats.rate?.remaining !== undefined && stats.rateAt !== undefined ? stats.rate.remaining : undefined;
+  if (remaining !== undefined || stats.rate?.quota !== undefined || stats.resetAt !== undefined) {
+    facts.quota = {
+      remaining: remaining ?? null,
+      limit: stats.rate?.quota ?? null,
+      resetsAt: stats.resetAt !== undefined ? new Date(stats.resetAt).toISOString() : null,
+    };
   }
-  const outcome = outcomeOf({ counts: done.counts, resetAt: stats.resetAt, now: Date.now(), cached: c.cache !== null, lastFailure: done.lastFailure });
-  if (outcome) throw outcome;
+}
+
+function summaryFacts(f: RunFacts, done: Finished) {
+  const { stats } = done;
+  return {
+    records: f.records,
+    counts: done.counts,
+    fromCache: f.fromCache,
+    sentItems: stats.sent,
+    requests: stats.requests,
+    elapsedMs: Date.now() - f.started,
+    remaining: f.quota?.remaining ?? undefined,
+    quota: stats.rate?.quota,
+    resetAt: stats.resetAt,
+    now: Date.now(),
+  };
+}
+
+async function saveReport(path: string, io: Io, facts: RunFacts, failure: unknown): Promise<void> {
+  try {
+    await writeReport(resolve(io.cwd, path), reportJson(version(), facts, failure, Date.now(), io.secrets));
+  } catch (err) {
+    if (failure === null) throw err; // the run went well: a report that cannot be written is its failure
+    warn(io, `idv: warning: ${(err as Error).message}`);
+  }
 }
 
 /** The result cache of this run's service and endpoint, loaded into the plan; null without one. */
@@ -105,10 +153,33 @@ async function openCache(o: ValidateOptions, io: Io, target: Target, plan: Plan)
   }
 }
 
-/** The records of every source in turn; the first is already open (its layout shapes the output). */
-async function* recordsOf(first: OpenedSource, rest: Source[], open: (s: Source) => Promise<OpenedSource>): AsyncGenerator<InputRecord[]> {
-  yield* first.records;
-  for (const source of rest) yield* (await open(source)).records;
+/** The records of every source in turn (the first is open already: its layout shapes the output); `count` learns how many each gave. */
+async function* recordsOf(
+  [first, ...rest]: [OpenedSource, ...Source[]],
+  open: (s: Source) => Promise<OpenedSource>,
+  count: (source: number, records: number) => void,
+): AsyncGenerator<InputRecord[]> {
+  for (let i = 0; i <= rest.length; i++) {
+    const opened = i === 0 ? first : await open(rest[i - 1]!);
+    for await (const block of opened.records) {
+      count(i, block.length);
+      yield block;
+    }
+  }
+}
+
+/**
+ * Whether there is a main output: always, but with --split to a terminal and no -o or --format, where the
+ * split files are the output (a table of every record would only scroll past).
+ */
+function mainOutput(o: ValidateOptions, io: Io, format: Format): boolean {
+  return !(o.split && !o.output && !o.format && io.stdoutIsTTY && format === 'table');
+}
+
+/** The split files' format: the one asked for, or -o's; csv for a table. */
+function splitFormat(o: ValidateOptions): Exclude<Format, 'table'> {
+  const f = o.format ?? (o.output ? formatForPath(o.output) : undefined) ?? 'csv';
+  return f === 'table' ? 'csv' : f;
 }
 
 function chooseFormat(o: ValidateOptions, io: Io): Format {

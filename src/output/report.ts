@@ -1,0 +1,128 @@
+// --report FILE.json: one machine-readable account of a run, written atomically at its end, whatever the
+// end (done, quota, spend cap, errors, refused key, interrupted, usage error, failure). Its fields are
+// documented in docs/report.md; `format` changes only when a field changes meaning or goes away.
+import { IdvError, exitCodeFor, EXIT } from '../errors.js';
+import type { Secrets } from '../secrets.js';
+import { fileSink } from './sink.js';
+import { ERROR } from '../statuses.js';
+
+export const REPORT_FORMAT = 1;
+
+export type Reason = 'done' | 'quota' | 'spend-cap' | 'errors' | 'auth' | 'interrupted' | 'usage' | 'failed';
+
+export interface ReportInput {
+  /** As given on the command line; "-" for standard input. */
+  path: string;
+  /** Its size in bytes; null for standard input. */
+  bytes: number | null;
+  /** Records read from it. */
+  records: number;
+}
+
+/** What a run has learnt by its end; everything but the ending. */
+export interface RunFacts {
+  command: 'emails' | 'domains';
+  started: number;
+  inputs: ReportInput[];
+  output: string | null;
+  dryRun: boolean;
+  records: number;
+  unique: number;
+  invalid: number;
+  fromCache: number;
+  statuses: Record<string, number>;
+  sent: number;
+  requests: number;
+  retries: number;
+  maxSpend: number | null;
+  capped: number;
+  quotaStopped: boolean;
+  quota: { remaining: number | null; limit: number | null; resetsAt: string | null } | null;
+}
+
+export function emptyFacts(command: 'emails' | 'domains', started: number, maxSpend: number | undefined, output: string | undefined, dryRun: boolean): RunFacts {
+  return {
+    command,
+    started,
+    inputs: [],
+    output: output ?? null,
+    dryRun,
+    records: 0,
+    unique: 0,
+    invalid: 0,
+    fromCache: 0,
+    statuses: {},
+    sent: 0,
+    requests: 0,
+    retries: 0,
+    maxSpend: maxSpend ?? null,
+    capped: 0,
+    quotaStopped: false,
+    quota: null,
+  };
+}
+
+/** The exit code and its one-word reason, from how the run ended (null: it finished). */
+export function ending(err: unknown, f: RunFacts): { exitCode: number; reason: Reason; message: string | null } {
+  if (err === null || err === undefined) return { exitCode: EXIT.ok, reason: 'done', message: null };
+  if (!(err instanceof IdvError)) return { exitCode: EXIT.failed, reason: 'failed', message: err instanceof Error ? err.message : String(err) };
+  const exitCode = exitCodeFor(err.kind, err.signal);
+  const reason: Reason = (() => {
+    switch (err.kind) {
+      case 'quota':
+        return f.capped > 0 && !f.quotaStopped ? 'spend-cap' : 'quota';
+      case 'failed':
+        return (f.statuses[ERROR] ?? 0) > 0 ? 'errors' : 'failed';
+      case 'auth':
+        return 'auth';
+      case 'interrupted':
+        return 'interrupted';
+      case 'usage':
+      case 'input':
+        return 'usage';
+    }
+  })();
+  return { exitCode, reason, message: err.message };
+}
+
+export function reportJson(version: string, f: RunFacts, err: unknown, now: number, secrets: Secrets): string {
+  const end = ending(err, f);
+  const report = {
+    format: REPORT_FORMAT,
+    idv: version,
+    command: f.command,
+    started: new Date(f.started).toISOString(),
+    ended: new Date(now).toISOString(),
+    durationMs: now - f.started,
+    dryRun: f.dryRun,
+    inputs: f.inputs,
+    output: f.output,
+    records: f.records,
+    unique: f.unique,
+    invalid: f.invalid,
+    statuses: f.statuses,
+    fromCache: f.fromCache,
+    sent: f.sent,
+    requests: f.requests,
+    retries: f.retries,
+    maxSpend: f.maxSpend,
+    capped: f.capped,
+    quota: f.quota,
+    exitCode: end.exitCode,
+    reason: end.reason,
+    message: end.message === null ? null : secrets.redact(end.message),
+  };
+  return JSON.stringify(report, null, 2) + '\n';
+}
+
+/** Write the report atomically (a temporary file renamed into place, keeping the mode of the file it replaces). */
+export async function writeReport(path: string, json: string): Promise<void> {
+  const sink = fileSink(path);
+  try {
+    await sink.write(json);
+    await sink.commit();
+  } catch (err) {
+    await sink.abort();
+    throw err;
+  }
+}

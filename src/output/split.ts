@@ -1,0 +1,42 @@
+// --split DIR: one file per status (ok.csv, disposable.csv…), each written atomically. Every status the
+// command can give has its file, header-only when no record has it, so that a file left by an earlier run
+// never passes for this run's; a status the service adds later gets its file when it first comes.
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { IdvError } from '../errors.js';
+import type { Output, SplitOutputs } from './ordered-writer.js';
+import { createFormatter, type Format, type FormatOptions } from './format.js';
+import { fileSink } from './sink.js';
+
+const EXTENSION: Record<Exclude<Format, 'table'>, string> = { csv: '.csv', json: '.json', ndjson: '.ndjson' };
+
+export async function splitOutputs(dir: string, format: Exclude<Format, 'table'>, options: FormatOptions, statuses: readonly string[]): Promise<SplitOutputs> {
+  try {
+    await mkdir(dir, { recursive: true });
+  } catch (err) {
+    throw new IdvError('failed', `Cannot make the --split folder ${dir}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}.`);
+  }
+  const outputs = new Map<string, Promise<Output>>();
+  const made: Output[] = [];
+  const get = (status: string): Promise<Output> => {
+    let output = outputs.get(status);
+    if (!output) {
+      output = (async () => {
+        const o = { formatter: await createFormatter(format, { ...options, chalk: null }), sink: fileSink(join(dir, status + EXTENSION[format])) };
+        made.push(o);
+        const begin = o.formatter.begin();
+        if (begin) await o.sink.write(begin);
+        return o;
+      })();
+      outputs.set(status, output);
+    }
+    return output;
+  };
+  try {
+    for (const status of statuses) await get(status);
+  } catch (err) {
+    for (const o of made) await o.sink.abort();
+    throw err;
+  }
+  return { get, made: () => made };
+}

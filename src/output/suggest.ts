@@ -1,0 +1,80 @@
+// --suggest: a likely intended address for one whose domain looks mistyped (jane@gmial.com → jane@gmail.com).
+// False positives matter more than misses: a wrong suggestion sends a subscriber's mail elsewhere. So:
+// - a domain that is itself well known (or a subdomain of one) gets none: gmx.com is not a typo of gmail.com;
+// - one edit (a letter added, dropped, changed, or two neighbours swapped) away from a well-known provider,
+//   but only from providers whose name has at least MIN_LABEL letters: short names (aol, msn, gmx, web…) have
+//   too many real neighbours (aon.com, gmc.com…);
+// - or a provider's own name with `.com` mistyped (`hotmail.con`, `aol.cmo`): those endings are no real domain;
+// - and only when exactly one provider fits.
+// The list is written out in the README. Suggestions are never sent to the service and never change the item.
+
+/** Well-known mail providers (the domains people type by hand). */
+export const PROVIDERS: readonly string[] = [
+  'gmail.com', 'googlemail.com',
+  'yahoo.com', 'yahoo.co.uk', 'yahoo.fr', 'yahoo.de', 'yahoo.es', 'yahoo.it', 'yahoo.ca', 'yahoo.com.au', 'yahoo.co.jp', 'ymail.com', 'rocketmail.com',
+  'hotmail.com', 'hotmail.co.uk', 'hotmail.fr', 'hotmail.de', 'hotmail.es', 'hotmail.it',
+  'outlook.com', 'outlook.fr', 'outlook.de', 'live.com', 'live.co.uk', 'live.fr', 'msn.com',
+  'icloud.com', 'me.com', 'mac.com',
+  'aol.com', 'aim.com',
+  'protonmail.com', 'proton.me', 'pm.me', 'tutanota.com', 'fastmail.com', 'hey.com', 'zoho.com',
+  'gmx.com', 'gmx.de', 'gmx.net', 'gmx.at', 'web.de', 't-online.de', 'freenet.de',
+  'mail.com', 'mail.ru', 'yandex.ru', 'yandex.com', 'rambler.ru',
+  'orange.fr', 'wanadoo.fr', 'free.fr', 'laposte.net', 'sfr.fr', 'libero.it', 'virgilio.it',
+  'qq.com', '163.com', '126.com', 'naver.com', 'daum.net',
+  'comcast.net', 'verizon.net', 'att.net', 'sbcglobal.net', 'bellsouth.net', 'charter.net', 'cox.net', 'earthlink.net',
+  'btinternet.com', 'sky.com', 'virginmedia.com', 'ntlworld.com', 'talktalk.net',
+  'shaw.ca', 'rogers.com', 'sympatico.ca', 'telus.net', 'bigpond.com', 'optusnet.com.au', 'xtra.co.nz',
+];
+
+/** Endings people type for `.com`; none is a real top-level domain. */
+const COM_TYPOS = new Set(['con', 'cmo', 'ocm', 'cm', 'om', 'co', 'comm', 'coom', 'cpm', 'vom', 'xom', 'c0m', 'comn', 'cim', 'clm', 'conm']);
+/** A provider's name (its first label) shorter than this takes no one-edit suggestion. */
+const MIN_LABEL = 5;
+
+const KNOWN = new Set(PROVIDERS);
+const BY_LABEL = new Map<string, string>();
+for (const p of PROVIDERS) if (p.endsWith('.com')) BY_LABEL.set(p.slice(0, -4), p);
+const EDIT_TARGETS = PROVIDERS.filter((p) => p.split('.')[0]!.length >= MIN_LABEL);
+
+/** The provider a mistyped domain most likely meant, or null. `domain` is lower-cased by the caller. */
+export function suggestDomain(domain: string): string | null {
+  const d = domain.toLowerCase().replace(/\.$/, '');
+  if (KNOWN.has(d) || PROVIDERS.some((p) => d.endsWith('.' + p))) return null;
+  const dot = d.lastIndexOf('.');
+  if (dot > 0) {
+    const provider = BY_LABEL.get(d.slice(0, dot));
+    if (provider && COM_TYPOS.has(d.slice(dot + 1))) return provider;
+  }
+  let found: string | null = null;
+  for (const p of EDIT_TARGETS) {
+    if (Math.abs(p.length - d.length) > 1 || !oneEdit(d, p)) continue;
+    if (found !== null) return null; // two providers fit: no guess
+    found = p;
+  }
+  return found;
+}
+
+/** The suggestion for an item: an address with its domain mended, or a domain; null when none. */
+export function suggest(kind: 'emails' | 'domains', item: string): string | null {
+  if (kind === 'domains') return suggestDomain(item);
+  const at = item.lastIndexOf('@');
+  if (at <= 0) return null;
+  const better = suggestDomain(item.slice(at + 1));
+  return better === null ? null : `${item.slice(0, at)}@${better}`;
+}
+
+/** Whether a and b differ by exactly one insertion, deletion, substitution, or swap of two neighbours. */
+export function oneEdit(a: string, b: string): boolean {
+  if (a === b) return false;
+  if (a.length === b.length) {
+    let i = 0;
+    while (a[i] === b[i]) i++;
+    if (a.slice(i + 1) === b.slice(i + 1)) return true; // one substitution
+    return a[i] === b[i + 1] && a[i + 1] === b[i] && a.slice(i + 2) === b.slice(i + 2); // one swap
+  }
+  const [short, long] = a.length < b.length ? [a, b] : [b, a];
+  if (long.length - short.length !== 1) return false;
+  let i = 0;
+  while (i < short.length && short[i] === long[i]) i++;
+  return short.slice(i) === long.slice(i + 1);
+}

@@ -1,0 +1,54 @@
+// --suggest's engine: pairs both ways. A miss costs little; a wrong suggestion costs a subscriber.
+import { describe, expect, it } from 'vitest';
+import { oneEdit, suggest, suggestDomain } from '../src/output/suggest.js';
+
+describe('suggestDomain', () => {
+  const suggests: Array<[string, string]> = [
+    ['gmial.com', 'gmail.com'],
+    ['gmai.com', 'gmail.com'],
+    ['gnail.com', 'gmail.com'],
+    ['gmaill.com', 'gmail.com'],
+    ['gmail.con', 'gmail.com'],
+    ['gmail.co', 'gmail.com'],
+    ['gmail.cm', 'gmail.com'],
+    ['hotmail.con', 'hotmail.com'],
+    ['hotmial.com', 'hotmail.com'],
+    ['hotmal.com', 'hotmail.com'],
+    ['yaho.com', 'yahoo.com'],
+    ['yahooo.com', 'yahoo.com'],
+    ['outlok.com', 'outlook.com'],
+    ['iclod.com', 'icloud.com'],
+    ['aol.con', 'aol.com'],
+    ['aol.cmo', 'aol.com'],
+    ['qq.co', 'qq.com'],
+    ['comcast.ent', 'comcast.net'],
+    ['hotmail.co.ul', 'hotmail.co.uk'],
+    ['GMIAL.COM', 'gmail.com'],
+  ];
+  for (const [typo, meant] of suggests) it(`${typo} → ${meant}`, () => expect(suggestDomain(typo)).toBe(meant));
+
+  const none: string[] = [
+    'gmail.com', 'gmx.com', 'gmx.net', 'mail.com', 'ymail.com', 'me.com', 'mac.com', 'live.com', 'msn.com', 'aol.com', 'hotmail.fr',
+    'outlook.de', 'yahoo.co.jp', 'googlemail.com', 'web.de', 'proton.me',
+    'aon.com', 'gmc.com', 'msa.com', 'web.dk', 'life.com', 'mall.com', 'qq.cc',
+    'acme-corp.com', 'example.com', 'company.co', 'gmail-support.com', 'mail.google.com', 'eu.gmail.com',
+    'hotmail.com.', 'gmail.org.uk',
+  ];
+  for (const d of none) it(`${d}: none`, () => expect(suggestDomain(d)).toBe(null));
+});
+
+describe('suggest', () => {
+  it('mends the domain of an address, never its local part', () => {
+    expect(suggest('emails', 'Jane.Doe+news@gmial.com')).toBe('Jane.Doe+news@gmail.com');
+    expect(suggest('emails', 'jane@gmail.com')).toBe(null);
+    expect(suggest('emails', 'not-an-address')).toBe(null);
+    expect(suggest('domains', 'yaho.com')).toBe('yahoo.com');
+  });
+});
+
+describe('oneEdit', () => {
+  it('insertion, deletion, substitution, neighbour swap; not two edits, not none', () => {
+    expect([oneEdit('gmal', 'gmail'), oneEdit('gmaiil', 'gmail'), oneEdit('gmaik', 'gmail'), oneEdit('gmial', 'gmail')]).toEqual([true, true, true, true]);
+    expect([oneEdit('gmail', 'gmail'), oneEdit('gmx', 'gmail'), oneEdit('giaml', 'gmail'), oneEdit('abcd', 'badc')]).toEqual([false, false, false, false]);
+  });
+});
