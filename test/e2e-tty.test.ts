@@ -151,15 +151,23 @@ function expectedTable(emails: string[], statuses: string[], colour: boolean): s
 const expectedCsv = (emails: string[], statuses: string[]) =>
   'email,status\n' + emails.map((e, i) => `${e},${statuses[i]}\n`).join('');
 
+/** A summary line on a terminal: name, count, share, and a bar of 20 cells (at least one) for the share. */
+function summaryRow(colour: boolean, bars: boolean, s: string, rest: string, n: number, total: number): string {
+  const cells = Math.max(1, Math.round((20 * n) / total));
+  const shape = '█'.repeat(cells) + '░'.repeat(20 - cells);
+  const bar = bars ? `  ${colour ? coloured(s, shape) : shape}` : '';
+  return `  ${colour ? coloured(s, s.padEnd(10)) : s.padEnd(10)}  ${rest}${bar}\n`;
+}
+
 /** The summary's per-status lines for newsletter.csv. */
-function newsletterSummaryRows(colour: boolean): string {
-  const row = (s: string, rest: string) => `  ${colour ? coloured(s, s.padEnd(10)) : s.padEnd(10)}  ${rest}\n`;
+function newsletterSummaryRows(colour: boolean, bars: boolean): string {
+  const row = (s: string, rest: string, n: number) => summaryRow(colour, bars, s, rest, n, 11);
   return (
-    row('ok', '6   54.5%') +
-    row('alias', '1    9.1%') +
-    row('disposable', '2   18.2%') +
-    row('fake', '1    9.1%') +
-    row('invalid', '1    9.1%')
+    row('ok', '6   54.5%', 6) +
+    row('alias', '1    9.1%', 1) +
+    row('disposable', '2   18.2%', 2) +
+    row('fake', '1    9.1%', 1) +
+    row('invalid', '1    9.1%', 1)
   );
 }
 
@@ -167,10 +175,10 @@ function newsletterSummaryRows(colour: boolean): string {
  * The whole summary for newsletter.csv against a sandbox with the default quota (1,000 an hour) and an
  * empty cache, as a RegExp (elapsed time and reset time vary). `nl` is the line end: \r\n on the pty.
  */
-function newsletterSummary(colour: boolean, nl: '\n' | '\r\n'): RegExp {
+function newsletterSummary(colour: boolean, nl: '\n' | '\r\n', bars = nl === '\r\n'): RegExp {
   const body =
     '11 records in @TIME@\n' +
-    newsletterSummaryRows(colour) +
+    newsletterSummaryRows(colour, bars) +
     '0 items from the cache · 9 items sent in 1 request · quota left 991 of 1,000, resets in @RESET@\n';
   const text = escapeRe(nl === '\r\n' ? crlf(body) : body)
     .replace('@TIME@', '\\d+\\.\\d s')
@@ -184,13 +192,13 @@ const BIG_EMAILS = Array.from({ length: 3000 }, (_, i) =>
 );
 const BIG_STATUSES = BIG_EMAILS.map((_, i) => (i % 10 === 0 ? 'alias' : i % 10 === 1 ? 'disposable' : 'ok'));
 /** Run with --batch-size 10 --concurrency 1 against an unlimited sandbox (no quota line). */
-function bigSummary(colour: boolean): RegExp {
-  const row = (s: string, rest: string) => `  ${colour ? coloured(s, s.padEnd(10)) : s.padEnd(10)}  ${rest}\n`;
+function bigSummary(colour: boolean, bars: boolean): RegExp {
+  const row = (s: string, rest: string, n: number) => summaryRow(colour, bars, s, rest, n, 3000);
   const body =
     '3,000 records in @TIME@\n' +
-    row('ok', '2,400   80.0%') +
-    row('alias', '  300   10.0%') +
-    row('disposable', '  300   10.0%') +
+    row('ok', '2,400   80.0%', 2400) +
+    row('alias', '  300   10.0%', 300) +
+    row('disposable', '  300   10.0%', 300) +
     '0 items from the cache · 3,000 items sent in 300 requests\n';
   return new RegExp('^' + escapeRe(body).replace('@TIME@', '\\d+\\.\\d s') + '$');
 }
@@ -316,8 +324,8 @@ describe.skipIf(!hasScript)('on a terminal (util-linux script)', () => {
       const plain = stripAnsi(out).replace(/\r\n/g, '\n');
       const at = plain.indexOf('3,000 records in ');
       expect(at).toBeGreaterThan(0);
-      expect(plain.slice(at)).toMatch(bigSummary(false));
-      expect(out).toContain(crlf(`  ${coloured('ok', 'ok'.padEnd(10))}  2,400   80.0%\n`)); // coloured on the terminal
+      expect(plain.slice(at)).toMatch(bigSummary(false, true));
+      expect(out).toContain(`  ${coloured('ok', 'ok'.padEnd(10))}  2,400   80.0%  ${coloured('ok', '█'.repeat(16) + '░'.repeat(4))}\r\n`); // coloured on the terminal
       expect(FRAMES.some((f) => plain.slice(at).includes(f))).toBe(false);
       // The whole list was validated, each item once.
       expect(sentItems(sb)).toHaveLength(3000);
@@ -351,7 +359,7 @@ describe.skipIf(!hasScript)('on a terminal (util-linux script)', () => {
       const r = await onTty({ args: ['emails', bigList, ...BIG_ARGS], env, redirect: `2>${q(errFile)}` });
       expect(r.exitCode).toBe(0);
       const err = await readFile(errFile, 'utf8');
-      expect(err).toMatch(bigSummary(false)); // exact, uncoloured (stderr is not a terminal)
+      expect(err).toMatch(bigSummary(false, false)); // exact, uncoloured (stderr is not a terminal)
       expect(err).not.toContain(ESC);
       expect(FRAMES.some((f) => err.includes(f))).toBe(false);
       // The terminal: the coloured table (aligned on the first 500 records) and nothing else.
@@ -392,7 +400,7 @@ describe.skipIf(!hasScript)('on a terminal (util-linux script)', () => {
       expect(out).toMatch(/Quota used up; waiting \d+s for it to reset \(at \d\d:\d\d UTC\), as --wait asks\./);
       expect(out).toContain(crlf(expectedTable(emails, emails.map(() => 'ok'), true)));
       expect(out).not.toContain('quota_exceeded');
-      expect(stripAnsi(out)).toMatch(/8 records in \d+\.\d s\r\n {2}ok {6}8 {2}100\.0%\r\n0 items from the cache · 8 items sent in 2 requests · quota left/);
+      expect(stripAnsi(out)).toMatch(/8 records in \d+\.\d s\r\n {2}ok {6}8 {2}100\.0% {2}█{20}\r\n0 items from the cache · 8 items sent in 2 requests · quota left/);
       expect([...sentItems(sb)].sort()).toEqual([...emails].sort());
       expect(sentBatches(sb).map((b) => b.length)).toEqual([5, 3]);
     });

@@ -17,6 +17,16 @@ export interface SummaryFacts {
   resetAt?: number;
   now: number;
   dryRun?: boolean;
+  /** On a terminal: a bar per status, its length the status's share of the records. */
+  bars?: boolean;
+}
+
+const BAR_CELLS = 20;
+
+/** `█████░░░…`: the share in BAR_CELLS cells, at least one for any record at all. */
+function bar(n: number, total: number): string {
+  const filled = n === 0 ? 0 : Math.max(1, Math.round((BAR_CELLS * n) / total));
+  return '█'.repeat(filled) + '░'.repeat(BAR_CELLS - filled);
 }
 
 const plural = (n: number, word: string) => `${n.toLocaleString('en-US')} ${word}${n === 1 ? '' : 's'}`;
@@ -32,7 +42,9 @@ export function formatSummary(f: SummaryFacts, chalk: Chalk | null): string {
     const n = f.counts.get(s)!;
     const pct = f.records ? ((100 * n) / f.records).toFixed(1).padStart(5) + '%' : '';
     const name = terminalSafe(s).padEnd(width);
-    lines.push(`  ${chalk ? statusColour(chalk, s)(name) : name}  ${n.toLocaleString('en-US').padStart(countWidth)}  ${pct}`);
+    const paint = chalk ? statusColour(chalk, s) : (t: string) => t;
+    const shape = f.bars && f.records ? `  ${paint(bar(n, f.records))}` : '';
+    lines.push(`  ${paint(name)}  ${n.toLocaleString('en-US').padStart(countWidth)}  ${pct}${shape}`);
   }
   const tail: string[] = [];
   tail.push(`${plural(f.fromCache, 'item')} from the cache`);

@@ -73,7 +73,7 @@ async function validate(o: ValidateOptions, io: Io, facts: RunFacts): Promise<vo
     Object.assign(facts, countsOf(plan));
     if (done === null) return; // standard output was closed by its reader: end quietly
     noteFinished(facts, done);
-    if (!o.quiet) io.stderr.write(formatSummary(summaryFacts(facts, done), io.colorErr ? await loadChalk(true) : null));
+    if (!o.quiet) io.stderr.write(formatSummary({ ...summaryFacts(facts, done), bars: io.stderrIsTTY }, io.colorErr ? await loadChalk(true) : null));
     const outcome = outcomeOf({
       counts: done.counts,
       resetAt: done.stats.resetAt,
