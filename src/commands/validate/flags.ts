@@ -79,7 +79,13 @@ Examples:
   $ cat export.csv | idv emails --format json | jq .     # machine-readable, nothing else on stdout
   $ idv emails export.csv --keep-columns --exclude disposable,fake,invalid -o clean.csv
   $ idv emails export.csv --dry-run                      # what the run would cost, without sending anything
-  $ idv emails big.csv -o results.csv --quiet --wait --max-wait 2h   # from cron
+  $ idv emails big.csv -o results.csv --quiet --wait --max-wait 2h   # wait out the quota
+
+A nightly job: at most 1,000 items paid for, a receipt for monitoring, per-status files to import
+(ok.csv + alias.csv back into the mailing tool, the rest as a suppression list); exit 4 means "capped or
+quota used up, run again later", and the next run sends only what is not validated yet:
+  $ idv emails /data/export.csv --keep-columns --max-spend 1000 --report /data/run.json \\
+      --split /data/split -o /data/checked.csv -q || test $? -eq 4
 
 ${EXIT_CODES}`,
   domains: `
