@@ -2,7 +2,6 @@
 import { describe, expect, it } from 'vitest';
 import { Readable } from 'node:stream';
 import { checkDomain, checkEmail } from '../src/input/check.js';
-import { detectLayout, splitLine } from '../src/input/detect.js';
 import { decodeText } from '../src/input/decode.js';
 import { openSource } from '../src/input/read.js';
 
@@ -42,11 +41,11 @@ describe('checkEmail', () => {
 
 describe('checkDomain', () => {
   it('takes the domain part of an address and the host of a URL', () => {
-    expect(checkDomain('Sales@Globex.com')).toEqual({ item: 'Globex.com', send: 'Globex.com', key: 'globex.com' });
+    expect(checkDomain('Sales@Globex.com')).toEqual({ item: 'Globex.com', send: 'globex.com', key: 'globex.com' });
     expect(checkDomain('https://www.northwind.io/about?x=1')?.item).toBe('www.northwind.io');
   });
   it('takes the host of a website written without its scheme', () => {
-    expect(checkDomain('www.Globex.com/about')).toEqual({ item: 'www.Globex.com', send: 'www.Globex.com', key: 'www.globex.com' });
+    expect(checkDomain('www.Globex.com/about')).toEqual({ item: 'www.Globex.com', send: 'www.globex.com', key: 'www.globex.com' });
     expect(checkDomain('hooli.xyz?ref=1')?.item).toBe('hooli.xyz');
     expect(checkDomain('hooli.xyz#top')?.item).toBe('hooli.xyz');
     expect(checkDomain('www.hooli.xyz:8080/about')?.item).toBe('www.hooli.xyz');
@@ -57,44 +56,55 @@ describe('checkDomain', () => {
   });
 });
 
-describe('detectLayout', () => {
-  it('a plain list is one column with no header', () => {
-    expect(detectLayout('emails', ['a@b.com', 'c@d.org'], {}, 'x')).toEqual({
-      delimiter: null,
-      header: null,
-      column: 0,
-      skipFirstLine: false,
-    });
+describe('layout detection (openSource)', () => {
+  const layoutOf = async (text: string, overrides = {}, kind: 'emails' | 'domains' = 'emails') =>
+    (await openSource({ name: 'x', path: 'x', open: () => Readable.from([Buffer.from(text)]) }, kind, overrides)).layout;
+  it('a plain list is one column with no header', async () => {
+    expect(await layoutOf('a@b.com\nc@d.org\n')).toMatchObject({ delimiter: null, header: null, column: 0, skipRecords: 0 });
   });
-  it('a plain list may start with an "email" header', () => {
-    expect(detectLayout('emails', ['Email', 'a@b.com'], {}, 'x').header).toEqual(['Email']);
+  it('a plain list has a header only when its first line is exactly a known header name', async () => {
+    expect((await layoutOf('Email\na@b.com\n')).header).toEqual(['Email']);
+    expect((await layoutOf('E-mail Address\na@b.com\n')).header).toEqual(['E-mail Address']);
+    for (const first of ['not-an-email', 'jane.doe@hotmail', 'mail me', 'Emails to check']) {
+      expect((await layoutOf(`${first}\na@b.com\n`)).header, first).toBeNull();
+    }
+    expect((await layoutOf('localhost\nexample.com\n', {}, 'domains')).header).toBeNull();
   });
-  it('picks the header whose values look like items among several matching', () => {
-    const lines = ['Name,E-mail 1 - Type,E-mail 1 - Value', 'Jo,* Home,jo@x.com', 'Al,Work,al@y.org'];
-    const l = detectLayout('emails', lines, {}, 'x');
+  it('picks the header whose values look like items among several matching', async () => {
+    const l = await layoutOf('Name,E-mail 1 - Type,E-mail 1 - Value\nJo,* Home,jo@x.com\nAl,Work,al@y.org\n');
     expect(l).toMatchObject({ delimiter: ',', column: 2 });
   });
-  it('finds the column by contents with no header and honours sep=', () => {
-    expect(detectLayout('emails', ['Jane Doe,jane@n.io,2023', 'Bob,bob@x.com,2024'], {}, 'x')).toMatchObject({
-      header: null,
-      column: 1,
-    });
-    expect(detectLayout('emails', ['sep=;', 'Nom;Courriel', 'A;a@b.fr'], {}, 'x')).toMatchObject({
-      delimiter: ';',
-      skipFirstLine: true,
-      column: 1,
-      header: ['Nom', 'Courriel'],
-    });
+  it('finds the column by contents with no header and honours sep=', async () => {
+    expect(await layoutOf('Jane Doe,jane@n.io,2023\nBob,bob@x.com,2024\n')).toMatchObject({ header: null, column: 1 });
+    expect(await layoutOf('sep=;\r\nNom;Courriel\r\nA;a@b.fr\r\n')).toMatchObject({ delimiter: ';', sepLine: true, column: 1, header: ['Nom', 'Courriel'] });
   });
-  it('honours --column by name and number, --delimiter and --no-header', () => {
-    const lines = ['a|b|c', 'x|y@z.com|w@v.com'];
-    expect(detectLayout('emails', lines, { column: '3', delimiter: '|' }, 'x').column).toBe(2);
-    expect(detectLayout('emails', ['id,mail', '1,a@b.com'], { column: 'MAIL' }, 'x').column).toBe(1);
-    expect(detectLayout('emails', ['a@b.com,x', 'c@d.com,y'], { noHeader: true }, 'x').header).toBeNull();
-    expect(() => detectLayout('emails', ['id,mail', '1,a@b.com'], { column: 'nope' }, 'f.csv')).toThrow(/no column named "nope"/);
+  it('honours --column by name and number, --delimiter and --no-header', async () => {
+    expect((await layoutOf('a|b|c\nx|y@z.com|w@v.com\n', { column: '3', delimiter: '|' })).column).toBe(2);
+    expect((await layoutOf('id,mail\n1,a@b.com\n', { column: 'MAIL' })).column).toBe(1);
+    expect((await layoutOf('a@b.com,x\nc@d.com,y\n', { noHeader: true })).header).toBeNull();
+    await expect(layoutOf('id,mail\n1,a@b.com\n', { column: 'nope' })).rejects.toThrow(/no column named "nope"/);
   });
-  it('splitLine respects quotes', () => {
-    expect(splitLine('"a,b",c,"d ""e"""', ',')).toEqual(['a,b', 'c', 'd "e"']);
+  it('a quoted line break never turns a CSV into a plain list', async () => {
+    const text = 'Name,Address,Email\r\n"Jo","1 Main St\r\nSpringfield",jo@x.com\r\n"Al","2 Elm St\nShelbyville\nUSA",al@y.org\r\n';
+    expect(await layoutOf(text)).toMatchObject({ delimiter: ',', header: ['Name', 'Address', 'Email'], column: 2 });
+  });
+  it('CR-only line ends (spreadsheets on a Mac)', async () => {
+    expect(await layoutOf('Name,Email\rJo,jo@x.com\rAl,al@y.org\r')).toMatchObject({ delimiter: ',', header: ['Name', 'Email'], column: 1 });
+  });
+  it('a full main column with one typo beats a nearly empty secondary one', async () => {
+    const rows = Array.from({ length: 30 }, (_, i) => `P${i},${i === 3 ? 'typo-at-example.com' : `p${i}@x.com`},${i < 2 ? `s${i}@y.com` : ''}`);
+    expect((await layoutOf('Name,E-mail Address,E-mail 2 Address\n' + rows.join('\n') + '\n')).column).toBe(1);
+  });
+  it('an address repeated on every row (an owner) loses to the contacts column', async () => {
+    const rows = Array.from({ length: 20 }, (_, i) => `${i % 3 === 0 ? '' : `c${i}@x.com`},owner@acme.com`);
+    expect((await layoutOf('Email,Owner Email\n' + rows.join('\n') + '\n')).column).toBe(0);
+  });
+  it('a preamble above the header is skipped and said', async () => {
+    const notes: string[] = [];
+    const text = 'Notes:\n"When exporting, some addresses may be missing, see help"\n\nFirst Name,Last Name,Email Address\nJo,Doe,jo@x.com\n';
+    const s = await openSource({ name: 'c.csv', path: 'c.csv', open: () => Readable.from([Buffer.from(text)]) }, 'emails', {}, (n) => notes.push(n));
+    expect(s.layout).toMatchObject({ header: ['First Name', 'Last Name', 'Email Address'], column: 2, skipRecords: 3 });
+    expect(notes).toEqual(['c.csv: skipped 2 lines above the header (not records): "Notes:"']);
   });
 });
 
@@ -117,7 +127,7 @@ describe('decodeText', () => {
 });
 
 describe('openSource', () => {
-  const src = (text: string) => ({ name: 'mem', open: () => Readable.from([Buffer.from(text)]) });
+  const src = (text: string) => ({ name: 'mem', path: 'mem', open: () => Readable.from([Buffer.from(text)]) });
   it('yields CSV records with quoted newlines and skips blank lines', async () => {
     const s = await openSource(src('email,note\r\na@b.com,"x\ny"\r\n\r\n,empty\r\n'), 'emails', {});
     const out = [];

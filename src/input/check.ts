@@ -1,5 +1,6 @@
 // Item checks: what can be an address or a domain, and the key that makes two spellings one item.
 // Anything that fails here is `invalid`: never sent, costs no quota.
+import { domainToASCII } from 'node:url';
 import type { Kind } from '../defaults.js';
 
 export interface Item {
@@ -18,15 +19,16 @@ const ALL_DIGITS = /^\d+$/;
 const HOST_END = /[:/?#]/;
 const DOMAIN_FORBIDDEN = /[\s\u0000-\u001f\u007f@,;:<>()[\]\\"'/?#!$%&*=^`{|}~]/;
 
-/** A host name with at least one dot and no empty label; or an address literal like [192.0.2.1]. */
+/** A host name with at least one dot and no empty label (one trailing dot allowed: `example.com.`); or an address literal like [192.0.2.1]. */
 export function isDomain(d: string): boolean {
   if (d.length === 0 || d.length > MAX_DOMAIN) return false;
   if (d.startsWith('[') && d.endsWith(']')) return d.length > 2 && !SPACE_OR_CONTROL.test(d);
   if (DOMAIN_FORBIDDEN.test(d)) return false;
-  const dot = d.indexOf('.');
-  if (dot <= 0 || d.endsWith('.') || d.includes('..')) return false;
+  const name = d.endsWith('.') ? d.slice(0, -1) : d;
+  const dot = name.indexOf('.');
+  if (dot <= 0 || name.endsWith('.') || name.includes('..')) return false;
   // A top-level label of digits only is a number (3.5) or a bare IPv4 address, not a domain.
-  return !ALL_DIGITS.test(d.slice(d.lastIndexOf('.') + 1));
+  return !ALL_DIGITS.test(name.slice(name.lastIndexOf('.') + 1));
 }
 
 export function checkEmail(raw: string): Item | null {
@@ -39,25 +41,36 @@ export function checkEmail(raw: string): Item | null {
   const domain = item.slice(at + 1);
   // An unquoted local part cannot hold another @.
   if (local.includes('@') && !(local.startsWith('"') && local.endsWith('"') && local.length > 1)) return null;
-  if (!isDomain(domain)) return null;
+  if (domain.endsWith('.') || !isDomain(domain)) return null;
   const lower = domain.toLowerCase();
   return { item, send: item, key: lower === domain ? item : local + '@' + lower };
 }
 
-/** A domain, an address (its domain part), or a URL (its host). */
+/**
+ * The host of a URL as written: after `scheme://`, before the path, query or fragment, without user
+ * information and port. (URL.hostname would give it lower-cased and in punycode: idv keeps what the user wrote.)
+ */
+function hostOfUrl(text: string): string {
+  const rest = text.slice(text.indexOf('://') + 3);
+  const end = rest.search(/[/?#\\]/);
+  let authority = end === -1 ? rest : rest.slice(0, end);
+  authority = authority.slice(authority.lastIndexOf('@') + 1);
+  if (authority.startsWith('[')) return authority.slice(0, authority.indexOf(']') + 1);
+  return authority.replace(/:\d*$/, '');
+}
+
+/**
+ * A domain, an address (its domain part), or a URL (its host). The item is the host as written (Unicode
+ * stays Unicode); what is sent and the dedup key are one canonical form: lower case, punycode, no trailing
+ * dot. So `bücher.de`, `BÜCHER.de.` and `https://bücher.de/` are one item, sent once.
+ */
 export function checkDomain(raw: string): Item | null {
   const text = raw.trim();
   if (text.length === 0) return null;
   let domain: string;
-  if (text.includes('://')) {
-    let url: URL;
-    try {
-      url = new URL(text);
-    } catch {
-      return null;
-    }
-    domain = url.hostname;
-  } else {
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(text)) domain = hostOfUrl(text);
+  else if (text.includes('://')) return null;
+  else {
     const at = text.lastIndexOf('@');
     if (at >= 0) {
       if (checkEmail(text) === null) return null;
@@ -69,8 +82,18 @@ export function checkDomain(raw: string): Item | null {
     }
   }
   if (!isDomain(domain)) return null;
-  const key = domain.toLowerCase();
-  return { item: domain, send: domain, key };
+  const canonical = canonicalHost(domain);
+  if (canonical === null) return null;
+  return { item: domain, send: canonical, key: canonical };
+}
+
+/** Lower case, punycode, no trailing dot; null when it is no valid host name (domainToASCII refuses it). */
+function canonicalHost(domain: string): string | null {
+  if (domain.startsWith('[')) return domain.toLowerCase();
+  const name = domain.endsWith('.') ? domain.slice(0, -1) : domain;
+  if (/^[\x21-\x7e]+$/.test(name)) return name.toLowerCase();
+  const ascii = domainToASCII(name.toLowerCase());
+  return ascii !== '' && isDomain(ascii) ? ascii : null;
 }
 
 export function checkerFor(kind: Kind): (raw: string) => Item | null {

@@ -1,80 +1,39 @@
 // Bytes → text. UTF-8 with or without BOM; what is not valid UTF-8 is read as Windows-1252 (what
 // spreadsheet programs on Windows save), so no character is ever replaced by U+FFFD. UTF-16 with a BOM
 // (Excel's "Unicode text") is read as such. NUL bytes in UTF-8 input mean a binary file: an input error.
+// Each chunk is decoded as it comes, at a cost linear in its size: only the bytes of a character cut at a
+// chunk's end (at most 3) wait for the next one, so a 32 MB line is read as fast as 32 MB of short lines.
 import type { Readable } from 'node:stream';
 import { inputError } from '../errors.js';
 
-const LF = 0x0a;
+type Encoding = 'utf-8' | 'windows-1252' | 'utf-16le' | 'utf-16be';
 
-/**
- * Yields decoded text in blocks. UTF-8 blocks end at line boundaries (a multi-byte character is never
- * cut); consumers must still carry partial lines over, since UTF-16 blocks end anywhere.
- */
+/** Where the last complete UTF-8 character of `buf` ends (a lead byte near the end may start a cut one). */
+function completeUtf8(buf: Buffer): number {
+  const n = buf.length;
+  for (let back = 1; back <= Math.min(3, n); back++) {
+    const b = buf[n - back]!;
+    if (b < 0x80) return n; // ASCII: nothing cut
+    if (b >= 0xc0) {
+      // A lead byte: is its sequence whole?
+      const need = b >= 0xf0 ? 4 : b >= 0xe0 ? 3 : 2;
+      return back >= need ? n : n - back;
+    }
+  }
+  return n; // only continuation bytes: not UTF-8 anyway; the decoder will say so
+}
+
+/** Yields decoded text in blocks, as it comes (consumers carry partial lines and records over). */
 export async function* decodeText(stream: Readable, name: string): AsyncGenerator<string> {
-  let encoding: 'utf-8' | 'windows-1252' | 'utf-16le' | 'utf-16be' | null = null;
-  let utf8: TextDecoder | null = null;
+  let encoding: Encoding | null = null;
   let wide: TextDecoder | null = null;
+  const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
   let carry: Buffer | null = null;
-  let first = true;
+  const binary = () => inputError(`${name} is not a text list or CSV file (it contains NUL bytes).`);
 
-  for await (const chunk of stream as AsyncIterable<Buffer>) {
-    let buf: Buffer = carry ? Buffer.concat([carry, chunk]) : chunk;
-    carry = null;
-    if (first) {
-      if (buf.length < 3 && buf.length > 0 && (buf[0] === 0xef || buf[0] === 0xff || buf[0] === 0xfe)) {
-        carry = buf; // too short to tell a BOM yet
-        continue;
-      }
-      first = false;
-      if (buf[0] === 0xff && buf[1] === 0xfe) encoding = 'utf-16le';
-      else if (buf[0] === 0xfe && buf[1] === 0xff) encoding = 'utf-16be';
-      if (encoding) {
-        wide = new TextDecoder(encoding, { ignoreBOM: false });
-      } else {
-        if (buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf) buf = buf.subarray(3);
-        encoding = 'utf-8';
-      }
-    }
-    if (wide) {
-      const text = wide.decode(buf, { stream: true });
-      if (text) yield text;
-      continue;
-    }
-    if (buf.indexOf(0) !== -1) {
-      throw inputError(`${name} is not a text list or CSV file (it contains NUL bytes).`);
-    }
-    const end = buf.lastIndexOf(LF);
-    if (end === -1) {
-      carry = buf;
-      continue;
-    }
-    if (end < buf.length - 1) carry = buf.subarray(end + 1);
-    yield decodeBlock(buf.subarray(0, end + 1));
-  }
-  if (carry && carry.length > 0) {
-    if (first && encoding === null) {
-      // a file of one or two bytes
-      if (carry.indexOf(0) !== -1) throw inputError(`${name} is not a text list or CSV file (it contains NUL bytes).`);
-      encoding = 'utf-8';
-    }
-    if (wide) {
-      const text = wide.decode(carry, { stream: true });
-      if (text) yield text;
-    } else {
-      if (carry.indexOf(0) !== -1) {
-        throw inputError(`${name} is not a text list or CSV file (it contains NUL bytes).`);
-      }
-      yield decodeBlock(carry);
-    }
-  }
-  if (wide) {
-    const rest = wide.decode();
-    if (rest) yield rest;
-  }
-
-  function decodeBlock(bytes: Buffer): string {
+  const decodeNarrow = (bytes: Buffer): string => {
+    if (bytes.indexOf(0) !== -1) throw binary();
     if (encoding === 'utf-8') {
-      utf8 ??= new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
       try {
         return utf8.decode(bytes);
       } catch {
@@ -84,6 +43,42 @@ export async function* decodeText(stream: Readable, name: string): AsyncGenerato
       }
     }
     return decodeCp1252(bytes);
+  };
+
+  for await (const chunk of stream as AsyncIterable<Buffer>) {
+    let buf: Buffer = carry ? Buffer.concat([carry, chunk]) : chunk;
+    carry = null;
+    if (encoding === null) {
+      if (buf.length < 3 && (buf[0] === 0xef || buf[0] === 0xff || buf[0] === 0xfe)) {
+        carry = buf; // too short to tell a BOM yet
+        continue;
+      }
+      if (buf[0] === 0xff && buf[1] === 0xfe) encoding = 'utf-16le';
+      else if (buf[0] === 0xfe && buf[1] === 0xff) encoding = 'utf-16be';
+      else {
+        if (buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf) buf = buf.subarray(3);
+        encoding = 'utf-8';
+      }
+      if (encoding !== 'utf-8') wide = new TextDecoder(encoding, { ignoreBOM: false });
+    }
+    if (wide) {
+      const text = wide.decode(buf, { stream: true });
+      if (text) yield text;
+      continue;
+    }
+    const end = encoding === 'utf-8' ? completeUtf8(buf) : buf.length;
+    if (end < buf.length) carry = buf.subarray(end);
+    if (end > 0) {
+      const text = decodeNarrow(buf.subarray(0, end));
+      if (text) yield text;
+    }
+  }
+  if (wide) {
+    const rest = wide.decode();
+    if (rest) yield rest;
+  } else if (carry && carry.length > 0) {
+    encoding ??= 'utf-8';
+    yield decodeNarrow(carry); // a cut character at the very end is no UTF-8: Windows-1252
   }
 }
 

@@ -7,7 +7,8 @@ import type { Kind } from '../defaults.js';
 import { IdvError, inputError, usageError } from '../errors.js';
 import type { Io } from '../io.js';
 import { decodeText } from './decode.js';
-import { detectLayout, type Layout, type LayoutOverrides } from './detect.js';
+import { detectLayout, isBlank, parseOptions, type Layout, type LayoutOverrides, type ParseSample } from './detect.js';
+import { checkerFor } from './check.js';
 
 export interface InputRecord {
   /** The item cell (or line), untrimmed. */
@@ -29,10 +30,10 @@ export interface OpenedSource {
   layout: Layout;
   /** Records in input order, in arrays (one per block read), to keep per-record overhead low. */
   records: AsyncIterable<InputRecord[]>;
+  /** Close it unread. */
+  close(): Promise<void>;
 }
 
-const SAMPLE_BYTES = 64 * 1024;
-const SAMPLE_LINES = 200;
 
 export function sourcesFor(files: string[], io: Io): Source[] {
   if (files.length === 0) {
@@ -83,33 +84,53 @@ function readError(err: unknown, name: string): IdvError {
   }
 }
 
-/** Lines of text (no line endings) from decoded blocks, a block's worth at a time. */
+/**
+ * Lines of text (no line ends: LF, CRLF or a lone CR) from decoded blocks, a block's worth at a time. A line
+ * longer than a block is gathered in pieces and joined once: the cost stays linear in its length.
+ */
 async function* linesOf(blocks: AsyncIterable<string>): AsyncGenerator<string[]> {
-  let carry = '';
-  for await (const block of blocks) {
-    const text = carry ? carry + block : block;
+  let pieces: string[] = [];
+  let cr = false; // the last block ended with CR: a LF starting the next one belongs to it
+  for await (let block of blocks) {
+    if (cr && block.startsWith('\n')) block = block.slice(1);
+    cr = block.endsWith('\r');
     const lines: string[] = [];
     let start = 0;
-    let nl: number;
-    while ((nl = text.indexOf('\n', start)) !== -1) {
-      const end = nl > start && text.charCodeAt(nl - 1) === 13 ? nl - 1 : nl;
-      lines.push(text.slice(start, end));
-      start = nl + 1;
+    const re = /\r\n|\n|\r/g;
+    for (let m = re.exec(block); m !== null; m = re.exec(block)) {
+      pieces.push(block.slice(start, m.index));
+      lines.push(pieces.length === 1 ? pieces[0]! : pieces.join(''));
+      pieces = [];
+      start = m.index + m[0].length;
     }
-    carry = text.slice(start);
+    if (start < block.length) pieces.push(block.slice(start));
     if (lines.length) yield lines;
   }
-  if (carry) yield [carry.endsWith('\r') ? carry.slice(0, -1) : carry];
+  if (pieces.length) yield [pieces.join('')];
+}
+
+/** Decoded text is sampled up to this size to guess the layout (a record cut at its end is left out). */
+const SAMPLE_CHARS = 64 * 1024;
+
+/** The sample's records under a delimiter, parsed as the reader will parse the whole input. */
+function parseSample(parse: (input: string, options: object) => string[][]): ParseSample {
+  return (text, delimiter, whole) => {
+    const rows: string[][] = [];
+    try {
+      parse(text, { ...parseOptions(delimiter), on_record: (r: string[]) => void rows.push(r) });
+    } catch {
+      return rows; // a quoted cell cut by the sample's end (or never closed): the rows before it are whole
+    }
+    if (!whole) rows.pop(); // cut by the sample's end
+    return rows;
+  };
 }
 
 /**
  * Open a source: read a sample, guess its layout, and return the records (sample included) as a stream.
+ * `note` receives one-line notes for stderr (skipped preamble and footer rows, a close column choice).
  */
-export async function openSource(
-  source: Source,
-  kind: Kind,
-  overrides: LayoutOverrides,
-): Promise<OpenedSource> {
+export async function openSource(source: Source, kind: Kind, overrides: LayoutOverrides, note: (line: string) => void = () => undefined): Promise<OpenedSource> {
   const name = source.name;
   let stream: Readable;
   try {
@@ -119,32 +140,31 @@ export async function openSource(
   }
   const blocks = decodeText(stream, name)[Symbol.asyncIterator]();
   const sampleBlocks: string[] = [];
-  let sampleSize = 0;
-  let sampleLines = 0;
+  let size = 0;
   let done = false;
   try {
-    while (sampleSize < SAMPLE_BYTES && sampleLines < SAMPLE_LINES) {
+    while (size < SAMPLE_CHARS) {
       const next = await blocks.next();
       if (next.done) {
         done = true;
         break;
       }
       sampleBlocks.push(next.value);
-      sampleSize += next.value.length;
-      sampleLines += countNewlines(next.value);
+      size += next.value.length;
     }
   } catch (err) {
     stream.destroy();
     throw readError(err, name);
   }
-  const sampleText = sampleBlocks.join('');
-  const sample: string[] = [];
-  for (const l of sampleText.split('\n')) {
-    const line = l.endsWith('\r') ? l.slice(0, -1) : l;
-    if (line.trim() !== '') sample.push(line);
-    if (sample.length >= SAMPLE_LINES) break;
+  const { parse } = await import('csv-parse/sync');
+  let layout: Layout;
+  try {
+    layout = detectLayout(kind, { text: sampleBlocks.join('').slice(0, SAMPLE_CHARS * 2), whole: done }, overrides, name, parseSample(parse as never));
+  } catch (err) {
+    stream.destroy();
+    throw err;
   }
-  const layout = detectLayout(kind, sample, overrides, name);
+  for (const line of layout.notes) note(line);
 
   async function* allBlocks(): AsyncGenerator<string> {
     yield* sampleBlocks;
@@ -156,8 +176,8 @@ export async function openSource(
     }
   }
 
-  const records = layout.delimiter === null ? plainRecords(allBlocks(), layout) : csvRecords(allBlocks(), layout, name);
-  return { name, layout, records: guard(records, name, stream) };
+  const records = layout.delimiter === null ? plainRecords(allBlocks(), layout) : csvRecords(allBlocks(), layout, kind, name, note);
+  return { name, layout, records: guard(records, name, stream), close: async () => void stream.destroy() };
 }
 
 async function* guard(records: AsyncIterable<InputRecord[]>, name: string, stream: Readable): AsyncGenerator<InputRecord[]> {
@@ -170,21 +190,14 @@ async function* guard(records: AsyncIterable<InputRecord[]>, name: string, strea
   }
 }
 
-function countNewlines(s: string): number {
-  let n = 0;
-  let i = -1;
-  while ((i = s.indexOf('\n', i + 1)) !== -1) n++;
-  return n;
-}
-
 async function* plainRecords(blocks: AsyncIterable<string>, layout: Layout): AsyncGenerator<InputRecord[]> {
-  let skipHeader = layout.header !== null;
+  let skip = layout.skipRecords;
   for await (const lines of linesOf(blocks)) {
     const out: InputRecord[] = [];
     for (const line of lines) {
-      if (line.length === 0 || line.trim() === '') continue;
-      if (skipHeader) {
-        skipHeader = false;
+      if (line.trim() === '') continue;
+      if (skip > 0) {
+        skip--;
         continue;
       }
       out.push({ value: line, fields: null });
@@ -193,47 +206,58 @@ async function* plainRecords(blocks: AsyncIterable<string>, layout: Layout): Asy
   }
 }
 
-async function* csvRecords(blocks: AsyncIterable<string>, layout: Layout, name: string): AsyncGenerator<InputRecord[]> {
+/** A run of short rows without an item held this long is data after all, not a footer. */
+const FOOTER_MAX = 1000;
+
+/**
+ * CSV records as csv-parse reads them: preamble rows and the header skipped; blank rows (`,,,`) are none;
+ * rows narrower than the table with no item anywhere are held back, and end as a footer (not records, and
+ * said so) if nothing follows them, or as records if a data row does.
+ */
+async function* csvRecords(blocks: AsyncIterable<string>, layout: Layout, kind: Kind, name: string, note: (line: string) => void): AsyncGenerator<InputRecord[]> {
   const { parse } = await import('csv-parse');
-  const parser = parse({
-    delimiter: layout.delimiter!,
-    relax_column_count: true,
-    relax_quotes: true,
-    skip_empty_lines: true,
-    from_line: layout.skipFirstLine ? 2 : 1,
-  });
   let rows: string[][] = [];
   let failure: Error | null = null;
-  parser.on('data', (row: string[]) => rows.push(row));
+  const parser = parse({ ...parseOptions(layout.delimiter!), on_record: (r: string[]) => void rows.push(r) });
   parser.on('error', (err: Error) => (failure ??= err));
+  parser.resume(); // on_record keeps every record: nothing comes out of the stream
   const ending = new Promise<void>((resolve) => {
     parser.on('end', resolve);
     parser.on('close', resolve);
+    parser.on('error', () => resolve());
   });
-  let skipHeader = layout.header !== null;
+  const looks = checkerFor(kind);
   const col = layout.column;
+  let skip = layout.skipRecords;
+  let sepLine = layout.sepLine;
+  let held: string[][] = [];
   const take = (): InputRecord[] => {
-    if (failure) {
-      const message = failure.message.replace(/\.$/, '');
-      throw inputError(`${name} is not well-formed CSV: ${message}.`);
-    }
+    if (failure) throw inputError(`${name} is not well-formed CSV: ${csvMessage(failure)}; check the file, or give --delimiter.`);
     const out: InputRecord[] = [];
     for (const row of rows) {
-      if (row.length === 1 && row[0]!.trim() === '') continue; // a line of blanks
-      if (skipHeader) {
-        skipHeader = false;
+      if (isBlank(row)) continue;
+      if (skip > 0) {
+        skip--;
         continue;
       }
+      if (row.length < layout.width && !row.some((c) => looks(c) !== null) && held.length < FOOTER_MAX) {
+        held.push(row);
+        continue;
+      }
+      for (const h of held) out.push({ value: h[col] ?? '', fields: h });
+      held = [];
       out.push({ value: row[col] ?? '', fields: row });
     }
     rows = [];
     return out;
   };
   try {
-    for await (const block of blocks) {
-      parser.write(block);
-      // csv-parse emits the block's rows synchronously or on the next ticks; collect them.
-      await new Promise<void>((r) => setImmediate(r));
+    for await (let block of blocks) {
+      if (sepLine) {
+        block = block.replace(/^sep=.[ \t]*(\r\n|\n|\r)?/i, '');
+        sepLine = false;
+      }
+      parser.write(block); // parsed at once: on_record has every record whole by now
       const out = take();
       if (out.length) yield out;
     }
@@ -241,7 +265,16 @@ async function* csvRecords(blocks: AsyncIterable<string>, layout: Layout, name: 
     await ending;
     const out = take();
     if (out.length) yield out;
+    if (held.length) {
+      const shown = held[0]!.filter((c) => c.trim() !== '').join(' ').replace(/\s+/g, ' ').trim();
+      note(`${name}: skipped ${held.length} line${held.length === 1 ? '' : 's'} below the data (not records): "${shown.length > 60 ? shown.slice(0, 59) + '…' : shown}"`);
+    }
   } finally {
     if (!parser.destroyed) parser.destroy();
   }
+}
+
+/** csv-parse's message without its code name and final period. */
+function csvMessage(err: unknown): string {
+  return String((err as Error)?.message ?? err).replace(/^[A-Z_]+: /, '').replace(/\.$/, '');
 }
