@@ -1,21 +1,32 @@
 import { describe, expect, it } from 'vitest';
-import { stringify } from 'csv-stringify/sync';
-import { createFormatter, csvLine } from '../src/output/format.js';
+import { createFormatter } from '../src/output/format.js';
 
-describe('csvLine', () => {
+describe('CSV (csv-stringify)', () => {
   const rows = [
     ['plain', 'a@b.com'],
     ['with,comma', 'with "quotes"', ''],
     ['line\nbreak', 'crlf\r\nhere', ' spaced '],
     ['semi;colon', 'tab\there', 'pipe|'],
     ['Zoë', '"', '""'],
-    ['caret^', 'dash-x', 'br]x', 'back\\slash', 'a😀b', 'a\ud83db'],
+    ['caret^', 'dash-x', 'br]x', 'back\\slash', 'a😀b'],
+    ['cr\rhere', 'x'],
   ];
-  it.each([',', ';', '\t', '|', '^', '-', ']', '\\', '😀'])('matches csv-stringify with delimiter %j', (d) => {
-    for (const row of rows) expect(csvLine(row, d)).toBe(stringify([row], { delimiter: d, record_delimiter: '\n' }));
+  const keep = (delimiter: string, width: number) =>
+    createFormatter('csv', { column: 'email', keepColumns: true, header: null, delimiter, width });
+  it.each([',', ';', '\t', '|'])('quotes only what RFC 4180 needs, with delimiter %j', async (d) => {
+    const f = await keep(d, 0);
+    const text = f.records(rows.map((fields) => ({ item: fields[0]!, status: 'ok', fields })));
+    const q = (c: string) => (/["\r\n]/.test(c) || c.includes(d) ? `"${c.replace(/"/g, '""')}"` : c);
+    expect(text).toBe(rows.map((r) => [...r, 'ok'].map(q).join(d) + '\n').join(''));
   });
-  it('also quotes a lone CR, as RFC 4180 asks (csv-stringify does not)', () => {
-    expect(csvLine(['cr\rhere', 'x'], ',')).toBe('"cr\rhere",x\n');
+  it('a lone CR is quoted', async () => {
+    expect((await keep(',', 0)).records([{ item: 'x', status: 'ok', fields: ['cr\rhere', 'x'] }])).toBe('"cr\rhere",x,ok\n');
+  });
+  it('--safe-csv prefixes formula-like cells with a quote mark', async () => {
+    const f = await createFormatter('csv', { column: 'email', keepColumns: false, header: null, delimiter: null, safeCsv: true });
+    expect(f.records(['=1+2', '+x', '-y', '@z', '\tt', '\rr', 'a@b.com'].map((item) => ({ item, status: 'ok', fields: null })))).toBe(
+      "'=1+2,ok\n'+x,ok\n'-y,ok\n'@z,ok\n'\tt,ok\n\"'\rr\",ok\na@b.com,ok\n",
+    );
   });
 });
 
@@ -36,7 +47,7 @@ describe('formatters', () => {
     expect(n.records(recs)).toBe('{"email":"a@b.com","status":"ok"}\n{"email":"x,y","status":"invalid"}\n');
   });
   it('--keep-columns pads short rows and adds status last', async () => {
-    const f = await createFormatter('csv', { column: 'email', keepColumns: true, header: ['name', 'mail', 'note'], delimiter: ';' });
+    const f = await createFormatter('csv', { column: 'email', keepColumns: true, header: ['name', 'mail', 'note'], delimiter: ';', width: 3 });
     expect(f.begin() + f.records([{ item: 'a@b.com', status: 'ok', fields: ['Jo', 'a@b.com'] }])).toBe(
       'name;mail;note;status\nJo;a@b.com;;ok\n',
     );

@@ -20,6 +20,12 @@ export interface FormatOptions {
   /** Input header and delimiter (first source), for --keep-columns. */
   header: string[] | null;
   delimiter: string | null;
+  /** The table's width (its header's, or its usual number of cells): short rows are padded to it. */
+  width?: number;
+  /** --suggest: the suggestion for an item, or null; a `suggestion` field is added. */
+  suggest?: ((item: string) => string | null) | null;
+  /** --safe-csv: cells that a spreadsheet would run as a formula get a leading `'` (CSV only). */
+  safeCsv?: boolean;
   chalk?: Chalk | null;
 }
 
@@ -30,28 +36,76 @@ export interface Formatter {
   end(): string;
 }
 
-/** Column names and values of a record, as the chosen options lay it out. */
-function layout(o: FormatOptions): { names: string[]; values: (r: OutRecord) => string[] } {
-  if (o.keepColumns && o.delimiter !== null) {
-    const width = o.header?.length ?? 0;
-    const names = o.header ? [...o.header, 'status'] : null;
-    return {
-      names: names ?? [],
-      values: (r) => {
-        const f = r.fields ?? [r.item];
-        const row = f.length < width ? [...f, ...Array<string>(width - f.length).fill('')] : [...f];
-        row.push(r.status);
-        return row;
-      },
-    };
+interface Layout {
+  /** Column names for CSV and table (the input's header as it is, plus status). */
+  names: string[];
+  /** How many of the columns are the input's (the rest are idv's: status, suggestion). */
+  cells: number;
+  /** The same columns as unique keys, for JSON (see keyNames). */
+  keys: string[];
+  values(r: OutRecord): string[];
+}
+
+/**
+ * Column names and values of a record, as the options lay it out. With --keep-columns every cell of the
+ * input row is kept: a short row is padded to the table's width, `status` (and `suggestion`) come next, and
+ * cells beyond the table's width follow them, so that `status` always sits under its header.
+ */
+function layout(o: FormatOptions): Layout {
+  const extra = o.suggest ? ['suggestion'] : [];
+  const ours = (r: OutRecord) => (o.suggest ? [r.status, o.suggest(r.item) ?? ''] : [r.status]);
+  if (!(o.keepColumns && o.delimiter !== null)) {
+    const names = [o.column, 'status', ...extra];
+    return { names, keys: names, cells: 1, values: (r) => [r.item, ...ours(r)] };
   }
-  return { names: [o.column, 'status'], values: (r) => [r.item, r.status] };
+  // The width cells are laid out to; 0 (not known) keeps each row as it is.
+  const width = Math.max(o.width ?? 0, o.header?.length ?? 0);
+  const header = o.header ? [...o.header, ...Array<string>(width - o.header.length).fill('')] : null;
+  const names = header ? [...header, 'status', ...extra] : [];
+  const keys = keyNames(header ?? Array.from({ length: width }, () => ''), ['status', ...extra]);
+  return {
+    names,
+    keys,
+    cells: width,
+    values: (r) => {
+      const f = r.fields ?? [r.item];
+      const w = width || f.length;
+      const row = f.length < w ? [...f, ...Array<string>(w - f.length).fill('')] : f.slice(0, w);
+      row.push(...ours(r));
+      if (f.length > w) row.push(...f.slice(w));
+      return row;
+    },
+  };
+}
+
+/**
+ * JSON keys for the input's columns, made unique: an empty name is `columnN` (N its position from 1), a
+ * name met again gets `_2`, `_3`…, and idv's own names (`status`, `suggestion`) are taken first, so that an
+ * input column called `status` becomes `status_2`. Cells beyond the header are `columnN` too.
+ */
+function keyNames(header: string[], ours: string[]): string[] {
+  const taken = new Set(ours);
+  const unique = (wanted: string) => {
+    let name = wanted;
+    for (let n = 2; taken.has(name); n++) name = `${wanted}_${n}`;
+    taken.add(name);
+    return name;
+  };
+  const keys = header.map((h, i) => unique(h === '' ? `column${i + 1}` : h));
+  return [...keys, ...ours];
+}
+
+/** The key of a cell past the header (a row longer than the table): columnN, made unique. */
+function extraKey(keys: readonly string[], position: number): string {
+  let name = `column${position + 1}`;
+  for (let n = 2; keys.includes(name); n++) name = `column${position + 1}_${n}`;
+  return name;
 }
 
 export async function createFormatter(format: Format, o: FormatOptions): Promise<Formatter> {
   switch (format) {
     case 'csv':
-      return csvFormatter(o);
+      return csvFormatter(o, (await import('csv-stringify/sync')).stringify);
     case 'json':
       return jsonFormatter(o, false);
     case 'ndjson':
@@ -61,62 +115,46 @@ export async function createFormatter(format: Format, o: FormatOptions): Promise
   }
 }
 
-/**
- * RFC 4180: a field is quoted when it holds the delimiter, a quote, CR or LF, and its quotes are doubled.
- * (csv-stringify does the same, but cost 10× the time and ~800 bytes of garbage a row in `npm run bench`.)
- */
-export function csvLine(fields: readonly string[], delimiter: string): string {
-  const special = specialFor(delimiter);
-  let out = '';
-  for (let i = 0; i < fields.length; i++) {
-    const f = fields[i]!;
-    if (i > 0) out += delimiter;
-    out += special.test(f) ? '"' + f.replace(QUOTE, '""') + '"' : f;
-  }
-  return out + '\n';
-}
-const QUOTE = /"/g;
-/** One scan a field for what makes it need quotes (four includes() were four). */
-let special = { delimiter: ',', re: /[",\r\n]/ };
-function specialFor(delimiter: string): RegExp {
-  if (delimiter !== special.delimiter) {
-    special = { delimiter, re: new RegExp(`["\\r\\n${delimiter.replace(/[\\\]^-]/g, '\\$&')}]`, 'u') };
-  }
-  return special.re;
-}
+type Stringify = (typeof import('csv-stringify/sync'))['stringify'];
 
-function csvFormatter(o: FormatOptions): Formatter {
+/**
+ * CSV through csv-stringify, a block of records at a time: RFC 4180 quoting (a cell holding the delimiter,
+ * a quote, CR or LF is quoted, its quotes doubled), `\n` record ends, the input's delimiter with
+ * --keep-columns, and csv-stringify's own formula escaping for --safe-csv.
+ */
+function csvFormatter(o: FormatOptions, stringify: Stringify): Formatter {
   const { names, values } = layout(o);
-  const delimiter = o.keepColumns && o.delimiter ? o.delimiter : ',';
+  const options = {
+    delimiter: o.keepColumns && o.delimiter ? o.delimiter : ',',
+    record_delimiter: '\n',
+    // A cell holding CR or LF is quoted whatever the record end (csv-stringify quotes only its own by default).
+    quote_record_delimiter: true,
+    escape_formulas: o.safeCsv === true,
+  };
   const keepWithoutHeader = o.keepColumns && o.delimiter !== null && o.header === null;
   return {
-    begin: () => (keepWithoutHeader ? '' : csvLine(names, delimiter)),
-    records: (block) => {
-      let out = '';
-      for (const r of block) out += csvLine(values(r), delimiter);
-      return out;
-    },
+    begin: () => (keepWithoutHeader ? '' : stringify([names], options)),
+    records: (block) => stringify(block.map(values), options),
     end: () => '',
   };
 }
 
 function jsonFormatter(o: FormatOptions, lines: boolean): Formatter {
-  const keep = o.keepColumns && o.delimiter !== null;
-  const toObject = (r: OutRecord): Record<string, string> => {
-    if (!keep) return { [o.column]: r.item, status: r.status };
+  const { keys, values, cells } = layout(o);
+  const ours = keys.length - cells;
+  // values: [input cells…, status, (suggestion), cells past the header…] → the cells, then status (and suggestion) last.
+  const toObject = (r: OutRecord): string => {
+    const v = values(r);
     const obj: Record<string, string> = {};
-    const f = r.fields ?? [];
-    const names = o.header ?? f.map((_, i) => `column${i + 1}`);
-    names.forEach((n, i) => {
-      obj[n] = f[i] ?? '';
-    });
-    obj.status = r.status;
-    return obj;
+    for (let i = 0; i < cells; i++) obj[keys[i]!] = v[i]!;
+    for (let i = keys.length; i < v.length; i++) obj[extraKey(keys, i - ours)] = v[i]!;
+    for (let i = cells; i < keys.length; i++) obj[keys[i]!] = v[i]!;
+    return JSON.stringify(obj);
   };
   if (lines) {
     return {
       begin: () => '',
-      records: (block) => block.map((r) => JSON.stringify(toObject(r)) + '\n').join(''),
+      records: (block) => block.map((r) => toObject(r) + '\n').join(''),
       end: () => '',
     };
   }
@@ -126,7 +164,7 @@ function jsonFormatter(o: FormatOptions, lines: boolean): Formatter {
     records: (block) => {
       let out = '';
       for (const r of block) {
-        out += (first ? '\n  ' : ',\n  ') + JSON.stringify(toObject(r));
+        out += (first ? '\n  ' : ',\n  ') + toObject(r);
         first = false;
       }
       return out;
