@@ -15,6 +15,8 @@ export interface ValidateOptions {
   delimiter?: string;
   noHeader: boolean;
   keepColumns: boolean;
+  suggest: boolean;
+  safeCsv: boolean;
   only?: string[];
   exclude?: string[];
   quiet: boolean;
@@ -44,6 +46,8 @@ interface Flags {
   delimiter?: string;
   header: boolean;
   keepColumns?: true;
+  suggest?: true;
+  safeCsv?: true;
   only?: string[];
   exclude?: string[];
   quiet?: true;
@@ -114,6 +118,8 @@ export function validateCommand(kind: Kind, action: (o: ValidateOptions) => Prom
     .option('--delimiter <char>', 'CSV delimiter: , ; | or tab (default: guessed)')
     .option('--no-header', 'the CSV has no header row')
     .option('--keep-columns', 'write every input column, plus status as the last one')
+    .option('--suggest', 'add a "suggestion" field where the domain looks mistyped (jane@gmial.com → jane@gmail.com)')
+    .option('--safe-csv', "prefix cells that start with = + - @ tab or CR with ' so spreadsheets do not run them as formulas")
     .option('--only <statuses>', 'write only records with these statuses (comma-separated)', statusList)
     .option('--exclude <statuses>', 'write no records with these statuses (comma-separated)', statusList)
     .option('--dry-run', 'read and plan; print what the run would send and cost, send nothing')
@@ -151,6 +157,8 @@ function toOptions(kind: Kind, files: string[], f: Flags): ValidateOptions {
     delimiter: f.delimiter,
     noHeader: !f.header,
     keepColumns: f.keepColumns === true,
+    suggest: f.suggest === true,
+    safeCsv: f.safeCsv === true,
     only: f.only,
     exclude: f.exclude,
     quiet: f.quiet === true,

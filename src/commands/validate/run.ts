@@ -4,7 +4,8 @@
 import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { COLUMN, ENDPOINT } from '../../defaults.js';
-import { warn, type Io } from '../../io.js';
+import { forPerson, warn, type Io } from '../../io.js';
+import { inputError } from '../../errors.js';
 import { checkerFor } from '../../input/check.js';
 import { checkReadable, openSource, sourcesFor, type InputRecord, type OpenedSource, type Source } from '../../input/read.js';
 import type { LayoutOverrides } from '../../input/detect.js';
@@ -13,6 +14,7 @@ import { Plan } from '../../plan/plan.js';
 import { planRecords, type PlannedRecord } from '../../plan/planned.js';
 import { createFormatter, formatForPath, type Format, type FormatOptions } from '../../output/format.js';
 import { splitOutputs } from '../../output/split.js';
+import { suggest } from '../../output/suggest.js';
 import { fileSink, stdoutSink } from '../../output/sink.js';
 import { loadChalk } from '../../output/colors.js';
 import { createProgress } from '../../output/progress.js';
@@ -51,8 +53,14 @@ async function validate(o: ValidateOptions, io: Io, facts: RunFacts): Promise<vo
     const plan = new Plan();
     const cache = await openCache(o, io, target, plan);
     const overrides: LayoutOverrides = { column: o.column, delimiter: o.delimiter, noHeader: o.noHeader };
-    const first = await openSource(sources[0]!, o.kind, overrides);
-    const read = recordsOf([first, ...sources.slice(1)], (s) => openSource(s, o.kind, overrides), (i, n) => (facts.inputs[i]!.records += n));
+    // Notes (skipped preamble or footer rows, a close column choice) go above the spinner once it turns.
+    let say = (line: string) => warn(io, line);
+    const note = (line: string) => say(`idv: note: ${line}`);
+    const open = (s: Source) => openSource(s, o.kind, overrides, note);
+    const first = await open(sources[0]!);
+    // With --keep-columns every file is opened first: their columns must agree before anything is sent.
+    const rest: Array<Source | OpenedSource> = o.keepColumns ? await sameColumns(first, sources.slice(1), open) : sources.slice(1);
+    const read = recordsOf([first, ...rest], open, (i, n) => (facts.inputs[i]!.records += n));
     const records = planRecords(read, checkerFor(o.kind), plan);
     if (o.dryRun) {
       for await (const _block of records); // counting is the plan's
@@ -60,7 +68,15 @@ async function validate(o: ValidateOptions, io: Io, facts: RunFacts): Promise<vo
       io.stdout.write(formatDryRun(dryRunFacts(plan.counts, o.maxSpend), format));
       return;
     }
-    const layout: FormatOptions = { column: COLUMN[o.kind], keepColumns: o.keepColumns, header: first.layout.header, delimiter: first.layout.delimiter };
+    const layout: FormatOptions = {
+      column: COLUMN[o.kind],
+      keepColumns: o.keepColumns,
+      header: first.layout.header,
+      delimiter: first.layout.delimiter,
+      width: first.layout.width,
+      suggest: o.suggest ? (item) => suggest(o.kind, item) : null,
+      safeCsv: o.safeCsv,
+    };
     const split = o.split ? await splitOutputs(resolve(io.cwd, o.split), splitFormat(o), layout, STATUSES_OF[o.kind]) : null;
     const main = mainOutput(o, io, format)
       ? {
@@ -69,6 +85,7 @@ async function validate(o: ValidateOptions, io: Io, facts: RunFacts): Promise<vo
         }
       : null;
     const progress = await createProgress(io.stderr, io.stderrIsTTY && !o.quiet, io.colorErr);
+    say = (line) => progress.log(forPerson(io, line));
     const done = await runPipeline({ o, io, target, plan, cache, records, main, split, progress });
     Object.assign(facts, countsOf(plan));
     if (done === null) return; // standard output was closed by its reader: end quietly
@@ -153,14 +170,35 @@ async function openCache(o: ValidateOptions, io: Io, target: Target, plan: Plan)
   }
 }
 
+/**
+ * The other sources, opened, when their columns are the first's: --keep-columns writes one header, and a
+ * file whose columns differ would be misaligned under it. Refused before anything is sent (exit 2).
+ */
+async function sameColumns(first: OpenedSource, rest: Source[], open: (s: Source) => Promise<OpenedSource>): Promise<OpenedSource[]> {
+  const shape = (l: OpenedSource['layout']) => (l.delimiter === null ? 'a plain list' : l.header ? l.header.map((h) => h.trim()).join(l.delimiter) : 'no header');
+  const opened: OpenedSource[] = [];
+  for (const source of rest) {
+    const s = await open(source);
+    opened.push(s);
+    if (shape(s.layout) !== shape(first.layout)) {
+      for (const o of opened) await o.close();
+      throw inputError(
+        `${s.name} has other columns than ${first.name} (${shape(s.layout)} / ${shape(first.layout)}); with --keep-columns every file needs the same header: run them one at a time.`,
+      );
+    }
+  }
+  return opened;
+}
+
 /** The records of every source in turn (the first is open already: its layout shapes the output); `count` learns how many each gave. */
 async function* recordsOf(
-  [first, ...rest]: [OpenedSource, ...Source[]],
+  sources: Array<Source | OpenedSource>,
   open: (s: Source) => Promise<OpenedSource>,
   count: (source: number, records: number) => void,
 ): AsyncGenerator<InputRecord[]> {
-  for (let i = 0; i <= rest.length; i++) {
-    const opened = i === 0 ? first : await open(rest[i - 1]!);
+  for (let i = 0; i < sources.length; i++) {
+    const s = sources[i]!;
+    const opened = 'records' in s ? s : await open(s);
     for await (const block of opened.records) {
       count(i, block.length);
       yield block;
