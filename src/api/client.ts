@@ -50,6 +50,7 @@ export async function createClient(opts: ClientOptions): Promise<Client> {
   const auth = `Bearer ${opts.key}`;
   const masked = maskKey(opts.key);
   const { secrets } = opts;
+  const accepted = new Set<string>();
   secrets.add(opts.key);
   if (proxy) for (const p of [proxy.https, proxy.http]) if (p) secrets.add(proxyPassword(p));
 
@@ -81,7 +82,7 @@ export async function createClient(opts: ClientOptions): Promise<Client> {
       const text = res.text;
       log(String(statusCode));
       if (statusCode >= 200 && statusCode < 300) {
-        const results = parseBody(text, field, items, secrets);
+        const results = parseBody(text, field, items, secrets, accepted);
         if (!results) return { type: 'retry', reason: `the service sent a malformed answer (HTTP ${statusCode})`, rate };
         return { type: 'ok', results, rate };
       }
@@ -126,8 +127,21 @@ function proxyPassword(url: string): string | undefined {
   }
 }
 
+const ACCEPTED_MAX = 256;
+
+/**
+ * Only a plain word is a status: anything else (a formula, markup, 2 MB of text, the key) leaves the item
+ * `error`. An answer repeats a handful of statuses thousands of times: those accepted are remembered (per client).
+ */
+function acceptable(status: string, secrets: Secrets, accepted: Set<string>): boolean {
+  if (accepted.has(status)) return true;
+  const ok = isPlainStatus(status) && !secrets.holds(status);
+  if (ok && accepted.size < ACCEPTED_MAX) accepted.add(status);
+  return ok;
+}
+
 /** The item → status map of a 2xx answer; null when the answer is not one. A status that repeats a secret is dropped (the item ends `error`). */
-function parseBody(text: string, field: string, items: string[], secrets: Secrets): Map<string, string> | null {
+function parseBody(text: string, field: string, items: string[], secrets: Secrets, accepted: Set<string>): Map<string, string> | null {
   let body: unknown;
   try {
     body = JSON.parse(text);
@@ -143,8 +157,7 @@ function parseBody(text: string, field: string, items: string[], secrets: Secret
     if (!Object.hasOwn(entries, item)) continue;
     const entry = entries[item];
     const status = typeof entry === 'object' && entry !== null ? (entry as { status?: unknown }).status : undefined;
-    // Only a plain word is a status: anything else (a formula, markup, 2 MB of text, the key) leaves the item `error`.
-    if (typeof status === 'string' && isPlainStatus(status) && !secrets.holds(status)) results.set(item, status);
+    if (typeof status === 'string' && acceptable(status, secrets, accepted)) results.set(item, status);
   }
   return results;
 }

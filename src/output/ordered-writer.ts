@@ -9,6 +9,8 @@ import type { Sink } from './sink.js';
 
 /** Records held for in-order output; reading waits while this many are held. */
 export const WINDOW_MAX = 50_000;
+/** Records formatted for the main output at a time. */
+const FORMAT_BLOCK = 1000;
 
 export interface Output {
   formatter: Formatter;
@@ -44,6 +46,8 @@ export class OrderedWriter {
   private failure: unknown = null;
   private stopped = false;
   private roomWaiter: (() => void) | null = null;
+  /** Records for the main output, waiting to be formatted as one block. */
+  private unformatted: OutRecord[] = [];
 
   constructor(private readonly o: OrderedWriterOptions) {}
 
@@ -81,8 +85,10 @@ export class OrderedWriter {
     if (!this.stopped) {
       const { main, split } = this.o;
       if (main && out.length) {
-        const text = main.formatter.records(out);
-        this.enqueue(() => write(main, text));
+        // Formatted a thousand records or more at a time (csv-stringify's cost is per call as much as per
+        // record); what is left is formatted when the reader next waits for the writes, or at the end.
+        for (const r of out) this.unformatted.push(r);
+        if (this.unformatted.length >= FORMAT_BLOCK) this.formatMain();
       }
       if (split && byStatus) {
         for (const [status, group] of byStatus) this.enqueue(async () => {
@@ -118,6 +124,7 @@ export class OrderedWriter {
 
   /** Wait for the writes so far; throw the failure of one. */
   async written(): Promise<void> {
+    this.formatMain();
     await this.writing;
     if (this.failure) throw this.failure;
   }
@@ -125,6 +132,7 @@ export class OrderedWriter {
   /** Everything is in: write the rest and each format's end, and put every output in place. */
   async finish(): Promise<void> {
     this.flush();
+    this.formatMain();
     for (const output of this.outputs()) this.enqueue(() => write(output, output.formatter.end()));
     await this.written();
     if (this.stopped) return;
@@ -140,6 +148,16 @@ export class OrderedWriter {
 
   get failed(): unknown {
     return this.failure;
+  }
+
+  private formatMain(): void {
+    const { main } = this.o;
+    if (!main || this.unformatted.length === 0) return;
+    const block = this.unformatted;
+    this.unformatted = [];
+    if (this.stopped) return;
+    const text = main.formatter.records(block);
+    this.enqueue(() => write(main, text));
   }
 
   private outputs(): Output[] {
