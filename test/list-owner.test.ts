@@ -227,3 +227,41 @@ function recordsOf(text: string): string[] {
   }
   return out;
 }
+
+describe('--suggest', () => {
+  it('adds a suggestion field in every format; never changes the item, never sends the suggestion', async () => {
+    const { sb, env } = await sandbox({}, home);
+    try {
+      const file = await list(['jane@gmial.com', 'bob@gmail.com', 'al@hotmail.con', 'jo@gmx.com', 'bad']);
+      const csv = await run(['emails', file, '-q', '--suggest'], { env });
+      expect(csv.exitCode).toBe(0);
+      expect(csv.stdout).toBe(
+        'email,status,suggestion\njane@gmial.com,ok,jane@gmail.com\nbob@gmail.com,ok,\nal@hotmail.con,ok,al@hotmail.com\njo@gmx.com,ok,\nbad,invalid,\n',
+      );
+      expect(sentItems(sb)).toEqual(['jane@gmial.com', 'bob@gmail.com', 'al@hotmail.con', 'jo@gmx.com']);
+      const json = await run(['emails', file, '-q', '--suggest', '-f', 'ndjson'], { env });
+      expect(json.stdout.split('\n')[0]).toBe('{"email":"jane@gmial.com","status":"ok","suggestion":"jane@gmail.com"}');
+      const keep = await run(['emails', await list(['name,email', 'Jane,jane@yaho.com'], 'k.csv'), '-q', '--suggest', '--keep-columns'], { env });
+      expect(keep.stdout).toBe('name,email,status,suggestion\nJane,jane@yaho.com,ok,jane@yahoo.com\n');
+      const domains = await run(['domains', await list(['gmial.com', 'example.com'], 'd.txt'), '-q', '--suggest'], { env });
+      expect(domains.stdout).toBe('domain,status,suggestion\ngmial.com,ok,gmail.com\nexample.com,ok,\n');
+    } finally {
+      await sb.close();
+    }
+  });
+});
+
+describe('--safe-csv', () => {
+  it('formula-like cells get a leading quote mark in CSV (main output and split files); other formats keep data', async () => {
+    const dir = join(home.dir, 'split');
+    const file = await list(['name,phone,email', '=HYPERLINK("http://x"),+44 20 7946,jo@example.com', '@SUM(A1),-1,al@example.com'], 'f.csv');
+    const r = await run(['emails', file, '--sandbox', '-q', '--keep-columns', '--safe-csv', '--split', dir]);
+    const expected = `name,phone,email,status\n"'=HYPERLINK(""http://x"")",'+44 20 7946,jo@example.com,ok\n'@SUM(A1),'-1,al@example.com,ok\n`;
+    expect(r.stdout).toBe(expected);
+    expect(await readFile(join(dir, 'ok.csv'), 'utf8')).toBe(expected);
+    const plain = await run(['emails', file, '--sandbox', '-q', '--keep-columns']);
+    expect(plain.stdout).toBe('name,phone,email,status\n"=HYPERLINK(""http://x"")",+44 20 7946,jo@example.com,ok\n@SUM(A1),-1,al@example.com,ok\n');
+    const json = await run(['emails', file, '--sandbox', '-q', '--keep-columns', '--safe-csv', '-f', 'ndjson']);
+    expect(json.stdout.split('\n')[0]).toBe('{"name":"=HYPERLINK(\\"http://x\\")","phone":"+44 20 7946","email":"jo@example.com","status":"ok"}');
+  });
+});
