@@ -3,7 +3,7 @@
 // (so its own cache) and its own sandbox; tests run concurrently to keep the file short.
 import { describe, it, expect } from 'vitest';
 import { execa, type Result } from 'execa';
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Sandbox, SandboxOptions } from '../src/sandbox/server.js';
@@ -335,8 +335,16 @@ describe.concurrent('kill -9 and resume', () => {
     const proc = spawnIdv(['emails', file, '--batch-size', '5', '--concurrency', '1', '--retries', '2'], env);
     const { p } = proc;
     await until(() => sb.requests.filter((r) => r.status === 200).length >= 2, 15_000, 'two answers', proc);
-    await sleep(80); // the client has stored the 2nd answer; the 3rd request is in flight
+    // Kill once the client has stored what the server answered so far (a fixed sleep is not enough on a busy
+    // machine): the next request is then in flight, its answer lost with the process.
     const answered = new Set(sb.requests.filter((r) => r.status === 200).flatMap((r) => r.items ?? []));
+    const logged = () => {
+      const dir = join(env.XDG_CACHE_HOME!, 'idv');
+      const log = readdirSync(dir).find((n) => n.endsWith('.log'));
+      const text = log ? readFileSync(join(dir, log), 'utf8') : '';
+      return [...answered].every((e) => text.includes(`\t${e}\n`));
+    };
+    await until(logged, 15_000, 'the answers in the cache', proc);
     p.kill('SIGKILL');
     const r1 = await p;
     hygiene(r1);
