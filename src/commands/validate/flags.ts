@@ -2,7 +2,7 @@
 // options object. A value out of range is refused here, by commander, before anything runs.
 import { Command, Option } from 'commander';
 import { DEFAULTS, type Kind } from '../../defaults.js';
-import { parseDuration } from '../../duration.js';
+import { parseTtlPolicy, type TtlPolicy } from '../../cache/ttl.js';
 import { duration, positiveSeconds, statusList, wholeNumber } from '../parsers.js';
 import { FORMATS, type Format } from '../../output/format.js';
 
@@ -34,7 +34,7 @@ export interface ValidateOptions {
   wait: boolean;
   maxWaitSeconds?: number;
   cache: boolean;
-  cacheTtlSeconds: number;
+  cacheTtl: TtlPolicy;
   sandbox: boolean;
 }
 
@@ -65,7 +65,7 @@ interface Flags {
   wait?: true;
   maxWait?: number;
   cache: boolean;
-  cacheTtl: number;
+  cacheTtl: TtlPolicy;
   sandbox?: true;
 }
 
@@ -138,9 +138,9 @@ export function validateCommand(kind: Kind, action: (o: ValidateOptions) => Prom
     .addOption(new Option('--max-wait <duration>', 'with --wait, the longest total wait, e.g. 90m or 2h').argParser(duration('--max-wait')))
     .option('--no-cache', 'neither read nor write the local result cache')
     .addOption(
-      new Option('--cache-ttl <duration>', 'how long cached results count')
-        .argParser(duration('--cache-ttl'))
-        .default(parseDuration(DEFAULTS.cacheTtl, '--cache-ttl'), DEFAULTS.cacheTtl),
+      new Option('--cache-ttl <duration>', 'how long cached results count, e.g. 7d, or by status: ok=90d,disposable=180d,7d')
+        .argParser((value) => parseTtlPolicy(value))
+        .default(parseTtlPolicy(DEFAULTS.cacheTtl), DEFAULTS.cacheTtl),
     )
     .option('--sandbox', 'run against a local emulator of the service: no key, no network')
     .addHelpText('after', HELP[kind])
@@ -176,7 +176,7 @@ function toOptions(kind: Kind, files: string[], f: Flags): ValidateOptions {
     wait: f.wait === true,
     maxWaitSeconds: f.maxWait,
     cache: f.cache,
-    cacheTtlSeconds: f.cacheTtl,
+    cacheTtl: f.cacheTtl,
     sandbox: f.sandbox === true,
   };
 }

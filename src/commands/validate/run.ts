@@ -45,12 +45,13 @@ async function validate(o: ValidateOptions, io: Io, facts: RunFacts): Promise<vo
   const format = chooseFormat(o, io);
   warnUnknownStatuses(io, '--only', o.only);
   warnUnknownStatuses(io, '--exclude', o.exclude);
+  warnUnknownStatuses(io, '--cache-ttl', Object.keys(o.cacheTtl.byStatus));
   const sources = sourcesFor(o.files, io);
   await checkReadable(o.files, io.cwd);
   facts.inputs = await Promise.all(sources.map(async (s) => ({ path: s.path, bytes: s.path === '-' ? null : (await stat(resolve(io.cwd, s.path))).size, records: 0 })));
   const target = await resolveTarget(o, io);
+  const plan = new Plan();
   try {
-    const plan = new Plan();
     const cache = await openCache(o, io, target, plan);
     const overrides: LayoutOverrides = { column: o.column, delimiter: o.delimiter, noHeader: o.noHeader };
     // Notes (skipped preamble or footer rows, a close column choice) go above the spinner once it turns.
@@ -103,6 +104,7 @@ async function validate(o: ValidateOptions, io: Io, facts: RunFacts): Promise<vo
     });
     if (outcome) throw outcome;
   } finally {
+    plan.close();
     await target.close();
   }
 }
@@ -156,7 +158,7 @@ async function saveReport(path: string, io: Io, facts: RunFacts, failure: unknow
 /** The result cache of this run's service and endpoint, loaded into the plan; null without one. */
 async function openCache(o: ValidateOptions, io: Io, target: Target, plan: Plan): Promise<CacheScope | null> {
   if (!o.cache || target.sandbox) return null;
-  const scope = openScope(cacheDir(io.env), target.baseUrl, ENDPOINT[o.kind], o.cacheTtlSeconds);
+  const scope = openScope(cacheDir(io.env), target.baseUrl, ENDPOINT[o.kind], o.cacheTtl);
   try {
     const report = await plan.loadCache(scope);
     if (report.damaged > 0) {
