@@ -83,6 +83,8 @@ export interface Snapshot {
   readonly entries: number;
   /** The fresh status of a key, by its hash, or null (absent, or expired). */
   status(h: KeyHash): string | null;
+  /** Whether the entry the last status() found was met for the first time in this run (so it is counted once). */
+  readonly firstMeeting: boolean;
   /** Every entry, for a merge (the file is read whole). */
   all(): Entries;
   close(): void;
@@ -172,8 +174,14 @@ interface Layout {
   statuses: string[];
 }
 
+/** A status word with this bit set: its entry was met in this run (the whole file in memory only). */
+const MET = 1 << 30;
+
 class SnapshotFile implements Snapshot {
   private probes = 0;
+  firstMeeting = false;
+  /** The entries met while probing in place; marked in the words once the file is read whole. */
+  private met: Set<number> | null = new Set();
   /** The whole file, once the run has shown itself a large one. */
   private words: Int32Array | null = null;
   private fd: number | null;
@@ -224,9 +232,17 @@ class SnapshotFile implements Snapshot {
     for (let i = 0, w = base; i < to - from; i++, w += W) {
       if (words[w] !== h.a || words[w + 1] !== h.b || words[w + 2] !== h.c) continue;
       const ts = words[w + 3]! >>> 0;
-      const s = words[w + 4]!;
-      if (s < 0 || s >= this.oldest.length) return null;
-      return ts > this.oldest[s]! && ts <= this.newest ? this.l.statuses[s]! : null;
+      const word = words[w + 4]!;
+      const s = word & ~MET;
+      if (s < 0 || s >= this.oldest.length || !(ts > this.oldest[s]! && ts <= this.newest)) return null;
+      if (this.met === null) {
+        this.firstMeeting = (word & MET) === 0;
+        words[w + 4] = word | MET;
+      } else {
+        this.firstMeeting = !this.met.has(from + i);
+        this.met.add(from + i);
+      }
+      return this.l.statuses[s]!;
     }
     return null;
   }
@@ -236,7 +252,7 @@ class SnapshotFile implements Snapshot {
     const e = new Entries(this.l.n);
     const words = this.words!;
     for (let i = 0, w = this.l.entriesAt >> 2; i < this.l.n; i++, w += W) {
-      e.push(words[w]!, words[w + 1]!, words[w + 2]!, words[w + 3]!, this.l.statuses[words[w + 4]!] ?? '');
+      e.push(words[w]!, words[w + 1]!, words[w + 2]!, words[w + 3]!, this.l.statuses[words[w + 4]! & ~MET] ?? '');
     }
     return e;
   }
@@ -248,7 +264,11 @@ class SnapshotFile implements Snapshot {
 
   private readWhole(): void {
     const buf = this.fd !== null ? readAll(this.fd) : readFileSync(this.path);
-    this.words = new Int32Array(buf.buffer, buf.byteOffset, buf.length >> 2);
+    const words = new Int32Array(buf.buffer, buf.byteOffset, buf.length >> 2);
+    const at = this.l.entriesAt >> 2;
+    for (const i of this.met ?? []) words[at + i * W + 4]! |= MET;
+    this.met = null;
+    this.words = words;
     this.close();
   }
 

@@ -61,10 +61,17 @@ export class Plan {
 
   lookup(key: string): Lookup {
     const h = this.index.hashOf(key);
-    let v = this.index.getHashed(h);
+    const v = this.index.getHashed(h);
     if (v === undefined && this.snapshot !== null) {
+      // The snapshot remembers which of its entries this run met: they are not copied into the index.
       const status = this.snapshot.status(h);
-      if (status !== null) v = this.intern(status) + CACHED;
+      if (status !== null) {
+        if (this.snapshot.firstMeeting) {
+          this.counts.unique++;
+          this.counts.cached++;
+        }
+        return this.knownAs(status);
+      }
     }
     if (v === undefined || v === STALE) {
       this.index.setHashed(h, PENDING_V);
