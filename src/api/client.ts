@@ -6,8 +6,13 @@ import type { Secrets } from '../secrets.js';
 import { BodyTooLargeError, directTransport, proxySettings, proxyTransport, ProxyRefusedError, TimeoutError } from './transport.js';
 import { isPlainStatus } from '../statuses.js';
 
+/** The statuses of a 2xx answer, by item as sent: undefined for an item it lacks or gave no usable status. */
+export interface Results {
+  get(item: string): string | undefined;
+}
+
 export type Outcome =
-  | { type: 'ok'; results: Map<string, string>; rate: RateInfo }
+  | { type: 'ok'; results: Results; rate: RateInfo }
   | { type: 'quota'; rate: RateInfo }
   | { type: 'auth' }
   | { type: 'too-large'; rate: RateInfo }
@@ -82,7 +87,7 @@ export async function createClient(opts: ClientOptions): Promise<Client> {
       const text = res.text;
       log(String(statusCode));
       if (statusCode >= 200 && statusCode < 300) {
-        const results = parseBody(text, field, items, secrets, accepted);
+        const results = parseBody(text, field, secrets, accepted);
         if (!results) return { type: 'retry', reason: `the service sent a malformed answer (HTTP ${statusCode})`, rate };
         return { type: 'ok', results, rate };
       }
@@ -140,8 +145,12 @@ function acceptable(status: string, secrets: Secrets, accepted: Set<string>): bo
   return ok;
 }
 
-/** The item → status map of a 2xx answer; null when the answer is not one. A status that repeats a secret is dropped (the item ends `error`). */
-function parseBody(text: string, field: string, items: string[], secrets: Secrets, accepted: Set<string>): Map<string, string> | null {
+/**
+ * The item → status lookup of a 2xx answer; null when the answer is not one. Each item's status is read
+ * from the parsed answer when asked for (no copy of the map). A status that is not a plain word, or that
+ * repeats a secret, is none (the item ends `error`).
+ */
+function parseBody(text: string, field: string, secrets: Secrets, accepted: Set<string>): Results | null {
   let body: unknown;
   try {
     body = JSON.parse(text);
@@ -151,15 +160,15 @@ function parseBody(text: string, field: string, items: string[], secrets: Secret
   if (typeof body !== 'object' || body === null) return null;
   const map = (body as Record<string, unknown>)[field];
   if (typeof map !== 'object' || map === null || Array.isArray(map)) return null;
-  const results = new Map<string, string>();
   const entries = map as Record<string, unknown>;
-  for (const item of items) {
-    if (!Object.hasOwn(entries, item)) continue;
-    const entry = entries[item];
-    const status = typeof entry === 'object' && entry !== null ? (entry as { status?: unknown }).status : undefined;
-    if (typeof status === 'string' && acceptable(status, secrets, accepted)) results.set(item, status);
-  }
-  return results;
+  return {
+    get(item) {
+      if (!Object.hasOwn(entries, item)) return undefined;
+      const entry = entries[item];
+      const status = typeof entry === 'object' && entry !== null ? (entry as { status?: unknown }).status : undefined;
+      return typeof status === 'string' && acceptable(status, secrets, accepted) ? status : undefined;
+    },
+  };
 }
 
 function messageOf(text: string): string {

@@ -56,7 +56,7 @@ function layout(o: FormatOptions): Layout {
   const ours = (r: OutRecord) => (o.suggest ? [r.status, o.suggest(r.item) ?? ''] : [r.status]);
   if (!(o.keepColumns && o.delimiter !== null)) {
     const names = [o.column, 'status', ...extra];
-    return { names, keys: names, cells: 1, values: (r) => [r.item, ...ours(r)] };
+    return { names, keys: names, cells: 1, values: o.suggest ? (r) => [r.item, ...ours(r)] : (r) => [r.item, r.status] };
   }
   // The width cells are laid out to; 0 (not known) keeps each row as it is.
   const width = Math.max(o.width ?? 0, o.header?.length ?? 0);
