@@ -16,7 +16,7 @@ export interface WorkItem {
   spent?: boolean;
 }
 
-export interface DispatchOptions {
+export interface DispatchOptions<T extends WorkItem = WorkItem> {
   client: Client;
   endpoint: string;
   field: string;
@@ -33,7 +33,7 @@ export interface DispatchOptions {
   /** How long requests in flight may finish after an interrupt. */
   graceMs?: number;
   /** Final statuses, as soon as they are known. */
-  onResults(results: Array<[WorkItem, string]>): void;
+  onResults(results: Array<[T, string]>): void;
   /** After every answer, for progress. */
   onProgress?(stats: DispatchStats): void;
   /** A wait for the quota began; it ends at `until` (ms since epoch). */
@@ -100,11 +100,11 @@ export function defaultSleep(ms: number, signal: AbortSignal): Promise<void> {
  */
 // (Long on purpose: one closure owns the scheduler's state — queue, in-flight counts, budget, waits — and
 // its parts are the named inner functions below: noteRate, quotaHit, pump, settle, send, runBatch.)
-export function createDispatcher(o: DispatchOptions) {
+export function createDispatcher<T extends WorkItem>(o: DispatchOptions<T>) {
   const now = o.now ?? Date.now;
   const sleep = o.sleep ?? defaultSleep;
   const rules: DecideOptions = { retries: o.retries, wait: o.wait, random: o.random ?? Math.random };
-  const queue = new Fifo<WorkItem>();
+  const queue = new Fifo<T>();
   let batchSize = o.batchSize;
   let inFlight = 0;
   let inFlightItems = 0;
@@ -147,7 +147,7 @@ export function createDispatcher(o: DispatchOptions) {
     if (reset !== undefined) stats.resetAt = at + reset * 1000;
   }
 
-  function finishItems(items: WorkItem[], status: string): void {
+  function finishItems(items: T[], status: string): void {
     if (items.length) o.onResults(items.map((i) => [i, status]));
   }
 
@@ -210,10 +210,10 @@ export function createDispatcher(o: DispatchOptions) {
   }
 
   /** Send a batch, less what --max-spend no longer allows (those items end quota_exceeded, uncharged). */
-  function spend(batch: WorkItem[]): void {
+  function spend(batch: T[]): void {
     if (spendLeft === Infinity) return send(batch);
-    const go: WorkItem[] = [];
-    const capped: WorkItem[] = [];
+    const go: T[] = [];
+    const capped: T[] = [];
     for (const item of batch) {
       if (item.spent) go.push(item);
       else if (spendLeft > 0) {
@@ -243,7 +243,7 @@ export function createDispatcher(o: DispatchOptions) {
     }
   }
 
-  function send(batch: WorkItem[]): void {
+  function send(batch: T[]): void {
     inFlight++;
     inFlightItems += batch.length;
     stats.inFlight = inFlight;
@@ -257,7 +257,7 @@ export function createDispatcher(o: DispatchOptions) {
   }
 
   /** One batch from its first request to its last answer, as decide() rules. */
-  async function runBatch(batch: WorkItem[]): Promise<void> {
+  async function runBatch(batch: T[]): Promise<void> {
     for (let attempt = 0; ; attempt++) {
       let outcome: Outcome;
       try {
@@ -268,8 +268,8 @@ export function createDispatcher(o: DispatchOptions) {
         return; // cut after an interrupt: these items stay unvalidated (and uncached)
       }
       if (outcome.type !== 'auth') noteRate(outcome.rate);
-      const answered: Array<[WorkItem, string]> = [];
-      const over: WorkItem[] = [];
+      const answered: Array<[T, string]> = [];
+      const over: T[] = [];
       if (outcome.type === 'ok') {
         stats.sent += batch.length;
         let unusable = 0;
@@ -321,7 +321,7 @@ export function createDispatcher(o: DispatchOptions) {
   return {
     stats,
     /** Queue an item; call `room()` before pushing more when it says so. */
-    push(item: WorkItem): void {
+    push(item: T): void {
       if (quotaStopped || spendLeft <= 0) {
         if (!quotaStopped) stats.capped++;
         o.onResults([[item, QUOTA_EXCEEDED]]);

@@ -14,7 +14,10 @@ export interface PlannedRecord {
   send: string;
   /** Every cell of its CSV row; null for a plain list. */
   fields: string[] | null;
-  /** What the plan knew when it was read: NEW (to be sent by whoever reads this), PENDING, or Known. */
+  /**
+   * What the plan knew when it was read: NEW (to be sent by whoever reads this), PENDING, or Known; a NEW
+   * record becomes Known when its item is answered (the pipeline sets it), so output need not ask the plan.
+   */
   state: Lookup;
 }
 

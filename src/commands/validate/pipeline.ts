@@ -5,7 +5,7 @@
 import { interruptedError, IdvError } from '../../errors.js';
 import { forPerson, type Io } from '../../io.js';
 import type { CacheScope } from '../../cache/store.js';
-import { createDispatcher, type DispatchStats, type WorkItem } from '../../dispatch/dispatch.js';
+import { createDispatcher, type DispatchStats } from '../../dispatch/dispatch.js';
 import type { Plan } from '../../plan/plan.js';
 import { NEW } from '../../plan/plan.js';
 import type { PlannedRecord } from '../../plan/planned.js';
@@ -75,7 +75,7 @@ export async function runPipeline(p: Pipeline): Promise<Finished | null> {
     for await (const block of p.records) {
       if (stop.signal.aborted) break;
       writer.add(block);
-      for (const r of block) if (r.state === NEW) dispatcher.push({ key: r.key, send: r.send });
+      for (const r of block) if (r.state === NEW) dispatcher.push(r);
       update();
       await writer.written(); // output keeps pace with input
       if (!dispatcher.hasRoom()) await dispatcher.room();
@@ -128,7 +128,7 @@ async function startDispatcher(
     secrets: io.secrets,
     log: o.verbose ? (line) => progress.log(forPerson(io, `idv: ${line}`)) : undefined,
   });
-  const dispatcher = createDispatcher({
+  const dispatcher = createDispatcher<PlannedRecord>({
     client,
     endpoint: ENDPOINT[o.kind],
     field: FIELD[o.kind],
@@ -140,8 +140,12 @@ async function startDispatcher(
     maxWaitSeconds: o.maxWaitSeconds,
     signal,
     hurry: () => writer.waiting,
-    onResults(results: Array<[WorkItem, string]>) {
-      for (const [item, status] of results) plan.settle(item.key, status);
+    onResults(results) {
+      // The record that brought the item learns its status at once; its duplicates ask the plan (statusOf).
+      for (const [record, status] of results) {
+        plan.settle(record.key, status);
+        record.state = plan.knownAs(status);
+      }
       if (p.cache) {
         p.cache.append(results.map(([i, s]) => [i.key, s])); // the store keeps only what is cacheable
         const err = p.cache.writeError();
