@@ -59,7 +59,11 @@ export interface CacheScope {
 }
 
 // (Long on purpose: one closure per log file, whose load() parses lines in place as bytes; see parseLine.)
-export function openScope(dir: string, baseUrl: string, endpoint: string, ttlSeconds: number, now = Date.now): CacheScope {
+/** How long an entry stays fresh, in seconds: one duration, or one by status (`--cache-ttl ok=90d,7d`). */
+export type Ttl = number | ((status: string) => number);
+
+export function openScope(dir: string, baseUrl: string, endpoint: string, ttl: Ttl, now = Date.now): CacheScope {
+  const ttlOf = typeof ttl === 'number' ? () => ttl : ttl;
   const id = createHash('sha256').update(`${baseUrl.replace(/\/+$/, '')}\n${endpoint}`).digest('hex').slice(0, 16);
   const path = join(dir, `${id}.log`);
   const header = `${HEADER_PREFIX}${baseUrl.replace(/\/+$/, '')} ${endpoint}\n`;
@@ -69,11 +73,10 @@ export function openScope(dir: string, baseUrl: string, endpoint: string, ttlSec
     async load(into) {
       await mkdir(dir, { recursive: true, mode: 0o700 });
       const report: LoadReport = { loaded: 0, expired: 0, damaged: 0, rebuilt: false };
-      // Fresh while younger than the TTL: written at second `ts`, so at most now - ts old.
-      const oldest = now() / 1000 - ttlSeconds;
+      // Fresh while younger than its status's TTL: written at second `ts`, so at most now - ts old.
       const newest = now() / 1000 + FUTURE_SLACK_SECONDS;
-      /** The statuses met so far, as text and as bytes: each line's status is matched in place. */
-      const statuses: Array<{ name: string; bytes: Buffer }> = [];
+      /** The statuses met so far, as text and as bytes (each line's status is matched in place), with the oldest time still fresh. */
+      const statuses: Array<{ name: string; bytes: Buffer; oldest: number }> = [];
       let lines = 0;
       let size = 0;
       let endsClean = true;
@@ -137,24 +140,25 @@ export function openScope(dir: string, baseUrl: string, endpoint: string, ttlSec
           report.damaged++;
           return;
         }
-        if (ts <= oldest || ts > newest) {
+        if (ts <= status.oldest || ts > newest) {
           report.expired++; // too old, or dated in the future (a clock set wrong): not to be trusted either
           return;
         }
         report.loaded++;
-        into.add(buf, t2 + 1, end, status);
+        into.add(buf, t2 + 1, end, status.name);
       }
-      function statusAt(buf: Buffer, start: number, end: number): string | null {
+      function statusAt(buf: Buffer, start: number, end: number): (typeof statuses)[number] | null {
         const n = end - start;
         outer: for (const s of statuses) {
           if (s.bytes.length !== n) continue;
           for (let i = 0; i < n; i++) if (buf[start + i] !== s.bytes[i]) continue outer;
-          return s.name;
+          return s;
         }
         const name = buf.toString('latin1', start, end);
         if (!isPlainStatus(name)) return null;
-        if (statuses.length < 64) statuses.push({ name, bytes: Buffer.from(name, 'latin1') });
-        return name;
+        const s = { name, bytes: Buffer.from(name, 'latin1'), oldest: now() / 1000 - ttlOf(name) };
+        if (statuses.length < 64) statuses.push(s);
+        return s;
       }
       if (!endsClean) {
         // Later appends must start on a line of their own.
@@ -195,13 +199,12 @@ export function openScope(dir: string, baseUrl: string, endpoint: string, ttlSec
     if (!(await takeLock(lock, now))) return false; // another run is at it
     try {
       const fresh = new Map<string, string>();
-      const oldest = now() / 1000 - ttlSeconds;
       const newest = now() / 1000 + FUTURE_SLACK_SECONDS;
       let beat = now();
       for await (const lines of linesOf(path)) {
         for (const line of lines) {
           const m = GOOD_LINE.exec(line);
-          if (m && Number(m[1]) > oldest && Number(m[1]) <= newest) fresh.set(m[3]!, `${m[1]}\t${m[2]}\t${m[3]}\n`);
+          if (m && Number(m[1]) > now() / 1000 - ttlOf(m[2]!) && Number(m[1]) <= newest) fresh.set(m[3]!, `${m[1]}\t${m[2]}\t${m[3]}\n`);
         }
         if (now() - beat > LOCK_BEAT_MS) {
           beat = now();

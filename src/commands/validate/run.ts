@@ -10,6 +10,7 @@ import { checkerFor } from '../../input/check.js';
 import { checkReadable, openSource, sourcesFor, type InputRecord, type OpenedSource, type Source } from '../../input/read.js';
 import type { LayoutOverrides } from '../../input/detect.js';
 import { cacheDir, openScope, type CacheScope } from '../../cache/store.js';
+import { ttlOf, type CacheTtl } from '../../cache/ttl.js';
 import { Plan } from '../../plan/plan.js';
 import { planRecords, type PlannedRecord } from '../../plan/planned.js';
 import { createFormatter, formatForPath, type Format, type FormatOptions } from '../../output/format.js';
@@ -20,7 +21,7 @@ import { loadChalk } from '../../output/colors.js';
 import { createProgress } from '../../output/progress.js';
 import { formatSummary } from '../../output/summary.js';
 import { emptyFacts, reportJson, writeReport, type RunFacts } from '../../output/report.js';
-import { KNOWN_STATUSES, STATUSES_OF } from '../../statuses.js';
+import { isCacheable, KNOWN_STATUSES, STATUSES_OF } from '../../statuses.js';
 import { version } from '../../version.js';
 import type { ValidateOptions } from './flags.js';
 import { resolveTarget, type Target } from './target.js';
@@ -45,6 +46,7 @@ async function validate(o: ValidateOptions, io: Io, facts: RunFacts): Promise<vo
   const format = chooseFormat(o, io);
   warnUnknownStatuses(io, '--only', o.only);
   warnUnknownStatuses(io, '--exclude', o.exclude);
+  warnUncachedStatuses(io, o.cacheTtl);
   const sources = sourcesFor(o.files, io);
   await checkReadable(o.files, io.cwd);
   facts.inputs = await Promise.all(sources.map(async (s) => ({ path: s.path, bytes: s.path === '-' ? null : (await stat(resolve(io.cwd, s.path))).size, records: 0 })));
@@ -156,7 +158,7 @@ async function saveReport(path: string, io: Io, facts: RunFacts, failure: unknow
 /** The result cache of this run's service and endpoint, loaded into the plan; null without one. */
 async function openCache(o: ValidateOptions, io: Io, target: Target, plan: Plan): Promise<CacheScope | null> {
   if (!o.cache || target.sandbox) return null;
-  const scope = openScope(cacheDir(io.env), target.baseUrl, ENDPOINT[o.kind], o.cacheTtlSeconds);
+  const scope = openScope(cacheDir(io.env), target.baseUrl, ENDPOINT[o.kind], (status) => ttlOf(o.cacheTtl, status));
   try {
     const report = await plan.loadCache(scope);
     if (report.damaged > 0) {
@@ -231,5 +233,14 @@ function warnUnknownStatuses(io: Io, flag: string, names: string[] | undefined):
   const unknown = (names ?? []).filter((n) => !KNOWN_STATUSES.includes(n));
   if (unknown.length) {
     warn(io, `idv: warning: ${flag} names ${unknown.map((u) => `"${u}"`).join(', ')}, not a known status (known: ${KNOWN_STATUSES.join(', ')}).`);
+  }
+}
+
+/** A --cache-ttl name that no cached result can have (a typo, or a status never kept) must not pass silently. */
+function warnUncachedStatuses(io: Io, ttl: CacheTtl): void {
+  const odd = [...ttl.byStatus.keys()].filter((s) => !KNOWN_STATUSES.includes(s) || !isCacheable(s));
+  if (odd.length) {
+    const kept = KNOWN_STATUSES.filter(isCacheable).join(', ');
+    warn(io, `idv: warning: --cache-ttl names ${odd.map((u) => `"${u}"`).join(', ')}, not a status the cache keeps (it keeps: ${kept}, and any new status the service gives).`);
   }
 }

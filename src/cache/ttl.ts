@@ -1,0 +1,41 @@
+// How long a cached result counts, by its status: `--cache-ttl ok=90d,disposable=180d,7d` (the bare value is
+// the default for every other status; without one, the default is DEFAULTS.cacheTtl).
+import { DEFAULTS } from '../defaults.js';
+import { parseDuration } from '../duration.js';
+import { usageError } from '../errors.js';
+import { isPlainStatus } from '../statuses.js';
+
+export interface CacheTtl {
+  /** Seconds, for a status not named. */
+  readonly fallback: number;
+  /** Seconds, per status named. */
+  readonly byStatus: ReadonlyMap<string, number>;
+}
+
+/** The seconds a result with this status stays fresh. */
+export function ttlOf(ttl: CacheTtl, status: string): number {
+  return ttl.byStatus.get(status) ?? ttl.fallback;
+}
+
+const FLAG = '--cache-ttl';
+
+/** `7d`, `ok=90d,disposable=180d,7d`, `ok=90d` (others: the default 7d). Names are statuses, lower case. */
+export function parseCacheTtl(text: string): CacheTtl {
+  let fallback: number | undefined;
+  const byStatus = new Map<string, number>();
+  const parts = text.split(',').map((p) => p.trim());
+  if (parts.some((p) => p === '')) throw usageError(`${FLAG} takes durations separated by commas, like ok=90d,disposable=180d,7d, not "${text}".`);
+  for (const part of parts) {
+    const eq = part.indexOf('=');
+    if (eq === -1) {
+      if (fallback !== undefined) throw usageError(`${FLAG} "${text}" gives the default duration twice; give it once, beside status=duration pairs.`);
+      fallback = parseDuration(part, FLAG);
+      continue;
+    }
+    const status = part.slice(0, eq).trim().toLowerCase();
+    if (!isPlainStatus(status)) throw usageError(`${FLAG}: "${part.slice(0, eq)}" is not a status name; write status=duration, like ok=90d.`);
+    if (byStatus.has(status)) throw usageError(`${FLAG} names ${status} twice.`);
+    byStatus.set(status, parseDuration(part.slice(eq + 1), FLAG));
+  }
+  return { fallback: fallback ?? parseDuration(DEFAULTS.cacheTtl, FLAG), byStatus };
+}
