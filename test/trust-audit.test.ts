@@ -105,3 +105,52 @@ describe('issue 12.4: --cache-ttl by status', () => {
     );
   });
 });
+
+describe('issue 12.2: --report of a run that stopped early still says what it read, sent and paid', () => {
+  const addresses = (n: number) => Array.from({ length: n }, (_, i) => `user${String(i).padStart(2, '0')}@example.com`);
+
+  it('interrupted (Ctrl-C) after two answers: records, unique, sent and requests are those of the run, not 0', async () => {
+    const { sb, env } = await sandbox({ delayMs: 150 }, home);
+    try {
+      const report = join(home.dir, 'run.json');
+      const ctrlC = new AbortController();
+      const running = run(['emails', await list(addresses(30)), '-q', '--report', report, '--batch-size', '5', '--concurrency', '1'], {
+        env,
+        signal: ctrlC.signal,
+      });
+      await expect.poll(() => sentBatches(sb).length, { timeout: 10_000 }).toBeGreaterThanOrEqual(2);
+      ctrlC.abort('SIGINT');
+      expect((await running).exitCode).toBe(130);
+      const paid = sentBatches(sb); // the one in flight at Ctrl-C was given its grace and answered
+      expect(await readJson(report)).toMatchObject({
+        inputs: [{ records: 30 }],
+        records: 30,
+        unique: 30,
+        invalid: 0,
+        statuses: {}, // nothing was written: -o and stdout are left as they were
+        sent: paid.flat().length,
+        requests: paid.length,
+        retries: 0,
+        quota: { remaining: 1000 - paid.flat().length, limit: 1000 },
+        exitCode: 130,
+        reason: 'interrupted',
+      });
+    } finally {
+      await sb.close();
+    }
+  });
+
+  it('a key refused mid-run (401 after one answer): the request and the items paid for are counted', async () => {
+    const { sb, env } = await sandbox({}, home);
+    try {
+      sb.inject({ kind: 'none' });
+      sb.inject({ kind: 'status', status: 401 });
+      const report = join(home.dir, 'run.json');
+      const r = await run(['emails', await list(addresses(10)), '-q', '--report', report, '--batch-size', '5', '--concurrency', '1'], { env });
+      expect(r.exitCode).toBe(3);
+      expect(await readJson(report)).toMatchObject({ records: 10, unique: 10, sent: 5, requests: 2, exitCode: 3, reason: 'auth' });
+    } finally {
+      await sb.close();
+    }
+  });
+});

@@ -28,6 +28,8 @@ export interface Pipeline {
   main: Output | null;
   split: SplitOutputs | null;
   progress: Progress;
+  /** Given the dispatcher's live counts once it exists, so that a run that stops early can still tell them. */
+  onStats?(stats: DispatchStats): void;
 }
 
 export interface Finished {
@@ -69,6 +71,7 @@ export async function runPipeline(p: Pipeline): Promise<Finished | null> {
     if (showProgress && !countdown.running()) progress.update(progressText());
   };
   const { client, dispatcher } = await startDispatcher(p, writer, stop.signal, { progress: update, wait: (until) => countdown.start(until) });
+  p.onStats?.(dispatcher.stats);
 
   try {
     writer.begin();

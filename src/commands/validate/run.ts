@@ -26,6 +26,7 @@ import { version } from '../../version.js';
 import type { ValidateOptions } from './flags.js';
 import { resolveTarget, type Target } from './target.js';
 import { runPipeline, type Finished } from './pipeline.js';
+import type { DispatchStats } from '../../dispatch/dispatch.js';
 import { outcomeOf } from './outcome.js';
 import { dryRunFacts, formatDryRun } from './dry-run.js';
 
@@ -88,8 +89,15 @@ async function validate(o: ValidateOptions, io: Io, facts: RunFacts): Promise<vo
       : null;
     const progress = await createProgress(io.stderr, io.stderrIsTTY && !o.quiet, io.colorErr);
     say = (line) => progress.log(forPerson(io, line));
-    const done = await runPipeline({ o, io, target, plan, cache, records, main, split, progress });
-    Object.assign(facts, countsOf(plan));
+    let spent: DispatchStats | null = null;
+    let done: Finished | null;
+    try {
+      done = await runPipeline({ o, io, target, plan, cache, records, main, split, progress, onStats: (s) => (spent = s) });
+    } finally {
+      // Also when the run stops early (Ctrl-C, a refused key, a failed write): what was read and paid for.
+      Object.assign(facts, countsOf(plan));
+      if (spent) noteSpent(facts, spent);
+    }
     if (done === null) return; // standard output was closed by its reader: end quietly
     noteFinished(facts, done);
     if (!o.quiet) io.stderr.write(formatSummary({ ...summaryFacts(facts, done), bars: io.stderrIsTTY }, io.colorErr ? await loadChalk(true) : null));
@@ -115,10 +123,13 @@ function countsOf(plan: Plan): Pick<RunFacts, 'records' | 'unique' | 'invalid' |
 }
 
 function noteFinished(facts: RunFacts, done: Finished): void {
-  const { stats } = done;
   // Known statuses in their usual order, then any other the service gave, by name.
   const order = [...KNOWN_STATUSES, ...[...done.counts.keys()].filter((s) => !KNOWN_STATUSES.includes(s)).sort()];
   facts.statuses = Object.fromEntries(order.filter((s) => done.counts.has(s)).map((s) => [s, done.counts.get(s)!]));
+}
+
+/** What the dispatcher sent and learnt of the quota, finished or not. */
+function noteSpent(facts: RunFacts, stats: DispatchStats): void {
   Object.assign(facts, { sent: stats.sent, requests: stats.requests, retries: stats.retries, capped: stats.capped, quotaStopped: stats.quotaStopped });
   const remaining = stats.rate?.remaining !== undefined && stats.rateAt !== undefined ? stats.rate.remaining : undefined;
   if (remaining !== undefined || stats.rate?.quota !== undefined || stats.resetAt !== undefined) {
