@@ -3,6 +3,7 @@ import { mkdir, readFile, rm, writeFile, chmod } from 'node:fs/promises';
 import { join } from 'node:path';
 import { homedir } from 'node:os';
 import { randomBytes } from 'node:crypto';
+import { tempFileGone, tempFileOpened } from './temp-files.js';
 
 export const NO_KEY_MESSAGE = 'No API key found: set IDV_API_KEY, or store one with idv auth login.';
 
@@ -50,10 +51,18 @@ export async function saveKey(env: Record<string, string | undefined>, key: stri
   await chmod(dir, 0o700);
   const path = configPath(env);
   const tmp = `${path}.${randomBytes(6).toString('hex')}.tmp`;
-  await writeFile(tmp, JSON.stringify({ apiKey: key }, null, 2) + '\n', { mode: 0o600 });
-  await chmod(tmp, 0o600);
-  const { rename } = await import('node:fs/promises');
-  await rename(tmp, path);
+  tempFileOpened(tmp);
+  try {
+    await writeFile(tmp, JSON.stringify({ apiKey: key }, null, 2) + '\n', { mode: 0o600 });
+    await chmod(tmp, 0o600);
+    const { rename } = await import('node:fs/promises');
+    await rename(tmp, path);
+  } catch (err) {
+    await rm(tmp, { force: true });
+    throw err;
+  } finally {
+    tempFileGone(tmp);
+  }
   return path;
 }
 

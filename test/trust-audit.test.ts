@@ -3,7 +3,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { makeHome, sandbox, sentBatches, type Home } from './helpers.js';
+import { execa } from 'execa';
+import { IDV, makeHome, sandbox, sentBatches, type Home } from './helpers.js';
 import { run } from './fake-io.js';
 import { cacheDir, openScope } from '../src/cache/store.js';
 import { parseCacheTtl, ttlOf } from '../src/cache/ttl.js';
@@ -149,6 +150,35 @@ describe('issue 12.2: --report of a run that stopped early still says what it re
       const r = await run(['emails', await list(addresses(10)), '-q', '--report', report, '--batch-size', '5', '--concurrency', '1'], { env });
       expect(r.exitCode).toBe(3);
       expect(await readJson(report)).toMatchObject({ records: 10, unique: 10, sent: 5, requests: 2, exitCode: 3, reason: 'auth' });
+    } finally {
+      await sb.close();
+    }
+  });
+});
+
+describe('issue 10.5: no temporary file is left behind, even by a second Ctrl-C', () => {
+  it('a second SIGINT exits 130 at once and removes the .tmp files of -o, --split and --report', async () => {
+    const { sb, env } = await sandbox({ delayMs: 2000 }, home);
+    try {
+      const file = await list(Array.from({ length: 50 }, (_, i) => `u${i}@example.com`));
+      const out = join(home.dir, 'out.csv');
+      await writeFile(out, 'old\n');
+      const split = join(home.dir, 'split');
+      const child = execa('node', [IDV, 'emails', file, '-q', '-o', out, '--split', split, '--report', join(home.dir, 'run.json'), '--batch-size', '10'], {
+        env,
+        extendEnv: false,
+        reject: false,
+      });
+      await expect.poll(() => sb.requests.length, { timeout: 10_000 }).toBeGreaterThan(0);
+      await expect.poll(async () => (await readdir(split).catch(() => [])).length, { timeout: 10_000 }).toBeGreaterThan(0);
+      child.kill('SIGINT');
+      await new Promise((r) => setTimeout(r, 100));
+      child.kill('SIGINT');
+      const r = await child;
+      expect(r.exitCode).toBe(130);
+      expect(await readFile(out, 'utf8')).toBe('old\n');
+      expect((await readdir(home.dir)).filter((n) => n.endsWith('.tmp'))).toEqual([]);
+      expect(await readdir(split)).toEqual([]); // before the fix: .ok.csv.1a2b3c4d.tmp and six more
     } finally {
       await sb.close();
     }

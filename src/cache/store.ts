@@ -14,6 +14,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { isCacheable, isPlainStatus } from '../statuses.js';
+import { tempFileGone, tempFileOpened } from '../temp-files.js';
 
 const HEADER_PREFIX = '# idv cache v1 ';
 /** A time has at most 13 digits (load() and compact() must agree on what a good line is). */
@@ -214,8 +215,13 @@ export function openScope(dir: string, baseUrl: string, endpoint: string, ttl: T
       const tmp = `${path}.${randomBytes(6).toString('hex')}.tmp`;
       let out = header;
       for (const line of fresh.values()) out += line;
-      await writeFile(tmp, out, { mode: 0o600 });
-      await rename(tmp, path);
+      tempFileOpened(tmp);
+      try {
+        await writeFile(tmp, out, { mode: 0o600 });
+        await rename(tmp, path);
+      } finally {
+        tempFileGone(tmp);
+      }
       return true;
     } finally {
       await rm(lock, { force: true }).catch(() => undefined);

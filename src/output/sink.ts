@@ -8,6 +8,7 @@ import { basename, dirname, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { Writable } from 'node:stream';
 import { IdvError } from '../errors.js';
+import { tempFileGone, tempFileOpened } from '../temp-files.js';
 
 export interface Sink {
   write(text: string): Promise<void>;
@@ -125,6 +126,7 @@ export function fileSink(path: string): Sink {
     } catch {
       /* a new file: the umask decides */
     }
+    tempFileOpened(tmp);
     handle = await open(tmp, 'wx', mode ?? 0o666);
     if (aborted) throw new Error('aborted');
     if (mode !== undefined) {
@@ -159,8 +161,10 @@ export function fileSink(path: string): Sink {
       if (writer.failed()) throw fail(writer.failed());
       try {
         await rename(tmp, path);
+        tempFileGone(tmp);
       } catch (err) {
         await rm(tmp, { force: true });
+        tempFileGone(tmp);
         throw fail(err);
       }
     },
@@ -170,6 +174,7 @@ export function fileSink(path: string): Sink {
       stream?.destroy();
       await handle?.close().catch(() => undefined);
       await rm(tmp, { force: true }).catch(() => undefined);
+      tempFileGone(tmp);
     },
     closed: false,
   };
