@@ -25,6 +25,17 @@ export function keyLooksSendable(key: string): boolean {
   return /^[\x21-\x7e]+$/.test(key);
 }
 
+/**
+ * The shortest key idv sends. A shorter one could not be masked where a server repeats it (masking "abc" would
+ * rewrite every "abc" of every message), so it would be printed; no real key is that short anyway.
+ */
+export const MIN_KEY_LENGTH = 8;
+
+/** Why a key is too short to be one, or null. */
+export function keyTooShort(key: string): string | null {
+  return key.length < MIN_KEY_LENGTH ? `${key.length} character${key.length === 1 ? '' : 's'}; keys have at least ${MIN_KEY_LENGTH}` : null;
+}
+
 /** `IDV_API_KEY`, then the config file. */
 export async function findKey(env: Record<string, string | undefined>): Promise<FoundKey | null> {
   const fromEnv = env.IDV_API_KEY?.trim();

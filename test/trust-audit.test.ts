@@ -184,3 +184,42 @@ describe('issue 10.5: no temporary file is left behind, even by a second Ctrl-C'
     }
   });
 });
+
+describe('issue 16: a key too short to be masked is never sent, so never echoed', () => {
+  // Masking a 3-character key would have to rewrite every "abc" in every message (a 1-character one, every "e"),
+  // so such a key is not masked at all, and a server that repeats it printed it in full: "Bearer abc".
+  for (const source of ['IDV_API_KEY', 'the config file'] as const) {
+    it(`a 3-character key from ${source}: exit 3 before any request, not printed`, async () => {
+      const { sb, env: sbEnv } = await sandbox({ key: 'abc' }, home);
+      try {
+        sb.inject({ kind: 'status', status: 400, body: JSON.stringify({ message: 'Bad request for Bearer abc' }) });
+        let env: Record<string, string | undefined> = sbEnv;
+        if (source === 'the config file') {
+          const { IDV_API_KEY: _unset, ...rest } = sbEnv;
+          env = rest;
+          const { mkdir } = await import('node:fs/promises');
+          await mkdir(join(home.dir, 'config', 'idv'), { recursive: true });
+          await writeFile(join(home.dir, 'config', 'idv', 'config.json'), '{"apiKey": "abc"}\n');
+        }
+        const r = await run(['emails', await list(['a@example.com'])], { env });
+        const from = source === 'IDV_API_KEY' ? 'the IDV_API_KEY environment variable' : join(home.dir, 'config', 'idv', 'config.json');
+        expect(r.stderr).toBe(`idv: The API key from ${from} is too short to be one (3 characters; keys have at least 8); check it, or store it again with idv auth login.\n`);
+        expect(r.exitCode).toBe(3);
+        expect(r.stdout).toBe('');
+        expect(sb.requests).toEqual([]);
+      } finally {
+        await sb.close();
+      }
+    });
+  }
+
+  it('idv auth login refuses it (exit 2, nothing stored); idv sandbox --key refuses it too', async () => {
+    const login = await run(['auth', 'login'], { env: home.env, input: 'abc\n' });
+    expect(login.stderr).toBe('idv: That is too short to be an API key (3 characters; keys have at least 8); paste the whole key again.\n');
+    expect(login.exitCode).toBe(2);
+    expect(await readdir(join(home.dir, 'config', 'idv')).catch(() => [])).toEqual([]);
+    const sb = await run(['sandbox', '--port', '0', '--key', 'abc'], { env: home.env, signal: AbortSignal.abort('SIGINT') });
+    expect(sb.stderr).toBe('idv: --key must have at least 8 characters and no white space.\n');
+    expect(sb.exitCode).toBe(2);
+  });
+});
