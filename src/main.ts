@@ -37,6 +37,6 @@ function fail(err: unknown, io: Io): number {
   }
   const message = err instanceof Error ? err.message : String(err);
   say(`idv: unexpected error: ${message.split('\n')[0]} (set IDV_DEBUG=1 for details)`);
-  if (io.env.IDV_DEBUG) say(String((err as Error)?.stack ?? err));
+  if (io.env.IDV_DEBUG) for (const line of String((err as Error)?.stack ?? err).split('\n')) say(line);
   return EXIT.failed;
 }

@@ -223,3 +223,22 @@ describe('issue 16: a key too short to be masked is never sent, so never echoed'
     expect(sb.exitCode).toBe(2);
   });
 });
+
+describe('issue 10.3: a line break in a file name cannot forge a line of its own', () => {
+  it('file names with \\n and \\r are shown escaped in one-line errors and notes', async () => {
+    const missing = join(home.dir, 'no\nidv: all good.csv');
+    const r = await run(['emails', missing]);
+    expect(r.stderr).toBe(`idv: Cannot read ${join(home.dir, 'no\\nidv: all good.csv')}: no such file.\n`); // before: two lines
+    expect(r.exitCode).toBe(2);
+
+    const out = join(home.dir, 'gone\r\nidv: done', 'out.csv');
+    const w = await run(['emails', '--sandbox', '-q', '-o', out], { input: 'a@example.com\n' });
+    expect(w.stderr).toBe(`idv: Cannot write ${join(home.dir, 'gone\\r\\nidv: done', 'out.csv')}: no such folder (ENOENT); nothing was written.\n`);
+    expect(w.exitCode).toBe(1);
+
+    const noted = await list(['Notes:', 'email,name', 'a@example.com,A'], 'x\ny.csv');
+    const n = await run(['emails', noted, '--sandbox', '-q']);
+    expect(n.exitCode).toBe(0);
+    expect(n.stderr).toBe(`idv: note: ${join(home.dir, 'x\\ny.csv')}: skipped 1 line above the header (not records): "Notes:"\n`);
+  });
+});

@@ -1,6 +1,6 @@
 // `idv auth login | status | logout`: store, show (masked) and remove the API key.
 import { IdvError, usageError } from '../errors.js';
-import { warn, forPerson, type Io } from '../io.js';
+import { warn, oneLine, type Io } from '../io.js';
 import { configPath, findKey, keyLooksSendable, keyTooShort, maskKey, NO_KEY_MESSAGE, removeKey, saveKey } from '../key.js';
 
 export interface AuthOptions {
@@ -31,7 +31,7 @@ export async function run(o: AuthOptions, io: Io): Promise<void> {
       if (!found) {
         throw new IdvError('auth', NO_KEY_MESSAGE);
       }
-      io.stdout.write(forPerson(io, `Key ${maskKey(found.key)} from ${found.source}`) + '\n');
+      io.stdout.write(oneLine(io, `Key ${maskKey(found.key)} from ${found.source}`) + '\n');
       return;
     }
     case 'logout': {

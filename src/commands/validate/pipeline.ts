@@ -3,7 +3,7 @@
 // Reading waits when the dispatcher's queue or the writer's window is full; while reading waits on the
 // window, the dispatcher sends part-filled batches (hurry), so that the three never all wait on each other.
 import { interruptedError, IdvError } from '../../errors.js';
-import { forPerson, type Io } from '../../io.js';
+import { oneLine, type Io } from '../../io.js';
 import type { CacheScope } from '../../cache/store.js';
 import { createDispatcher, type DispatchStats, type WorkItem } from '../../dispatch/dispatch.js';
 import type { Plan } from '../../plan/plan.js';
@@ -129,7 +129,7 @@ async function startDispatcher(
     connections: o.concurrency,
     env: io.env,
     secrets: io.secrets,
-    log: o.verbose ? (line) => progress.log(forPerson(io, `idv: ${line}`)) : undefined,
+    log: o.verbose ? (line) => progress.log(oneLine(io, `idv: ${line}`)) : undefined,
   });
   const dispatcher = createDispatcher({
     client,
@@ -150,7 +150,7 @@ async function startDispatcher(
         const err = p.cache.writeError();
         if (err && !cacheWarned) {
           cacheWarned = true;
-          progress.log(forPerson(io, `idv: warning: cannot write the cache (${err.code ?? err.message}: ${p.cache.path}); this run's results will be paid for again by the next run.`));
+          progress.log(oneLine(io, `idv: warning: cannot write the cache (${err.code ?? err.message}: ${p.cache.path}); this run's results will be paid for again by the next run.`));
         }
       }
       writer.flush();

@@ -4,7 +4,7 @@
 import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { COLUMN, ENDPOINT } from '../../defaults.js';
-import { forPerson, warn, type Io } from '../../io.js';
+import { oneLine, warn, type Io } from '../../io.js';
 import { inputError } from '../../errors.js';
 import { checkerFor } from '../../input/check.js';
 import { checkReadable, openSource, sourcesFor, type InputRecord, type OpenedSource, type Source } from '../../input/read.js';
@@ -88,7 +88,7 @@ async function validate(o: ValidateOptions, io: Io, facts: RunFacts): Promise<vo
         }
       : null;
     const progress = await createProgress(io.stderr, io.stderrIsTTY && !o.quiet, io.colorErr);
-    say = (line) => progress.log(forPerson(io, line));
+    say = (line) => progress.log(oneLine(io, line));
     let spent: DispatchStats | null = null;
     let done: Finished | null;
     try {
