@@ -242,3 +242,25 @@ describe('issue 10.3: a line break in a file name cannot forge a line of its own
     expect(n.stderr).toBe(`idv: note: ${join(home.dir, 'x\\ny.csv')}: skipped 1 line above the header (not records): "Notes:"\n`);
   });
 });
+
+describe('issue 10.3 / 10.2: what a person reads is exact', () => {
+  it('a header with an escape code is shown as \\x1b in the table, not upper-cased into \\X1B', async () => {
+    const file = await list(['email,na\x1bme', 'a@example.com,x'], 'h.csv');
+    const r = await run(['emails', file, '--sandbox', '-q', '--keep-columns'], { stdoutIsTTY: true });
+    expect(r.stdout).toBe('EMAIL          NA\\x1bME  STATUS\na@example.com  x         ok\n');
+  });
+
+  it('a quota reset more than a day away is said with its date, not only a time of day', async () => {
+    const { sb, env } = await sandbox({}, home);
+    try {
+      sb.inject({ kind: 'status', status: 429, headers: { RateLimit: '"validations";r=0;t=2592000' } });
+      const r = await run(['emails', await list(['a@example.com'])], { env });
+      expect(r.exitCode).toBe(4);
+      const at = new Date(Date.now() + 2592000 * 1000).toISOString();
+      const when = new RegExp(`It resets in 720h( 1s)? \\(at ${at.slice(0, 10)} \\d\\d:\\d\\d UTC\\)`);
+      expect(r.stderr).toMatch(when); // before: "(at 12:15 UTC)", as if today
+    } finally {
+      await sb.close();
+    }
+  });
+});

@@ -170,7 +170,7 @@ function waitCountdown(io: Io, progress: Progress, live: boolean, say: boolean) 
   };
   return {
     start(until: number) {
-      const line = () => `Quota used up; waiting ${formatDuration((until - Date.now()) / 1000)} for it to reset (at ${clockTime(until)}), as --wait asks.`;
+      const line = () => `Quota used up; waiting ${formatDuration((until - Date.now()) / 1000)} for it to reset (at ${clockTime(until, Date.now())}), as --wait asks.`;
       stop();
       if (live) {
         progress.update(line());
