@@ -264,3 +264,27 @@ describe('issue 10.3 / 10.2: what a person reads is exact', () => {
     }
   });
 });
+
+describe('issue 10.6: a 32 MB line without a line break costs about what reading 32 MB costs', () => {
+  it('its CPU time is within a few times that of 32 MB of 1 KB lines (before: ~100 times)', async () => {
+    const MB = 1024 * 1024;
+    const oneLine = join(home.dir, 'one-line.txt');
+    await writeFile(oneLine, 'a'.repeat(32 * MB));
+    const lines = join(home.dir, 'lines.txt');
+    await writeFile(lines, ('b'.repeat(1023) + '\n').repeat(32 * 1024));
+    // CPU time of this process, not wall time: other work on a busy machine does not count.
+    const cpu = async (file: string) => {
+      const start = process.cpuUsage();
+      const r = await run(['emails', file, '--dry-run', '-f', 'json']);
+      const used = process.cpuUsage(start);
+      expect(r.exitCode, r.stderr).toBe(0);
+      return { ms: (used.user + used.system) / 1000, out: JSON.parse(r.stdout) as Record<string, number> };
+    };
+    await cpu(lines); // warm up (modules loaded, code compiled)
+    const plain = await cpu(lines);
+    const long = await cpu(oneLine);
+    expect(long.out).toEqual({ records: 1, unique: 0, invalid: 1, cached: 0, quota: 0 });
+    expect(plain.out.records).toBe(32 * 1024);
+    expect(long.ms, `32 MB line ${long.ms.toFixed(0)} ms CPU, 32 MB of lines ${plain.ms.toFixed(0)} ms`).toBeLessThan(5 * plain.ms + 500);
+  });
+});
