@@ -2,7 +2,7 @@
 // run(options, io) → an exit code. Every error ends here and maps to its code in one place (errors.ts);
 // every message goes out through the run's secrets, so the key in use is never printed. cli.cts calls this
 // with the real process; tests call it in-process with a fake Io.
-import { EXIT, exitCodeFor, IdvError, stopSignal } from './errors.js';
+import { EXIT, exitCodeFor, IdvError, stopSignal, usageError } from './errors.js';
 import { warn, type Io } from './io.js';
 import { buildProgram } from './program.js';
 import { version } from './version.js';
@@ -18,13 +18,29 @@ export async function runCli(argv: string[], io: Io): Promise<number> {
     } catch (err) {
       const e = err as { code?: string; exitCode?: number };
       if (typeof e.code === 'string' && e.code.startsWith('commander.')) {
-        return e.code === 'commander.helpDisplayed' || e.code === 'commander.version' || e.exitCode === 0 ? EXIT.ok : EXIT.usage;
+        if (e.code === 'commander.helpDisplayed' || e.code === 'commander.version' || e.exitCode === 0) return EXIT.ok;
+        await reportRefused(argv, io, (err as Error).message.replace(/^error: /, ''));
+        return EXIT.usage;
       }
       throw err;
     }
     return io.signal.aborted ? exitCodeFor('interrupted', stopSignal(io.signal.reason)) : EXIT.ok;
   } catch (err) {
     return fail(err, io);
+  }
+}
+
+/** A run whose flags commander refused still writes its --report (reason "usage"), if it asked for one. */
+async function reportRefused(argv: string[], io: Io, message: string): Promise<void> {
+  const { emptyFacts, refusedRunReport, reportJson, writeReport } = await import('./output/report.js');
+  const asked = refusedRunReport(argv);
+  if (!asked) return;
+  const now = Date.now();
+  try {
+    const { resolve } = await import('node:path');
+    await writeReport(resolve(io.cwd, asked.path), reportJson(version(), emptyFacts(asked.command, now, undefined, undefined, false), usageError(message), now, io.secrets));
+  } catch (err) {
+    warn(io, `idv: warning: ${(err as Error).message}`);
   }
 }
 

@@ -288,3 +288,24 @@ describe('issue 10.6: a 32 MB line without a line break costs about what reading
     expect(long.ms, `32 MB line ${long.ms.toFixed(0)} ms CPU, 32 MB of lines ${plain.ms.toFixed(0)} ms`).toBeLessThan(5 * plain.ms + 500);
   });
 });
+
+describe('issue 12.2: --report also for a flag that commander refuses', () => {
+  it('a bad --max-spend value: exit 2, one line, and a usage report replaces the last run\'s "done"', async () => {
+    const report = join(home.dir, 'run.json');
+    await writeFile(report, JSON.stringify({ reason: 'done', exitCode: 0 }));
+    const file = await list(['a@example.com']);
+    for (const args of [
+      ['emails', file, '--report', report, '--max-spend', '1k'],
+      ['domains', `--report=${report}`, file, '--format', 'xml'],
+      ['emails', file, '--report', report, '--no-such-flag'],
+    ]) {
+      const r = await run(args, { env: home.env });
+      expect(r.exitCode).toBe(2);
+      expect(r.stderr.split('\n')[0]).toMatch(/^idv: (option|unknown option)/);
+      const j = await readJson(report);
+      expect(j).toMatchObject({ format: 1, command: args[0], exitCode: 2, reason: 'usage', inputs: [], records: 0, sent: 0 });
+      expect(j.message).toBe(r.stderr.split('\n')[0]!.replace(/^idv: /, ''));
+    }
+    expect((await readdir(home.dir)).filter((n) => n.endsWith('.tmp'))).toEqual([]);
+  });
+});
