@@ -77,7 +77,7 @@ async function main(): Promise<void> {
     process.exit(1);
   });
 
-  const { runCli } = await import('./main.js');
+  const { runCli, fail } = await import('./main.js');
   const { Secrets } = await import('./secrets.js');
   ({ removeTempFilesNow: removeTempFiles } = await import('./temp-files.js'));
   const io: Io = {
@@ -94,6 +94,15 @@ async function main(): Promise<void> {
     signal: controller.signal,
     secrets: new Secrets(),
   };
+  // The last net: an error nothing caught (a library's callback, a stray rejection) is one line through the
+  // run's secrets, like any other failure, and its temporary files go: never Node's raw stack with the key in it.
+  const onUncaught = (err: unknown) => {
+    fail(err, io);
+    removeTempFiles();
+    process.exit(1);
+  };
+  process.on('uncaughtException', onUncaught);
+  process.on('unhandledRejection', onUncaught);
   const code = await runCli(argv, io);
   finished = true;
   exit(code);

@@ -44,8 +44,11 @@ async function reportRefused(argv: string[], io: Io, message: string): Promise<v
   }
 }
 
-/** The one place an error becomes a line on stderr and an exit code. */
-function fail(err: unknown, io: Io): number {
+/**
+ * The one place an error becomes a line on stderr and an exit code (cli.cts calls it too, for an error that
+ * escaped the run: the same line, through the same secrets).
+ */
+export function fail(err: unknown, io: Io): number {
   const say = (text: string) => warn(io, text);
   if (err instanceof IdvError) {
     say(`idv: ${err.message}`);

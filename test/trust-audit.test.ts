@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { execa } from 'execa';
-import { IDV, makeHome, sandbox, sentBatches, type Home } from './helpers.js';
+import { IDV, makeHome, ROOT, sandbox, sentBatches, type Home } from './helpers.js';
 import { run } from './fake-io.js';
 import { cacheDir, openScope } from '../src/cache/store.js';
 import { parseCacheTtl, ttlOf } from '../src/cache/ttl.js';
@@ -307,5 +307,28 @@ describe('issue 12.2: --report also for a flag that commander refuses', () => {
       expect(j.message).toBe(r.stderr.split('\n')[0]!.replace(/^idv: /, ''));
     }
     expect((await readdir(home.dir)).filter((n) => n.endsWith('.tmp'))).toEqual([]);
+  });
+});
+
+describe('issue 16 / 10.1: the last net at the CLI edge', () => {
+  it('an error nothing caught, quoting the key: one masked line, exit 1, -o intact, no .tmp (before: Node\'s raw stack with the key)', async () => {
+    const { sb, env } = await sandbox({ delayMs: 3000 }, home);
+    try {
+      const file = await list(['a@example.com', 'b@example.com']);
+      const out = join(home.dir, 'out.csv');
+      await writeFile(out, 'old\n');
+      const r = await execa('node', ['--require', join(ROOT, 'test', 'throws-later.cjs'), IDV, 'emails', file, '-o', out], {
+        env: { ...env, THROW_AFTER_MS: '300' },
+        extendEnv: false,
+        reject: false,
+      });
+      expect(r.stderr).toBe('idv: unexpected error: boom: Authorization: Bearer **** (set IDV_DEBUG=1 for details)');
+      expect(r.exitCode).toBe(1);
+      expect(r.stdout).toBe('');
+      expect(await readFile(out, 'utf8')).toBe('old\n');
+      expect((await readdir(home.dir)).filter((n) => n.endsWith('.tmp'))).toEqual([]);
+    } finally {
+      await sb.close();
+    }
   });
 });
