@@ -332,3 +332,34 @@ describe('issue 16 / 10.1: the last net at the CLI edge', () => {
     }
   });
 });
+
+describe('a hostile proxy', () => {
+  it('one that closes every CONNECT: bounded attempts, exit 1 within --timeout (before: a reconnect storm and a run that never ended)', async () => {
+    let connections = 0;
+    const sockets = new Set<import('node:net').Socket>();
+    const proxy = (await import('node:net')).createServer((s) => {
+      connections++;
+      sockets.add(s);
+      s.on('error', () => undefined);
+      s.once('data', () => s.destroy());
+    });
+    await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', () => r()));
+    try {
+      const port = (proxy.address() as import('node:net').AddressInfo).port;
+      const giveUp = new AbortController();
+      const stuck = setTimeout(() => giveUp.abort('SIGINT'), 15_000);
+      const r = await run(['emails', await list(['a@example.com']), '--retries', '1', '--timeout', '2'], {
+        env: { ...home.env, IDV_BASE_URL: 'https://api.example.test', IDV_API_KEY: 'sk_test_0123456789abcdef', HTTPS_PROXY: `http://127.0.0.1:${port}` },
+        signal: giveUp.signal,
+      });
+      clearTimeout(stuck);
+      expect(r.stdout).toBe('email,status\na@example.com,error\n');
+      expect(r.stderr).toMatch(/^idv: 1 record could not be validated \(error: network error \(the proxy closed the connection\)\); run the same command again to retry them\.$/m);
+      expect(r.exitCode).toBe(1);
+      expect(connections).toBeLessThanOrEqual(4); // two attempts (each with one fresh-socket retry at most)
+    } finally {
+      for (const s of sockets) s.destroy();
+      await new Promise((r) => proxy.close(r));
+    }
+  });
+});
