@@ -3,6 +3,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import http from 'node:http';
 import { execa } from 'execa';
 import { IDV, makeHome, ROOT, sandbox, sentBatches, type Home } from './helpers.js';
 import { run } from './fake-io.js';
@@ -360,6 +361,39 @@ describe('a hostile proxy', () => {
     } finally {
       for (const s of sockets) s.destroy();
       await new Promise((r) => proxy.close(r));
+    }
+  });
+});
+
+describe('issue 10.4: a server that invents statuses cannot flood the terminal or the --split folder', () => {
+  it('a new status for every item: the first 32 new words pass through, later ones end error (each would be a split file)', async () => {
+    let n = 0;
+    const srv = http.createServer((req, res) => {
+      let body = '';
+      req.on('data', (c: Buffer) => (body += c));
+      req.on('end', () => {
+        const items = (JSON.parse(body) as { emails: string[] }).emails;
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ emails: Object.fromEntries(items.map((i) => [i, { status: i === 'a0@example.com' ? 'ok' : `s${n++}` }])) }));
+      });
+    });
+    await new Promise<void>((r) => srv.listen(0, '127.0.0.1', () => r()));
+    try {
+      const url = `http://127.0.0.1:${(srv.address() as import('node:net').AddressInfo).port}`;
+      const file = await list(Array.from({ length: 200 }, (_, i) => `a${i}@example.com`));
+      const split = join(home.dir, 'split');
+      const r = await run(['emails', file, '-q', '--split', split, '--batch-size', '50', '--concurrency', '1'], {
+        env: { ...home.env, IDV_BASE_URL: url, IDV_API_KEY: 'sk_test_0123456789abcdef' },
+      });
+      const rows = r.stdout.trim().split('\n').slice(1).map((l) => l.split(',')[1]);
+      expect(rows.slice(0, 33)).toEqual(['ok', ...Array.from({ length: 32 }, (_, i) => `s${i}`)]);
+      expect(new Set(rows.slice(33))).toEqual(new Set(['error']));
+      expect(r.stderr).toBe('idv: 167 records could not be validated (error: the service\'s answer had no usable status for 50 items); run the same command again to retry them.\n');
+      expect(r.exitCode).toBe(1);
+      expect((await readdir(split)).length).toBe(7 + 32);
+    } finally {
+      srv.closeAllConnections();
+      await new Promise((r) => srv.close(r));
     }
   });
 });

@@ -72,6 +72,8 @@ function reason(err: unknown): string {
     ENOTDIR: 'a part of the path is not a folder',
     EISDIR: 'it is a folder',
     EIO: 'an input/output error',
+    EMFILE: 'too many files open',
+    ENFILE: 'too many files open on the system',
   };
   const code = e?.code;
   if (code && words[code]) return `${words[code]} (${code})`;
