@@ -397,3 +397,19 @@ describe('issue 10.4: a server that invents statuses cannot flood the terminal o
     }
   });
 });
+
+describe('issue 12.5: --suggest never "corrects" a provider\'s real domain in another country', () => {
+  // Each of these is a real address domain of the same provider (Yahoo Greece, Microsoft Belgium…), one
+  // letter of its country code away from a listed one: a suggestion would send a subscriber's mail elsewhere.
+  const real = ['yahoo.gr', 'yahoo.in', 'yahoo.dk', 'yahoo.cn', 'yahoo.cl', 'yahoo.com.ar', 'hotmail.dk', 'hotmail.be', 'outlook.dk', 'outlook.be', 'yahoo.com.ua'];
+  it.each(real)('%s: no suggestion', async (domain) => {
+    const { suggestDomain } = await import('../src/output/suggest.js');
+    expect(suggestDomain(domain)).toBe(null);
+  });
+  it('typos inside the name, or a country code that is none, still get one', async () => {
+    const { suggestDomain } = await import('../src/output/suggest.js');
+    expect(['yahho.fr', 'hotmial.de', 'outlok.de', 'yahoo.com.ay', 'hotmail.co.ul', 'comcast.ent', 'gmail.con', 'yahoo.fx'].map(suggestDomain)).toEqual([
+      'yahoo.fr', 'hotmail.de', 'outlook.de', 'yahoo.com.au', 'hotmail.co.uk', 'comcast.net', 'gmail.com', 'yahoo.fr',
+    ]);
+  });
+});
