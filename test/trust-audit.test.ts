@@ -413,3 +413,39 @@ describe('issue 12.5: --suggest never "corrects" a provider\'s real domain in an
     ]);
   });
 });
+
+describe('issue 10.5: -o naming a folder fails before anything is paid for', () => {
+  it('exit 1, one line, no request sent, no .tmp beside it (before: 9 requests, 738 items paid, then the error)', async () => {
+    const { sb, env } = await sandbox({}, home);
+    try {
+      const { mkdir } = await import('node:fs/promises');
+      const folder = join(home.dir, 'results');
+      await mkdir(folder);
+      const r = await run(['emails', await list(Array.from({ length: 2000 }, (_, i) => `u${i}@example.com`)), '-q', '-o', folder], { env });
+      expect(r.stderr).toBe(`idv: Cannot write ${folder}: it is a folder (EISDIR); give a file name.\n`);
+      expect(r.exitCode).toBe(1);
+      expect(sentBatches(sb)).toEqual([]);
+      expect((await readdir(home.dir)).filter((n) => n.endsWith('.tmp'))).toEqual([]);
+    } finally {
+      await sb.close();
+    }
+  });
+});
+
+describe('issue 10.5: an output that cannot be made leaves no temporary file of the others', () => {
+  it('--split naming a file: exit 1 before any request, and no .tmp of -o left', async () => {
+    const { sb, env } = await sandbox({}, home);
+    try {
+      const notAFolder = join(home.dir, 'split');
+      await writeFile(notAFolder, 'x');
+      const out = join(home.dir, 'out.csv');
+      const r = await run(['emails', await list(['a@example.com']), '-q', '-o', out, '--split', notAFolder], { env });
+      expect(r.stderr).toBe(`idv: Cannot make the --split folder ${notAFolder}: a file of that name is in the way (EEXIST).\n`);
+      expect(r.exitCode).toBe(1);
+      expect(sentBatches(sb)).toEqual([]);
+      expect((await readdir(home.dir)).filter((n) => n.endsWith('.tmp'))).toEqual([]); // before: .out.csv.1a2b3c4d.tmp
+    } finally {
+      await sb.close();
+    }
+  });
+});

@@ -15,6 +15,7 @@ import { Plan } from '../../plan/plan.js';
 import { planRecords, type PlannedRecord } from '../../plan/planned.js';
 import { createFormatter, formatForPath, type Format, type FormatOptions } from '../../output/format.js';
 import { splitOutputs } from '../../output/split.js';
+import type { SplitOutputs } from '../../output/ordered-writer.js';
 import { suggest } from '../../output/suggest.js';
 import { fileSink, stdoutSink } from '../../output/sink.js';
 import { loadChalk } from '../../output/colors.js';
@@ -80,13 +81,22 @@ async function validate(o: ValidateOptions, io: Io, facts: RunFacts): Promise<vo
       suggest: o.suggest ? (item) => suggest(o.kind, item) : null,
       safeCsv: o.safeCsv,
     };
-    const split = o.split ? await splitOutputs(resolve(io.cwd, o.split), splitFormat(o), layout, STATUSES_OF[o.kind]) : null;
     const main = mainOutput(o, io, format)
       ? {
           formatter: await createFormatter(format, { ...layout, chalk: format === 'table' && io.color && !o.output ? await loadChalk(true) : null }),
           sink: o.output ? fileSink(resolve(io.cwd, o.output)) : stdoutSink(io.stdout),
         }
       : null;
+    // Outputs that cannot be written (-o naming a folder, a missing folder; a --split folder that cannot be
+    // made) fail now, before anything is sent and paid for, leaving no temporary file.
+    let split: SplitOutputs | null = null;
+    try {
+      await main?.sink.ready();
+      if (o.split) split = await splitOutputs(resolve(io.cwd, o.split), splitFormat(o), layout, STATUSES_OF[o.kind]);
+    } catch (err) {
+      await main?.sink.abort();
+      throw err;
+    }
     const progress = await createProgress(io.stderr, io.stderrIsTTY && !o.quiet, io.colorErr);
     say = (line) => progress.log(oneLine(io, line));
     let spent: DispatchStats | null = null;
