@@ -40,16 +40,21 @@ export function keyTooShort(key: string): string | null {
 export async function findKey(env: Record<string, string | undefined>): Promise<FoundKey | null> {
   const fromEnv = env.IDV_API_KEY?.trim();
   if (fromEnv) return { key: fromEnv, source: 'the IDV_API_KEY environment variable' };
-  const path = configPath(env);
+  const key = await storedKey(env);
+  return key === null ? null : { key, source: configPath(env) };
+}
+
+/** The key in the config file (written by idv auth login), or null. */
+export async function storedKey(env: Record<string, string | undefined>): Promise<string | null> {
   let text: string;
   try {
-    text = await readFile(path, 'utf8');
+    text = await readFile(configPath(env), 'utf8');
   } catch {
     return null;
   }
   try {
     const key = (JSON.parse(text) as { apiKey?: unknown }).apiKey;
-    if (typeof key === 'string' && key.trim()) return { key: key.trim(), source: path };
+    if (typeof key === 'string' && key.trim()) return key.trim();
   } catch {
     /* a damaged config holds no key */
   }
