@@ -464,3 +464,24 @@ describe('issue 16: the stored key is masked from the first message on, as the e
     expect(flag.exitCode).toBe(2);
   });
 });
+
+describe('issue 10.1: Ctrl-C frees a reader waiting on a full output window', () => {
+  it('60,000 lines of 50 addresses, their one request never answered: Ctrl-C ends the run (130), not a hang', async () => {
+    const { sb, env } = await sandbox({ quota: 0 }, home);
+    try {
+      sb.inject({ kind: 'hang' });
+      const lines = Array.from({ length: 60_000 }, (_, i) => `p${i % 50}@example.com`);
+      const ctrlC = new AbortController();
+      const running = run(['emails', '-', '-q'], { env, input: lines.join('\n') + '\n', signal: ctrlC.signal });
+      await expect.poll(() => sb.requests.length, { timeout: 10_000 }).toBe(1);
+      await new Promise((r) => setTimeout(r, 300)); // the reader has filled the window (50,000 records) and waits
+      ctrlC.abort('SIGINT');
+      const r = await running; // before the fix: never settles once the request is cut
+      expect(r.exitCode).toBe(130);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toBe('idv: Interrupted (SIGINT); results received so far are kept in the cache.\n');
+    } finally {
+      await sb.close();
+    }
+  });
+});
