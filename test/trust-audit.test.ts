@@ -485,3 +485,14 @@ describe('issue 10.1: Ctrl-C frees a reader waiting on a full output window', ()
     }
   });
 });
+
+describe('issue 10.2: --timeout is bounded too', () => {
+  it('a --timeout past Node\'s timer limit (25 days) is refused, not turned into "no answer within 2200000 s" at once', async () => {
+    const r = await run(['emails', '--sandbox', '--timeout', '2200000'], { input: 'a@example.com\n' });
+    expect(r.stderr).toBe("idv: option '--timeout <seconds>' argument '2200000' is invalid. Give a number of seconds above 0, at most 86400 (a day).\n(run with --help for usage)\n");
+    expect(r.exitCode).toBe(2);
+    const day = await run(['emails', '--sandbox', '-q', '--timeout', '86400'], { input: 'a@example.com\n' });
+    expect(day.stdout).toBe('email,status\na@example.com,ok\n');
+    expect(day.exitCode).toBe(0);
+  });
+});
