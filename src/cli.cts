@@ -51,10 +51,16 @@ function colourChoice(stream: { isTTY?: boolean }): boolean {
 
 async function main(): Promise<void> {
   const controller = new AbortController();
+  /** Set once the program is loaded: removes the temporary files being written (an exit at once skips their cleanup). */
+  let removeTempFiles = () => {};
   let signals = 0;
   const onSignal = (sig: Sig) => {
     signals++;
-    if (signals > 1) process.exit(EXIT_ON_SECOND[sig]); // a second one: at once
+    if (signals > 1) {
+      // A second one: at once, leaving no temporary file behind.
+      removeTempFiles();
+      process.exit(EXIT_ON_SECOND[sig]);
+    }
     controller.abort(sig);
   };
   for (const sig of Object.keys(EXIT_ON_SECOND) as Sig[]) process.on(sig, () => onSignal(sig));
@@ -67,11 +73,13 @@ async function main(): Promise<void> {
   process.once('beforeExit', () => {
     if (finished) return;
     process.stderr.write('idv: internal error: the run stopped before every record was written; nothing was completed. Please report this.\n');
+    removeTempFiles();
     process.exit(1);
   });
 
-  const { runCli } = await import('./main.js');
+  const { runCli, fail } = await import('./main.js');
   const { Secrets } = await import('./secrets.js');
+  ({ removeTempFilesNow: removeTempFiles } = await import('./temp-files.js'));
   const io: Io = {
     stdin: process.stdin,
     stdout: process.stdout,
@@ -86,6 +94,15 @@ async function main(): Promise<void> {
     signal: controller.signal,
     secrets: new Secrets(),
   };
+  // The last net: an error nothing caught (a library's callback, a stray rejection) is one line through the
+  // run's secrets, like any other failure, and its temporary files go: never Node's raw stack with the key in it.
+  const onUncaught = (err: unknown) => {
+    fail(err, io);
+    removeTempFiles();
+    process.exit(1);
+  };
+  process.on('uncaughtException', onUncaught);
+  process.on('unhandledRejection', onUncaught);
   const code = await runCli(argv, io);
   finished = true;
   exit(code);

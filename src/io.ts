@@ -22,12 +22,20 @@ export interface Io {
   secrets: Secrets;
 }
 
-/** Text for a person: the run's secrets masked, control characters shown escaped (line breaks kept). */
+/** Text of several lines for a person: the run's secrets masked, control characters shown escaped (line breaks kept). */
 export function forPerson(io: Io, text: string): string {
-  return text.split('\n').map((line) => terminalSafe(io.secrets.redact(line))).join('\n');
+  return text.split('\n').map((line) => oneLine(io, line)).join('\n');
 }
 
-/** Write a message for a person to stderr, as one line each. */
+/**
+ * One line for a person: the run's secrets masked, every control character shown escaped, line breaks too, so
+ * that a file name holding "\nidv: done" cannot forge a line of its own.
+ */
+export function oneLine(io: Io, text: string): string {
+  return terminalSafe(io.secrets.redact(text));
+}
+
+/** Write a message for a person to stderr, as one line. */
 export function warn(io: Io, message: string): void {
-  io.stderr.write(forPerson(io, message.replace(/\n$/, '')) + '\n');
+  io.stderr.write(oneLine(io, message.replace(/\n$/, '')) + '\n');
 }

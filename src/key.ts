@@ -3,6 +3,7 @@ import { mkdir, readFile, rm, writeFile, chmod } from 'node:fs/promises';
 import { join } from 'node:path';
 import { homedir } from 'node:os';
 import { randomBytes } from 'node:crypto';
+import { tempFileGone, tempFileOpened } from './temp-files.js';
 
 export const NO_KEY_MESSAGE = 'No API key found: set IDV_API_KEY, or store one with idv auth login.';
 
@@ -24,20 +25,36 @@ export function keyLooksSendable(key: string): boolean {
   return /^[\x21-\x7e]+$/.test(key);
 }
 
+/**
+ * The shortest key idv sends. A shorter one could not be masked where a server repeats it (masking "abc" would
+ * rewrite every "abc" of every message), so it would be printed; no real key is that short anyway.
+ */
+export const MIN_KEY_LENGTH = 8;
+
+/** Why a key is too short to be one, or null. */
+export function keyTooShort(key: string): string | null {
+  return key.length < MIN_KEY_LENGTH ? `${key.length} character${key.length === 1 ? '' : 's'}; keys have at least ${MIN_KEY_LENGTH}` : null;
+}
+
 /** `IDV_API_KEY`, then the config file. */
 export async function findKey(env: Record<string, string | undefined>): Promise<FoundKey | null> {
   const fromEnv = env.IDV_API_KEY?.trim();
   if (fromEnv) return { key: fromEnv, source: 'the IDV_API_KEY environment variable' };
-  const path = configPath(env);
+  const key = await storedKey(env);
+  return key === null ? null : { key, source: configPath(env) };
+}
+
+/** The key in the config file (written by idv auth login), or null. */
+export async function storedKey(env: Record<string, string | undefined>): Promise<string | null> {
   let text: string;
   try {
-    text = await readFile(path, 'utf8');
+    text = await readFile(configPath(env), 'utf8');
   } catch {
     return null;
   }
   try {
     const key = (JSON.parse(text) as { apiKey?: unknown }).apiKey;
-    if (typeof key === 'string' && key.trim()) return { key: key.trim(), source: path };
+    if (typeof key === 'string' && key.trim()) return key.trim();
   } catch {
     /* a damaged config holds no key */
   }
@@ -50,10 +67,18 @@ export async function saveKey(env: Record<string, string | undefined>, key: stri
   await chmod(dir, 0o700);
   const path = configPath(env);
   const tmp = `${path}.${randomBytes(6).toString('hex')}.tmp`;
-  await writeFile(tmp, JSON.stringify({ apiKey: key }, null, 2) + '\n', { mode: 0o600 });
-  await chmod(tmp, 0o600);
-  const { rename } = await import('node:fs/promises');
-  await rename(tmp, path);
+  tempFileOpened(tmp);
+  try {
+    await writeFile(tmp, JSON.stringify({ apiKey: key }, null, 2) + '\n', { mode: 0o600 });
+    await chmod(tmp, 0o600);
+    const { rename } = await import('node:fs/promises');
+    await rename(tmp, path);
+  } catch (err) {
+    await rm(tmp, { force: true });
+    throw err;
+  } finally {
+    tempFileGone(tmp);
+  }
   return path;
 }
 

@@ -2,15 +2,19 @@
 // run(options, io) → an exit code. Every error ends here and maps to its code in one place (errors.ts);
 // every message goes out through the run's secrets, so the key in use is never printed. cli.cts calls this
 // with the real process; tests call it in-process with a fake Io.
-import { EXIT, exitCodeFor, IdvError, stopSignal } from './errors.js';
+import { EXIT, exitCodeFor, IdvError, stopSignal, usageError } from './errors.js';
 import { warn, type Io } from './io.js';
 import { buildProgram } from './program.js';
+import { storedKey } from './key.js';
 import { version } from './version.js';
 
 
 /** Run `idv <argv…>` (argv without `node` and the script) and give its exit code. Never throws. */
 export async function runCli(argv: string[], io: Io): Promise<number> {
+  // Both keys, from the first message on (a usage error may quote an argument that is one): the environment's
+  // and the stored one, whichever is in use.
   io.secrets.add(io.env.IDV_API_KEY);
+  io.secrets.add((await storedKey(io.env)) ?? undefined);
   try {
     const program = buildProgram({ version, io });
     try {
@@ -18,7 +22,9 @@ export async function runCli(argv: string[], io: Io): Promise<number> {
     } catch (err) {
       const e = err as { code?: string; exitCode?: number };
       if (typeof e.code === 'string' && e.code.startsWith('commander.')) {
-        return e.code === 'commander.helpDisplayed' || e.code === 'commander.version' || e.exitCode === 0 ? EXIT.ok : EXIT.usage;
+        if (e.code === 'commander.helpDisplayed' || e.code === 'commander.version' || e.exitCode === 0) return EXIT.ok;
+        await reportRefused(argv, io, (err as Error).message.replace(/^error: /, ''));
+        return EXIT.usage;
       }
       throw err;
     }
@@ -28,8 +34,25 @@ export async function runCli(argv: string[], io: Io): Promise<number> {
   }
 }
 
-/** The one place an error becomes a line on stderr and an exit code. */
-function fail(err: unknown, io: Io): number {
+/** A run whose flags commander refused still writes its --report (reason "usage"), if it asked for one. */
+async function reportRefused(argv: string[], io: Io, message: string): Promise<void> {
+  const { emptyFacts, refusedRunReport, reportJson, writeReport } = await import('./output/report.js');
+  const asked = refusedRunReport(argv);
+  if (!asked) return;
+  const now = Date.now();
+  try {
+    const { resolve } = await import('node:path');
+    await writeReport(resolve(io.cwd, asked.path), reportJson(version(), emptyFacts(asked.command, now, undefined, undefined, false), usageError(message), now, io.secrets));
+  } catch (err) {
+    warn(io, `idv: warning: ${(err as Error).message}`);
+  }
+}
+
+/**
+ * The one place an error becomes a line on stderr and an exit code (cli.cts calls it too, for an error that
+ * escaped the run: the same line, through the same secrets).
+ */
+export function fail(err: unknown, io: Io): number {
   const say = (text: string) => warn(io, text);
   if (err instanceof IdvError) {
     say(`idv: ${err.message}`);
@@ -37,6 +60,6 @@ function fail(err: unknown, io: Io): number {
   }
   const message = err instanceof Error ? err.message : String(err);
   say(`idv: unexpected error: ${message.split('\n')[0]} (set IDV_DEBUG=1 for details)`);
-  if (io.env.IDV_DEBUG) say(String((err as Error)?.stack ?? err));
+  if (io.env.IDV_DEBUG) for (const line of String((err as Error)?.stack ?? err).split('\n')) say(line);
   return EXIT.failed;
 }

@@ -101,7 +101,8 @@ Examples:
   $ idv cache stats --format json
   $ idv cache clear
 
-Results are kept in $XDG_CACHE_HOME/idv/ (default ~/.cache/idv/) for --cache-ttl (default 7d).`,
+Results are kept in $XDG_CACHE_HOME/idv/ (default ~/.cache/idv/) for --cache-ttl (default 7d;
+by status too: --cache-ttl ok=90d,disposable=180d,7d).`,
   );
   cache.addCommand(
     inherit(new Command('stats'))

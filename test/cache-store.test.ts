@@ -8,7 +8,7 @@ import { spawn } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { clearCache, openScope, type ScopeTuning } from '../src/cache/store.js';
-import { parseTtlPolicy } from '../src/cache/ttl.js';
+import { parseCacheTtl } from '../src/cache/ttl.js';
 import { Plan } from '../src/plan/plan.js';
 
 let dir: string;
@@ -76,7 +76,7 @@ describe('cache snapshot', () => {
   });
 
   it('an answer that is no longer fresh hides an older fresh one (the latest answer counts), in the snapshot and after it', async () => {
-    const policy = parseTtlPolicy('ok=1h,disposable=30d,7d');
+    const policy = parseCacheTtl('ok=1h,disposable=30d,7d');
     // a: disposable 10 days ago (fresh under 30d), then ok 2 hours ago (stale under 1h): a is new again.
     const path = await logWith([`${T - 10 * 86400}\tdisposable\ta@x.com`, `${T - 7200}\tok\ta@x.com`, `${T - 100}\tok\tb@x.com`, `${T - 100}\tok\tc@x.com`]);
     expect((await known(['a@x.com', 'b@x.com'], policy)).out).toEqual(['new', 'ok']);
@@ -86,7 +86,7 @@ describe('cache snapshot', () => {
   });
 
   it('per-status TTL: a stale ok is new, a fresh disposable is not; entries dated in the future are not trusted', async () => {
-    const policy = parseTtlPolicy('ok=90d,disposable=180d,7d');
+    const policy = parseCacheTtl('ok=90d,disposable=180d,7d');
     const day = 86400;
     const lines = [
       `${T - 100 * day}\tok\told-ok@x.com`,

@@ -77,7 +77,7 @@ const CASES: Array<{ name: string; faults: Array<[Fault, number]>; args: string[
 for (const source of ['IDV_API_KEY', 'the config file'] as const) {
   describe(`a key from ${source}`, () => {
     for (const c of CASES) {
-      it(`${c.name}: not in stdout, stderr, -o or the cache`, async () => {
+      it(`${c.name}: not in stdout, stderr, -o, --report, --split or the cache`, async () => {
         const { sb, env: sbEnv } = await sandbox({ key: KEY }, home);
         try {
           let env: Record<string, string | undefined> = { ...sbEnv, ...c.env };
@@ -92,12 +92,15 @@ for (const source of ['IDV_API_KEY', 'the config file'] as const) {
           const list = join(home.dir, 'list.txt');
           await writeFile(list, 'a@example.com\nb@example.com\nc@example.com\n');
           const out = join(home.dir, 'out.csv');
-          const r = await run(['emails', list, '-o', out, ...c.args], { env });
+          const report = join(home.dir, 'run.json');
+          const r = await run(['emails', list, '-o', out, '--report', report, '--split', join(home.dir, 'split'), ...c.args], { env });
           expect(r.exitCode, r.stderr).toBe(c.exit);
           expect(r.stderr).toMatch(c.says);
           const written = await readFile(out, 'utf8').catch(() => '');
           const cache = await filesUnder(join(home.dir, 'cache'));
-          expectNoKey(r.stdout, r.stderr, written, cache);
+          const receipt = await readFile(report, 'utf8');
+          expect(JSON.parse(receipt)).toMatchObject({ exitCode: c.exit });
+          expectNoKey(r.stdout, r.stderr, written, cache, receipt, await filesUnder(join(home.dir, 'split')));
           // The same run on stdout too.
           for (const [fault, times] of c.faults) sb.inject(fault, times);
           const r2 = await run(['emails', list, '--no-cache', ...c.args], { env });

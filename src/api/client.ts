@@ -4,7 +4,7 @@ import { describeRateHeaders, parseRateHeaders, type RateInfo } from './ratelimi
 import { maskKey } from '../key.js';
 import type { Secrets } from '../secrets.js';
 import { BodyTooLargeError, directTransport, proxySettings, proxyTransport, ProxyRefusedError, TimeoutError } from './transport.js';
-import { isPlainStatus } from '../statuses.js';
+import { isPlainStatus, KNOWN_STATUSES } from '../statuses.js';
 
 /** The statuses of a 2xx answer, by item as sent: undefined for an item it lacks or gave no usable status. */
 export interface Results {
@@ -132,17 +132,24 @@ function proxyPassword(url: string): string | undefined {
   }
 }
 
-const ACCEPTED_MAX = 256;
+/**
+ * New statuses (not one idv knows) a run accepts: far more than a service ever adds, few enough that a server
+ * inventing one per item cannot flood the summary, or the --split folder with a file per item (and the process
+ * with open files: EMFILE).
+ */
+export const MAX_NEW_STATUSES = 32;
 
 /**
- * Only a plain word is a status: anything else (a formula, markup, 2 MB of text, the key) leaves the item
- * `error`. An answer repeats a handful of statuses thousands of times: those accepted are remembered (per client).
+ * Only a plain word is a status: anything else (a formula, markup, 2 MB of text, the key), or a new word past
+ * MAX_NEW_STATUSES, leaves the item `error`. An answer repeats a handful of statuses thousands of times: those
+ * accepted are remembered (per client, so per run).
  */
 function acceptable(status: string, secrets: Secrets, accepted: Set<string>): boolean {
   if (accepted.has(status)) return true;
-  const ok = isPlainStatus(status) && !secrets.holds(status);
-  if (ok && accepted.size < ACCEPTED_MAX) accepted.add(status);
-  return ok;
+  if (!isPlainStatus(status) || secrets.holds(status)) return false;
+  if (!KNOWN_STATUSES.includes(status) && [...accepted].filter((s) => !KNOWN_STATUSES.includes(s)).length >= MAX_NEW_STATUSES) return false;
+  accepted.add(status);
+  return true;
 }
 
 /**

@@ -160,6 +160,19 @@ export async function directTransport(base: URL, o: TransportOptions): Promise<T
   };
 }
 
+type Connector = (opts: object, callback: (err: Error | null, socket?: unknown) => void) => void;
+
+/** undici's tunnelling connect, with a proxy that closes the connection reported as a plain failure (see factory). */
+function tunnelOnce(connect: unknown): unknown {
+  if (typeof connect !== 'function') return connect;
+  return ((opts, callback) =>
+    (connect as Connector)(opts, (err, socket) => {
+      if (err && (err as { code?: string }).code === 'UND_ERR_SOCKET') {
+        callback(Object.assign(new Error('the proxy closed the connection'), { code: 'the proxy closed the connection' }));
+      } else callback(err, socket);
+    })) satisfies Connector;
+}
+
 /** The proxy said no to the tunnel (407, 403…): retrying will not help, the message says what to fix. */
 export class ProxyRefusedError extends Error {}
 
@@ -224,6 +237,12 @@ export async function proxyTransport(
       // during which an unanswered tunnel would hold a connection slot and starve later batches.
       clientFactory: (origin: URL, opts: object) =>
         new undici.Pool(origin, { ...opts, headersTimeout: o.timeoutMs, bodyTimeout: o.timeoutMs, connect: { timeout: o.timeoutMs } }),
+      // The connections to the service, tunnelled through the proxy. When the proxy closes the connection during
+      // CONNECT, undici's error (UND_ERR_SOCKET) counts as recoverable: it reconnects at once, without end (a
+      // storm of thousands of connections a second, and a request that never fails). Given another code, the
+      // request fails, and idv's own retries, with back-off, decide.
+      factory: (origin: string | URL, opts: { connect?: unknown }) =>
+        new undici.Pool(origin, { ...opts, connect: tunnelOnce(opts.connect) } as ConstructorParameters<typeof undici.Pool>[1]),
     });
   let dispatcher = makeDispatcher();
   const retired: Array<{ destroy(): Promise<void> }> = [];
@@ -257,12 +276,17 @@ export async function proxyTransport(
     async post(path, headers, body, signal, maxBytes) {
       // The same limit as directTransport's: the whole exchange. undici does not cancel a request still
       // waiting for its CONNECT tunnel (its own CONNECT has a 300 s limit), so the wait is cut here.
+      // A timer of our own, held here: an AbortSignal.timeout() that only AbortSignal.any() refers to can be
+      // garbage-collected before it fires, and then the limit never comes.
       const timeout = new TimeoutError(o.timeoutMs);
-      const both = AbortSignal.any([signal, AbortSignal.timeout(o.timeoutMs)]);
+      const timer = new AbortController();
+      const clock = setTimeout(() => timer.abort(timeout), o.timeoutMs);
+      const both = AbortSignal.any([signal, timer.signal]);
       let onAbort = () => {};
       const cut = new Promise<never>((_, reject) => {
         onAbort = () => reject(signal.aborted ? signal.reason : timeout);
-        both.addEventListener('abort', onAbort, { once: true });
+        signal.addEventListener('abort', onAbort, { once: true });
+        timer.signal.addEventListener('abort', onAbort, { once: true });
       });
       try {
         return await Promise.race([exchange(path, headers, body, both, maxBytes), cut]);
@@ -286,7 +310,9 @@ export async function proxyTransport(
         }
         throw err;
       } finally {
-        both.removeEventListener('abort', onAbort);
+        clearTimeout(clock);
+        signal.removeEventListener('abort', onAbort);
+        timer.signal.removeEventListener('abort', onAbort);
         cut.catch(() => undefined);
       }
     },

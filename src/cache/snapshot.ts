@@ -17,6 +17,7 @@ import { rename, rm, writeFile } from 'node:fs/promises';
 import { endianness } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import type { KeyHash } from '../key-hash.js';
+import { tempFileGone, tempFileOpened } from '../temp-files.js';
 
 const MAGIC = 0x31584449; // "IDX1"
 const VERSION = 1;
@@ -118,12 +119,15 @@ export async function writeSnapshot(
   statuses.copy(st);
   const parts = [bytesOf(header), fp, st, bytesOf(dir), bytesOf(sorted.subarray(0, n * W))];
   const tmp = `${path}.${randomBytes(6).toString('hex')}.tmp`;
+  tempFileOpened(tmp);
   try {
     await writeFile(tmp, Buffer.concat(parts), { mode: 0o600 });
     await rename(tmp, path);
   } catch (err) {
     await rm(tmp, { force: true }).catch(() => undefined);
     throw err;
+  } finally {
+    tempFileGone(tmp);
   }
   return { entries: n, fresh: freshCount };
 }

@@ -22,9 +22,10 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { isCacheable, isPlainStatus } from '../statuses.js';
 import { KeyHash } from '../key-hash.js';
+import { tempFileGone, tempFileOpened } from '../temp-files.js';
 import { HEADER_PREFIX, readLines, textLines, TORN_LINE_END } from './log.js';
 import { Entries, openSnapshot, writeSnapshot, type Freshness, type Snapshot } from './snapshot.js';
-import { ttlOf, uniformTtl, type TtlPolicy } from './ttl.js';
+import { ttlOf, uniformTtl, type CacheTtl } from './ttl.js';
 
 /** Entries dated more than this ahead of the clock are not trusted (expired): a clock set wrong wrote them. */
 const FUTURE_SLACK_SECONDS = 60;
@@ -81,7 +82,7 @@ export function openScope(
   dir: string,
   baseUrl: string,
   endpoint: string,
-  ttl: TtlPolicy | number,
+  ttl: CacheTtl | number,
   now = Date.now,
   tuning: ScopeTuning = {},
 ): CacheScope {
@@ -268,10 +269,19 @@ export function openScope(
       const tmp = `${path}.${randomBytes(6).toString('hex')}.tmp`;
       let out = header;
       for (const line of kept.values()) out += line;
-      await writeFile(tmp, out, { mode: 0o600 });
-      // What was appended since it was read (by this run or another), whole lines or not, as it is.
-      const copied = await copyTail(old, end, tmp);
-      await rename(tmp, path);
+      tempFileOpened(tmp);
+      let copied: number;
+      try {
+        await writeFile(tmp, out, { mode: 0o600 });
+        // What was appended since it was read (by this run or another), whole lines or not, as it is.
+        copied = await copyTail(old, end, tmp);
+        await rename(tmp, path);
+      } catch (err) {
+        await rm(tmp, { force: true }).catch(() => undefined);
+        throw err;
+      } finally {
+        tempFileGone(tmp);
+      }
       await new Promise((r) => setTimeout(r, 20));
       await copyTail(old, copied, path);
       return true;

@@ -1,46 +1,46 @@
-// How long a cached result counts: `--cache-ttl 7d`, or per status, `--cache-ttl ok=90d,disposable=180d,7d`
-// (the bare value is the default for every other status; without one, the default is DEFAULTS.cacheTtl).
+// How long a cached result counts, by its status: `--cache-ttl ok=90d,disposable=180d,7d` (the bare value is
+// the default for every other status; without one, the default is DEFAULTS.cacheTtl).
 import { DEFAULTS } from '../defaults.js';
 import { parseDuration } from '../duration.js';
-import { isPlainStatus } from '../statuses.js';
 import { usageError } from '../errors.js';
+import { isPlainStatus } from '../statuses.js';
 
-export interface TtlPolicy {
-  /** Seconds, for a status not named below. */
-  fallback: number;
-  /** Seconds, by status. */
-  byStatus: Readonly<Record<string, number>>;
+export interface CacheTtl {
+  /** Seconds, for a status not named. */
+  readonly fallback: number;
+  /** Seconds, per status named. */
+  readonly byStatus: ReadonlyMap<string, number>;
 }
 
-export function uniformTtl(seconds: number): TtlPolicy {
-  return { fallback: seconds, byStatus: {} };
+/** The seconds a result with this status stays fresh. */
+export function ttlOf(ttl: CacheTtl, status: string): number {
+  return ttl.byStatus.get(status) ?? ttl.fallback;
 }
 
-export function ttlOf(policy: TtlPolicy, status: string): number {
-  return Object.hasOwn(policy.byStatus, status) ? policy.byStatus[status]! : policy.fallback;
-}
+const FLAG = '--cache-ttl';
 
-/** Parse the flag's value; a malformed one throws the usage error that says how to write it. */
-export function parseTtlPolicy(text: string, flag = '--cache-ttl'): TtlPolicy {
+/** `7d`, `ok=90d,disposable=180d,7d`, `ok=90d` (others: the default 7d). Names are statuses, lower case. */
+export function parseCacheTtl(text: string): CacheTtl {
   let fallback: number | undefined;
-  const byStatus: Record<string, number> = {};
-  for (const part of text.split(',').map((p) => p.trim())) {
-    if (part === '') continue;
+  const byStatus = new Map<string, number>();
+  const parts = text.split(',').map((p) => p.trim());
+  if (parts.some((p) => p === '')) throw usageError(`${FLAG} takes durations separated by commas, like ok=90d,disposable=180d,7d, not "${text}".`);
+  for (const part of parts) {
     const eq = part.indexOf('=');
     if (eq === -1) {
-      if (fallback !== undefined) throw ttlError(flag, text, 'it gives two defaults');
-      fallback = parseDuration(part, flag);
+      if (fallback !== undefined) throw usageError(`${FLAG} "${text}" gives the default duration twice; give it once, beside status=duration pairs.`);
+      fallback = parseDuration(part, FLAG);
       continue;
     }
     const status = part.slice(0, eq).trim().toLowerCase();
-    if (!isPlainStatus(status)) throw ttlError(flag, text, `"${status}" is not a status name`);
-    if (Object.hasOwn(byStatus, status)) throw ttlError(flag, text, `it names ${status} twice`);
-    byStatus[status] = parseDuration(part.slice(eq + 1), flag);
+    if (!isPlainStatus(status)) throw usageError(`${FLAG}: "${part.slice(0, eq)}" is not a status name; write status=duration, like ok=90d.`);
+    if (byStatus.has(status)) throw usageError(`${FLAG} names ${status} twice.`);
+    byStatus.set(status, parseDuration(part.slice(eq + 1), FLAG));
   }
-  if (fallback === undefined && Object.keys(byStatus).length === 0) throw ttlError(flag, text, 'it is empty');
-  return { fallback: fallback ?? parseDuration(DEFAULTS.cacheTtl, flag), byStatus };
+  return { fallback: fallback ?? parseDuration(DEFAULTS.cacheTtl, FLAG), byStatus };
 }
 
-function ttlError(flag: string, text: string, why: string): Error {
-  return usageError(`${flag} "${text}": ${why}; write a duration (7d) or durations by status (ok=90d,disposable=180d,7d).`);
+/** One duration for every status. */
+export function uniformTtl(seconds: number): CacheTtl {
+  return { fallback: seconds, byStatus: new Map() };
 }

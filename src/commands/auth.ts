@@ -1,7 +1,7 @@
 // `idv auth login | status | logout`: store, show (masked) and remove the API key.
 import { IdvError, usageError } from '../errors.js';
-import { warn, forPerson, type Io } from '../io.js';
-import { configPath, findKey, keyLooksSendable, maskKey, NO_KEY_MESSAGE, removeKey, saveKey } from '../key.js';
+import { warn, oneLine, type Io } from '../io.js';
+import { configPath, findKey, keyLooksSendable, keyTooShort, maskKey, NO_KEY_MESSAGE, removeKey, saveKey } from '../key.js';
 
 export interface AuthOptions {
   action: 'login' | 'status' | 'logout';
@@ -17,6 +17,8 @@ export async function run(o: AuthOptions, io: Io): Promise<void> {
       if (!keyLooksSendable(trimmed)) {
         throw usageError('That does not look like an API key (it holds white space or characters other than ASCII); paste it again.');
       }
+      const short = keyTooShort(trimmed);
+      if (short) throw usageError(`That is too short to be an API key (${short}); paste the whole key again.`);
       const path = await saveKey(io.env, trimmed);
       warn(io, `Key ${maskKey(trimmed)} saved to ${path} (readable only by you).`);
       if (io.env.IDV_API_KEY?.trim()) {
@@ -29,7 +31,7 @@ export async function run(o: AuthOptions, io: Io): Promise<void> {
       if (!found) {
         throw new IdvError('auth', NO_KEY_MESSAGE);
       }
-      io.stdout.write(forPerson(io, `Key ${maskKey(found.key)} from ${found.source}`) + '\n');
+      io.stdout.write(oneLine(io, `Key ${maskKey(found.key)} from ${found.source}`) + '\n');
       return;
     }
     case 'logout': {

@@ -1,5 +1,5 @@
 // `idv cache stats | clear`.
-import { forPerson, warn, type Io } from '../io.js';
+import { oneLine, warn, type Io } from '../io.js';
 import { cacheDir, cacheStats, clearCache } from '../cache/store.js';
 
 export interface CacheOptions {
@@ -28,7 +28,7 @@ export async function run(o: CacheOptions, io: Io): Promise<void> {
     `oldest   ${s.oldest ? new Date(s.oldest * 1000).toISOString().replace('.000Z', 'Z') : '-'}`,
   ];
   for (const sc of s.scopes) lines.push(`  ${sc.baseUrl} ${sc.endpoint}: ${sc.entries.toLocaleString('en-US')} entries`);
-  io.stdout.write(forPerson(io, lines.join('\n')) + '\n');
+  io.stdout.write(lines.map((l) => oneLine(io, l) + '\n').join(''));
 }
 
 function formatBytes(n: number): string {

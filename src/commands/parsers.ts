@@ -13,9 +13,13 @@ export const wholeNumber =
     }
     return Number(t);
   };
+/** The longest --timeout: a day (Node fires a timer set beyond 24.8 days at once, which would time every request out). */
+export const MAX_TIMEOUT_SECONDS = 86_400;
 export const positiveSeconds = (value: string) => {
   const t = value.trim();
-  if (!/^\d{1,9}(\.\d{1,9})?$/.test(t) || !(Number(t) > 0)) throw new InvalidArgumentError('Give a number of seconds above 0.');
+  if (!/^\d{1,9}(\.\d{1,9})?$/.test(t) || !(Number(t) > 0) || Number(t) > MAX_TIMEOUT_SECONDS) {
+    throw new InvalidArgumentError(`Give a number of seconds above 0, at most ${MAX_TIMEOUT_SECONDS} (a day).`);
+  }
   return Number(t);
 };
 export const duration = (flag: string) => (value: string) => parseDuration(value, flag);

@@ -3,6 +3,7 @@ import type { Io } from '../io.js';
 import { warn } from '../io.js';
 import { IdvError, usageError } from '../errors.js';
 import { startSandbox, type Sandbox } from '../sandbox/server.js';
+import { MIN_KEY_LENGTH } from '../key.js';
 
 export interface SandboxCommandOptions {
   port: number;
@@ -11,9 +12,14 @@ export interface SandboxCommandOptions {
   key?: string;
 }
 
-/** The key is the one thing commander does not check: it goes in a header. (Port, quota and window are checked by their flags' parsers.) */
+/**
+ * The key is the one thing commander does not check: it goes in a header, and idv sends no key shorter than
+ * MIN_KEY_LENGTH. (Port, quota and window are checked by their flags' parsers.)
+ */
 function checkKey(key: string | undefined): void {
-  if (key !== undefined && (key === '' || /\s/.test(key))) throw usageError('--key must be non-empty and contain no white space');
+  if (key !== undefined && (key.length < MIN_KEY_LENGTH || /\s/.test(key))) {
+    throw usageError(`--key must have at least ${MIN_KEY_LENGTH} characters and no white space.`);
+  }
 }
 
 export async function run(options: SandboxCommandOptions, io: Io): Promise<void> {

@@ -200,7 +200,7 @@ function tableFormatter(o: FormatOptions): Formatter {
   const fix = (): string => {
     widths = names.map((n) => Math.min(MAX_CELL, terminalSafe(n).length));
     for (const r of held) values(r).forEach((v, i) => (widths![i] = Math.max(widths![i] ?? 0, Math.min(MAX_CELL, v.length))));
-    const head = line(names.map((n) => terminalSafe(n).toUpperCase()));
+    const head = line(names.map((n) => terminalSafe(n.toUpperCase())));
     const out = (chalk ? chalk.bold(head.trimEnd()) + '\n' : head) + render(held);
     held = [];
     return out;

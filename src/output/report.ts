@@ -115,6 +115,23 @@ export function reportJson(version: string, f: RunFacts, err: unknown, now: numb
   return JSON.stringify(report, null, 2) + '\n';
 }
 
+/**
+ * `idv emails|domains … --report FILE` whose flags commander refused (a bad value, an unknown flag): the run
+ * never started, but a monitor reading FILE must not go on trusting the last run's report. The command and the
+ * file are read from the raw arguments (commander stops at the first refusal); null when there is no report.
+ */
+export function refusedRunReport(argv: string[]): { command: 'emails' | 'domains'; path: string } | null {
+  const command = argv[0];
+  if (command !== 'emails' && command !== 'domains') return null;
+  for (let i = 1; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (a === '--') break;
+    if (a === '--report' && i + 1 < argv.length && !argv[i + 1]!.startsWith('-')) return { command, path: argv[i + 1]! };
+    if (a.startsWith('--report=') && a.length > '--report='.length) return { command, path: a.slice('--report='.length) };
+  }
+  return null;
+}
+
 /** Write the report atomically (a temporary file renamed into place, keeping the mode of the file it replaces). */
 export async function writeReport(path: string, json: string): Promise<void> {
   const sink = fileSink(path);

@@ -8,8 +8,11 @@ import { basename, dirname, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { Writable } from 'node:stream';
 import { IdvError } from '../errors.js';
+import { tempFileGone, tempFileOpened } from '../temp-files.js';
 
 export interface Sink {
+  /** Resolves once the destination can be written; a file that cannot (a folder, no such folder) fails here, before anything is sent. */
+  ready(): Promise<void>;
   write(text: string): Promise<void>;
   /** Finish: flush and, for a file, rename into place. */
   commit(): Promise<void>;
@@ -57,8 +60,8 @@ function bufferedWriter(stream: Writable, onError: (err: NodeJS.ErrnoException) 
   };
 }
 
-/** What a failed write says: the reason in words, and its code. */
-function reason(err: unknown): string {
+/** What a failed file operation says: the reason in words, and its code. */
+export function reason(err: unknown): string {
   const e = err as NodeJS.ErrnoException;
   const words: Record<string, string> = {
     ENOSPC: 'no space left on the device',
@@ -71,6 +74,9 @@ function reason(err: unknown): string {
     ENOTDIR: 'a part of the path is not a folder',
     EISDIR: 'it is a folder',
     EIO: 'an input/output error',
+    EEXIST: 'a file of that name is in the way',
+    EMFILE: 'too many files open',
+    ENFILE: 'too many files open on the system',
   };
   const code = e?.code;
   if (code && words[code]) return `${words[code]} (${code})`;
@@ -88,6 +94,7 @@ export function stdoutSink(stdout: Writable): Sink {
     if (err && !closed) throw new IdvError('failed', `Cannot write to standard output: ${reason(err)}.`);
   };
   return {
+    ready: async () => undefined,
     write: async (t) => {
       await w.write(t);
       check();
@@ -106,8 +113,12 @@ export function stdoutSink(stdout: Writable): Sink {
 export function fileSink(path: string): Sink {
   const tmp = join(dirname(path), `.${basename(path)}.${randomBytes(4).toString('hex')}.tmp`);
   const fail = (err: unknown) =>
-    new IdvError('failed', `Cannot write ${path}: ${reason(err)}; ${existed ? 'the previous file is left as it was' : 'nothing was written'}.`);
+    new IdvError(
+      'failed',
+      `Cannot write ${path}: ${reason(err)}; ${folder ? 'give a file name' : existed ? 'the previous file is left as it was' : 'nothing was written'}.`,
+    );
   let existed = false;
+  let folder = false;
   let handle: FileHandle | null = null;
   let stream: Writable | null = null;
   let w: ReturnType<typeof bufferedWriter> | null = null;
@@ -118,6 +129,7 @@ export function fileSink(path: string): Sink {
     try {
       const st = await stat(path);
       existed = true;
+      folder = st.isDirectory();
       if (st.isFile()) {
         mode = st.mode & 0o7777;
         owner = { uid: st.uid, gid: st.gid };
@@ -125,6 +137,9 @@ export function fileSink(path: string): Sink {
     } catch {
       /* a new file: the umask decides */
     }
+    // A folder cannot be replaced: say so now, before anything is sent and paid for, not at the final rename.
+    if (folder) throw Object.assign(new Error('it is a folder'), { code: 'EISDIR' });
+    tempFileOpened(tmp);
     handle = await open(tmp, 'wx', mode ?? 0o666);
     if (aborted) throw new Error('aborted');
     if (mode !== undefined) {
@@ -145,6 +160,9 @@ export function fileSink(path: string): Sink {
     return w!;
   };
   return {
+    async ready() {
+      await ready();
+    },
     async write(text) {
       const writer = await ready();
       await writer.write(text);
@@ -159,8 +177,10 @@ export function fileSink(path: string): Sink {
       if (writer.failed()) throw fail(writer.failed());
       try {
         await rename(tmp, path);
+        tempFileGone(tmp);
       } catch (err) {
         await rm(tmp, { force: true });
+        tempFileGone(tmp);
         throw fail(err);
       }
     },
@@ -170,6 +190,7 @@ export function fileSink(path: string): Sink {
       stream?.destroy();
       await handle?.close().catch(() => undefined);
       await rm(tmp, { force: true }).catch(() => undefined);
+      tempFileGone(tmp);
     },
     closed: false,
   };

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { IdvError } from '../errors.js';
 import type { Output, SplitOutputs } from './ordered-writer.js';
 import { createFormatter, type Format, type FormatOptions } from './format.js';
-import { fileSink } from './sink.js';
+import { fileSink, reason } from './sink.js';
 
 const EXTENSION: Record<Exclude<Format, 'table'>, string> = { csv: '.csv', json: '.json', ndjson: '.ndjson' };
 
@@ -14,7 +14,7 @@ export async function splitOutputs(dir: string, format: Exclude<Format, 'table'>
   try {
     await mkdir(dir, { recursive: true });
   } catch (err) {
-    throw new IdvError('failed', `Cannot make the --split folder ${dir}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}.`);
+    throw new IdvError('failed', `Cannot make the --split folder ${dir}: ${reason(err)}.`);
   }
   const outputs = new Map<string, Promise<Output>>();
   const made: Output[] = [];

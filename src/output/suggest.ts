@@ -5,6 +5,9 @@
 //   but only from providers whose name has at least MIN_LABEL letters: short names (aol, msn, gmx, web…) have
 //   too many real neighbours (aon.com, gmc.com…);
 // - or a provider's own name with `.com` mistyped (`hotmail.con`, `aol.cmo`): those endings are no real domain;
+// - an edit that falls in the provider's ending (`.fr`, `.co.uk`) only when what was typed ends in no real
+//   top-level domain (`comcast.ent`, `hotmail.co.ul`): `yahoo.gr`, `hotmail.be`, `outlook.dk` are the same
+//   providers' real domains in other countries, not typos of `yahoo.fr`, `hotmail.de`, `outlook.de`;
 // - and only when exactly one provider fits.
 // The list is written out in the README. Suggestions are never sent to the service and never change the item.
 
@@ -28,6 +31,19 @@ export const PROVIDERS: readonly string[] = [
 
 /** Endings people type for `.com`; none is a real top-level domain. */
 const COM_TYPOS = new Set(['con', 'cmo', 'ocm', 'cm', 'om', 'co', 'comm', 'coom', 'cpm', 'vom', 'xom', 'c0m', 'comn', 'cim', 'clm', 'conm']);
+/** Top-level domains that exist: every country code, and the common generic ones. */
+const REAL_TLDS = new Set(
+  (
+    'ac ad ae af ag ai al am ao aq ar as at au aw ax az ba bb bd be bf bg bh bi bj bm bn bo br bs bt bw by bz ca cc cd cf cg ch ' +
+    'ci ck cl cm cn co cr cu cv cw cx cy cz de dj dk dm do dz ec ee eg er es et eu fi fj fk fm fo fr ga gb gd ge gf gg gh gi gl ' +
+    'gm gn gp gq gr gs gt gu gw gy hk hm hn hr ht hu id ie il im in io iq ir is it je jm jo jp ke kg kh ki km kn kp kr kw ky kz ' +
+    'la lb lc li lk lr ls lt lu lv ly ma mc md me mg mh mk ml mm mn mo mp mq mr ms mt mu mv mw mx my mz na nc ne nf ng ni nl no ' +
+    'np nr nu nz om pa pe pf pg ph pk pl pm pn pr ps pt pw py qa re ro rs ru rw sa sb sc sd se sg sh si sk sl sm sn so sr ss st ' +
+    'su sv sx sy sz tc td tf tg th tj tk tl tm tn to tr tt tv tw tz ua ug uk us uy uz va vc ve vg vi vn vu wf ws ye yt za zm zw ' +
+    'com net org edu gov mil int info biz name pro aero coop museum jobs mobi travel tel asia cat app dev page xyz online site ' +
+    'top club shop store tech live email'
+  ).split(' '),
+);
 /** A provider's name (its first label) shorter than this takes no one-edit suggestion. */
 const MIN_LABEL = 5;
 
@@ -46,8 +62,12 @@ export function suggestDomain(domain: string): string | null {
     if (provider && COM_TYPOS.has(d.slice(dot + 1))) return provider;
   }
   let found: string | null = null;
+  const typedTld = d.slice(d.lastIndexOf('.') + 1);
   for (const p of EDIT_TARGETS) {
     if (Math.abs(p.length - d.length) > 1 || !oneEdit(d, p)) continue;
+    // The edit is in the ending (the name and its dot are intact): a real ending is another domain, not a typo.
+    const ending = p.slice(p.indexOf('.'));
+    if (!d.endsWith(ending) && d.startsWith(p.slice(0, p.indexOf('.') + 1)) && REAL_TLDS.has(typedTld)) continue;
     if (found !== null) return null; // two providers fit: no guess
     found = p;
   }

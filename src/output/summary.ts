@@ -62,7 +62,8 @@ function formatElapsed(ms: number): string {
   return ms < 10_000 ? `${(ms / 1000).toFixed(1)} s` : formatDuration(ms / 1000);
 }
 
-/** `04:21 UTC` style clock time for when a quota resets. */
-export function clockTime(ms: number): string {
-  return new Date(ms).toISOString().slice(11, 16) + ' UTC';
+/** When a quota resets: `04:21 UTC` within a day of `now`, else with its date (`2026-12-23 04:21 UTC`). */
+export function clockTime(ms: number, now: number): string {
+  const iso = new Date(ms).toISOString();
+  return Math.abs(ms - now) < 86_400_000 ? `${iso.slice(11, 16)} UTC` : `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`;
 }

@@ -2,7 +2,7 @@
 // options object. A value out of range is refused here, by commander, before anything runs.
 import { Command, Option } from 'commander';
 import { DEFAULTS, type Kind } from '../../defaults.js';
-import { parseTtlPolicy, type TtlPolicy } from '../../cache/ttl.js';
+import { parseCacheTtl, type CacheTtl } from '../../cache/ttl.js';
 import { duration, positiveSeconds, statusList, wholeNumber } from '../parsers.js';
 import { FORMATS, type Format } from '../../output/format.js';
 
@@ -34,7 +34,8 @@ export interface ValidateOptions {
   wait: boolean;
   maxWaitSeconds?: number;
   cache: boolean;
-  cacheTtl: TtlPolicy;
+  /** --cache-ttl: how long a cached result counts, by status. */
+  cacheTtl: CacheTtl;
   sandbox: boolean;
 }
 
@@ -65,7 +66,7 @@ interface Flags {
   wait?: true;
   maxWait?: number;
   cache: boolean;
-  cacheTtl: TtlPolicy;
+  cacheTtl: CacheTtl;
   sandbox?: true;
 }
 
@@ -84,6 +85,7 @@ Examples:
   $ idv emails export.csv --keep-columns --exclude disposable,fake,invalid -o clean.csv
   $ idv emails export.csv --dry-run                      # what the run would cost, without sending anything
   $ idv emails big.csv -o results.csv --quiet --wait --max-wait 2h   # wait out the quota
+  $ idv emails list.csv --cache-ttl ok=90d,disposable=180d,7d      # re-check ok after 90 days, the rest after 7
 
 A nightly job: at most 1,000 items paid for, a receipt for monitoring, per-status files to import
 (ok.csv + alias.csv back into the mailing tool, the rest as a suppression list); exit 4 means "capped or
@@ -138,9 +140,9 @@ export function validateCommand(kind: Kind, action: (o: ValidateOptions) => Prom
     .addOption(new Option('--max-wait <duration>', 'with --wait, the longest total wait, e.g. 90m or 2h').argParser(duration('--max-wait')))
     .option('--no-cache', 'neither read nor write the local result cache')
     .addOption(
-      new Option('--cache-ttl <duration>', 'how long cached results count, e.g. 7d, or by status: ok=90d,disposable=180d,7d')
-        .argParser((value) => parseTtlPolicy(value))
-        .default(parseTtlPolicy(DEFAULTS.cacheTtl), DEFAULTS.cacheTtl),
+      new Option('--cache-ttl <duration>', 'how long cached results count; per status too: ok=90d,disposable=180d,7d (the bare value for the rest)')
+        .argParser(parseCacheTtl)
+        .default(parseCacheTtl(DEFAULTS.cacheTtl), DEFAULTS.cacheTtl),
     )
     .option('--sandbox', 'run against a local emulator of the service: no key, no network')
     .addHelpText('after', HELP[kind])

@@ -36,7 +36,7 @@ export function outcomeOf(e: Ending): IdvError | null {
   if (over > 0) {
     const when =
       e.resetAt !== undefined
-        ? `It resets in ${formatDuration((e.resetAt - e.now) / 1000)} (at ${clockTime(e.resetAt)})`
+        ? `It resets in ${formatDuration((e.resetAt - e.now) / 1000)} (at ${clockTime(e.resetAt, e.now)})`
         : 'The service did not say when it resets';
     const then = e.cached ? '; run the same command again then: results already received are cached and not paid for twice.' : '.';
     return new IdvError('quota', `Quota used up: ${records(over)} not validated (quota_exceeded). ${when}${then}`);

@@ -3,7 +3,7 @@
 // Reading waits when the dispatcher's queue or the writer's window is full; while reading waits on the
 // window, the dispatcher sends part-filled batches (hurry), so that the three never all wait on each other.
 import { interruptedError, IdvError } from '../../errors.js';
-import { forPerson, type Io } from '../../io.js';
+import { oneLine, type Io } from '../../io.js';
 import type { CacheScope } from '../../cache/store.js';
 import { createDispatcher, type DispatchStats } from '../../dispatch/dispatch.js';
 import type { Plan } from '../../plan/plan.js';
@@ -28,6 +28,8 @@ export interface Pipeline {
   main: Output | null;
   split: SplitOutputs | null;
   progress: Progress;
+  /** Given the dispatcher's live counts once it exists, so that a run that stops early can still tell them. */
+  onStats?(stats: DispatchStats): void;
 }
 
 export interface Finished {
@@ -69,6 +71,7 @@ export async function runPipeline(p: Pipeline): Promise<Finished | null> {
     if (showProgress && !countdown.running()) progress.update(progressText());
   };
   const { client, dispatcher } = await startDispatcher(p, writer, stop.signal, { progress: update, wait: (until) => countdown.start(until) });
+  p.onStats?.(dispatcher.stats);
 
   try {
     writer.begin();
@@ -126,7 +129,7 @@ async function startDispatcher(
     connections: o.concurrency,
     env: io.env,
     secrets: io.secrets,
-    log: o.verbose ? (line) => progress.log(forPerson(io, `idv: ${line}`)) : undefined,
+    log: o.verbose ? (line) => progress.log(oneLine(io, `idv: ${line}`)) : undefined,
   });
   const dispatcher = createDispatcher<PlannedRecord>({
     client,
@@ -151,7 +154,7 @@ async function startDispatcher(
         const err = p.cache.writeError();
         if (err && !cacheWarned) {
           cacheWarned = true;
-          progress.log(forPerson(io, `idv: warning: cannot write the cache (${err.code ?? err.message}: ${p.cache.path}); this run's results will be paid for again by the next run.`));
+          progress.log(oneLine(io, `idv: warning: cannot write the cache (${err.code ?? err.message}: ${p.cache.path}); this run's results will be paid for again by the next run.`));
         }
       }
       writer.flush();
@@ -171,7 +174,7 @@ function waitCountdown(io: Io, progress: Progress, live: boolean, say: boolean) 
   };
   return {
     start(until: number) {
-      const line = () => `Quota used up; waiting ${formatDuration((until - Date.now()) / 1000)} for it to reset (at ${clockTime(until)}), as --wait asks.`;
+      const line = () => `Quota used up; waiting ${formatDuration((until - Date.now()) / 1000)} for it to reset (at ${clockTime(until, Date.now())}), as --wait asks.`;
       stop();
       if (live) {
         progress.update(line());

@@ -4,27 +4,30 @@
 import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { COLUMN, ENDPOINT } from '../../defaults.js';
-import { forPerson, warn, type Io } from '../../io.js';
+import { oneLine, warn, type Io } from '../../io.js';
 import { inputError } from '../../errors.js';
 import { checkerFor } from '../../input/check.js';
 import { checkReadable, openSource, sourcesFor, type InputRecord, type OpenedSource, type Source } from '../../input/read.js';
 import type { LayoutOverrides } from '../../input/detect.js';
 import { cacheDir, openScope, type CacheScope } from '../../cache/store.js';
+import type { CacheTtl } from '../../cache/ttl.js';
 import { Plan } from '../../plan/plan.js';
 import { planRecords, type PlannedRecord } from '../../plan/planned.js';
 import { createFormatter, formatForPath, type Format, type FormatOptions } from '../../output/format.js';
 import { splitOutputs } from '../../output/split.js';
+import type { SplitOutputs } from '../../output/ordered-writer.js';
 import { suggest } from '../../output/suggest.js';
 import { fileSink, stdoutSink } from '../../output/sink.js';
 import { loadChalk } from '../../output/colors.js';
 import { createProgress } from '../../output/progress.js';
 import { formatSummary } from '../../output/summary.js';
 import { emptyFacts, reportJson, writeReport, type RunFacts } from '../../output/report.js';
-import { KNOWN_STATUSES, STATUSES_OF } from '../../statuses.js';
+import { isCacheable, KNOWN_STATUSES, STATUSES_OF } from '../../statuses.js';
 import { version } from '../../version.js';
 import type { ValidateOptions } from './flags.js';
 import { resolveTarget, type Target } from './target.js';
 import { runPipeline, type Finished } from './pipeline.js';
+import type { DispatchStats } from '../../dispatch/dispatch.js';
 import { outcomeOf } from './outcome.js';
 import { dryRunFacts, formatDryRun } from './dry-run.js';
 
@@ -45,7 +48,7 @@ async function validate(o: ValidateOptions, io: Io, facts: RunFacts): Promise<vo
   const format = chooseFormat(o, io);
   warnUnknownStatuses(io, '--only', o.only);
   warnUnknownStatuses(io, '--exclude', o.exclude);
-  warnUnknownStatuses(io, '--cache-ttl', Object.keys(o.cacheTtl.byStatus));
+  warnUncachedStatuses(io, o.cacheTtl);
   const sources = sourcesFor(o.files, io);
   await checkReadable(o.files, io.cwd);
   facts.inputs = await Promise.all(sources.map(async (s) => ({ path: s.path, bytes: s.path === '-' ? null : (await stat(resolve(io.cwd, s.path))).size, records: 0 })));
@@ -78,17 +81,33 @@ async function validate(o: ValidateOptions, io: Io, facts: RunFacts): Promise<vo
       suggest: o.suggest ? (item) => suggest(o.kind, item) : null,
       safeCsv: o.safeCsv,
     };
-    const split = o.split ? await splitOutputs(resolve(io.cwd, o.split), splitFormat(o), layout, STATUSES_OF[o.kind]) : null;
     const main = mainOutput(o, io, format)
       ? {
           formatter: await createFormatter(format, { ...layout, chalk: format === 'table' && io.color && !o.output ? await loadChalk(true) : null }),
           sink: o.output ? fileSink(resolve(io.cwd, o.output)) : stdoutSink(io.stdout),
         }
       : null;
+    // Outputs that cannot be written (-o naming a folder, a missing folder; a --split folder that cannot be
+    // made) fail now, before anything is sent and paid for, leaving no temporary file.
+    let split: SplitOutputs | null = null;
+    try {
+      await main?.sink.ready();
+      if (o.split) split = await splitOutputs(resolve(io.cwd, o.split), splitFormat(o), layout, STATUSES_OF[o.kind]);
+    } catch (err) {
+      await main?.sink.abort();
+      throw err;
+    }
     const progress = await createProgress(io.stderr, io.stderrIsTTY && !o.quiet, io.colorErr);
-    say = (line) => progress.log(forPerson(io, line));
-    const done = await runPipeline({ o, io, target, plan, cache, records, main, split, progress });
-    Object.assign(facts, countsOf(plan));
+    say = (line) => progress.log(oneLine(io, line));
+    let spent: DispatchStats | null = null;
+    let done: Finished | null;
+    try {
+      done = await runPipeline({ o, io, target, plan, cache, records, main, split, progress, onStats: (s) => (spent = s) });
+    } finally {
+      // Also when the run stops early (Ctrl-C, a refused key, a failed write): what was read and paid for.
+      Object.assign(facts, countsOf(plan));
+      if (spent) noteSpent(facts, spent);
+    }
     if (done === null) return; // standard output was closed by its reader: end quietly
     noteFinished(facts, done);
     if (!o.quiet) io.stderr.write(formatSummary({ ...summaryFacts(facts, done), bars: io.stderrIsTTY }, io.colorErr ? await loadChalk(true) : null));
@@ -115,10 +134,13 @@ function countsOf(plan: Plan): Pick<RunFacts, 'records' | 'unique' | 'invalid' |
 }
 
 function noteFinished(facts: RunFacts, done: Finished): void {
-  const { stats } = done;
   // Known statuses in their usual order, then any other the service gave, by name.
   const order = [...KNOWN_STATUSES, ...[...done.counts.keys()].filter((s) => !KNOWN_STATUSES.includes(s)).sort()];
   facts.statuses = Object.fromEntries(order.filter((s) => done.counts.has(s)).map((s) => [s, done.counts.get(s)!]));
+}
+
+/** What the dispatcher sent and learnt of the quota, finished or not. */
+function noteSpent(facts: RunFacts, stats: DispatchStats): void {
   Object.assign(facts, { sent: stats.sent, requests: stats.requests, retries: stats.retries, capped: stats.capped, quotaStopped: stats.quotaStopped });
   const remaining = stats.rate?.remaining !== undefined && stats.rateAt !== undefined ? stats.rate.remaining : undefined;
   if (remaining !== undefined || stats.rate?.quota !== undefined || stats.resetAt !== undefined) {
@@ -233,5 +255,14 @@ function warnUnknownStatuses(io: Io, flag: string, names: string[] | undefined):
   const unknown = (names ?? []).filter((n) => !KNOWN_STATUSES.includes(n));
   if (unknown.length) {
     warn(io, `idv: warning: ${flag} names ${unknown.map((u) => `"${u}"`).join(', ')}, not a known status (known: ${KNOWN_STATUSES.join(', ')}).`);
+  }
+}
+
+/** A --cache-ttl name that no cached result can have (a typo, or a status never kept) must not pass silently. */
+function warnUncachedStatuses(io: Io, ttl: CacheTtl): void {
+  const odd = [...ttl.byStatus.keys()].filter((s) => !KNOWN_STATUSES.includes(s) || !isCacheable(s));
+  if (odd.length) {
+    const kept = KNOWN_STATUSES.filter(isCacheable).join(', ');
+    warn(io, `idv: warning: --cache-ttl names ${odd.map((u) => `"${u}"`).join(', ')}, not a status the cache keeps (it keeps: ${kept}, and any new status the service gives).`);
   }
 }

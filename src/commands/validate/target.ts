@@ -4,7 +4,7 @@ import { IdvError, usageError } from '../../errors.js';
 import type { Io } from '../../io.js';
 import { isLoopback } from '../../api/loopback.js';
 import { proxySettings } from '../../api/transport.js';
-import { findKey, keyLooksSendable, NO_KEY_MESSAGE } from '../../key.js';
+import { findKey, keyLooksSendable, keyTooShort, NO_KEY_MESSAGE } from '../../key.js';
 
 export interface Target {
   baseUrl: string;
@@ -53,5 +53,7 @@ export async function resolveTarget(o: { sandbox: boolean; dryRun: boolean; base
       `The API key from ${found.source} holds white space or characters other than ASCII, so it cannot be sent; check it, or store it again with idv auth login.`,
     );
   }
+  const short = keyTooShort(found.key);
+  if (short) throw new IdvError('auth', `The API key from ${found.source} is too short to be one (${short}); check it, or store it again with idv auth login.`);
   return { baseUrl, key: found.key, sandbox: false, close: async () => undefined };
 }

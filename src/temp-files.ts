@@ -1,0 +1,29 @@
+// The temporary files this process is writing (-o, --split and --report files, each renamed into place at the
+// end; the key's config file; a cache compaction). Every normal ending removes or renames its own. When the
+// process must end at once (a second Ctrl-C, the safety net), cli.cts calls removeTempFilesNow() first, so
+// that no `.tmp` file is ever left behind.
+import { rmSync } from 'node:fs';
+
+const live = new Set<string>();
+
+/** A temporary file is being written at `path`. */
+export function tempFileOpened(path: string): void {
+  live.add(path);
+}
+
+/** It was renamed into place or removed. */
+export function tempFileGone(path: string): void {
+  live.delete(path);
+}
+
+/** Remove every temporary file still being written, synchronously (the process is about to exit). */
+export function removeTempFilesNow(): void {
+  for (const path of live) {
+    try {
+      rmSync(path, { force: true });
+    } catch {
+      /* gone already, or not ours to remove */
+    }
+  }
+  live.clear();
+}
