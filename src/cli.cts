@@ -82,13 +82,22 @@ async function main(): Promise<void> {
     color: colourChoice(process.stdout),
     colorErr: colourChoice(process.stderr),
     env: process.env,
-    cwd: process.cwd(),
+    cwd: workingDirectory(),
     signal: controller.signal,
     secrets: new Secrets(),
   };
   const code = await runCli(argv, io);
   finished = true;
   exit(code);
+}
+
+/** The working directory, or null when it no longer exists (process.cwd() throws uv_cwd): see paths.ts. */
+function workingDirectory(): string | null {
+  try {
+    return process.cwd();
+  } catch {
+    return null;
+  }
 }
 
 function exit(code: number): void {

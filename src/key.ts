@@ -1,8 +1,9 @@
 // Where the API key comes from, and how it is shown (never whole).
-import { mkdir, readFile, rm, writeFile, chmod } from 'node:fs/promises';
+import { chmod, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { homedir } from 'node:os';
 import { randomBytes } from 'node:crypto';
+import { IdvError, fsReason } from './errors.js';
+import { configDir } from './paths.js';
 
 export const NO_KEY_MESSAGE = 'No API key found: set IDV_API_KEY, or store one with idv auth login.';
 
@@ -11,10 +12,8 @@ export interface FoundKey {
   source: string;
 }
 
-export function configDir(env: Record<string, string | undefined>): string {
-  const base = env.XDG_CONFIG_HOME || join(env.HOME || homedir(), '.config');
-  return join(base, 'idv');
-}
+export { configDir };
+/** The config file; throws an IdvError when there is no home folder (see paths.ts). */
 export function configPath(env: Record<string, string | undefined>): string {
   return join(configDir(env), 'config.json');
 }
@@ -28,9 +27,10 @@ export function keyLooksSendable(key: string): boolean {
 export async function findKey(env: Record<string, string | undefined>): Promise<FoundKey | null> {
   const fromEnv = env.IDV_API_KEY?.trim();
   if (fromEnv) return { key: fromEnv, source: 'the IDV_API_KEY environment variable' };
-  const path = configPath(env);
+  let path: string;
   let text: string;
   try {
+    path = configPath(env); // no home folder: no config file, so no key (exit 3 with the hint)
     text = await readFile(path, 'utf8');
   } catch {
     return null;
@@ -44,16 +44,24 @@ export async function findKey(env: Record<string, string | undefined>): Promise<
   return null;
 }
 
+/** Write the config file (0600 in a 0700 folder); a folder that cannot be written is one line naming it (exit 1). */
 export async function saveKey(env: Record<string, string | undefined>, key: string): Promise<string> {
   const dir = configDir(env);
-  await mkdir(dir, { recursive: true, mode: 0o700 });
-  await chmod(dir, 0o700);
   const path = configPath(env);
   const tmp = `${path}.${randomBytes(6).toString('hex')}.tmp`;
-  await writeFile(tmp, JSON.stringify({ apiKey: key }, null, 2) + '\n', { mode: 0o600 });
-  await chmod(tmp, 0o600);
-  const { rename } = await import('node:fs/promises');
-  await rename(tmp, path);
+  try {
+    await mkdir(dir, { recursive: true, mode: 0o700 });
+    await chmod(dir, 0o700);
+    await writeFile(tmp, JSON.stringify({ apiKey: key }, null, 2) + '\n', { mode: 0o600 });
+    await chmod(tmp, 0o600);
+    await rename(tmp, path);
+  } catch (err) {
+    await rm(tmp, { force: true }).catch(() => undefined);
+    throw new IdvError(
+      'failed',
+      `Cannot save the key in ${dir}: ${fsReason(err)}; set XDG_CONFIG_HOME to a folder you can write, or give the key in IDV_API_KEY.`,
+    );
+  }
   return path;
 }
 

@@ -7,7 +7,7 @@ import { open, rename, rm, stat, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { Writable } from 'node:stream';
-import { IdvError } from '../errors.js';
+import { fsReason, IdvError } from '../errors.js';
 
 export interface Sink {
   write(text: string): Promise<void>;
@@ -57,26 +57,6 @@ function bufferedWriter(stream: Writable, onError: (err: NodeJS.ErrnoException) 
   };
 }
 
-/** What a failed write says: the reason in words, and its code. */
-function reason(err: unknown): string {
-  const e = err as NodeJS.ErrnoException;
-  const words: Record<string, string> = {
-    ENOSPC: 'no space left on the device',
-    EFBIG: 'the file grew past the size allowed',
-    EDQUOT: 'the disk quota is used up',
-    EACCES: 'permission denied',
-    EPERM: 'permission denied',
-    EROFS: 'the file system is read-only',
-    ENOENT: 'no such folder',
-    ENOTDIR: 'a part of the path is not a folder',
-    EISDIR: 'it is a folder',
-    EIO: 'an input/output error',
-  };
-  const code = e?.code;
-  if (code && words[code]) return `${words[code]} (${code})`;
-  return code ?? e?.message ?? String(err);
-}
-
 export function stdoutSink(stdout: Writable): Sink {
   let closed = false;
   const w = bufferedWriter(stdout, (err) => {
@@ -85,7 +65,7 @@ export function stdoutSink(stdout: Writable): Sink {
   /** A standard output that failed for another reason than its reader going away (a full disk) is an error. */
   const check = () => {
     const err = w.failed();
-    if (err && !closed) throw new IdvError('failed', `Cannot write to standard output: ${reason(err)}.`);
+    if (err && !closed) throw new IdvError('failed', `Cannot write to standard output: ${fsReason(err)}.`);
   };
   return {
     write: async (t) => {
@@ -106,7 +86,7 @@ export function stdoutSink(stdout: Writable): Sink {
 export function fileSink(path: string): Sink {
   const tmp = join(dirname(path), `.${basename(path)}.${randomBytes(4).toString('hex')}.tmp`);
   const fail = (err: unknown) =>
-    new IdvError('failed', `Cannot write ${path}: ${reason(err)}; ${existed ? 'the previous file is left as it was' : 'nothing was written'}.`);
+    new IdvError('failed', `Cannot write ${path}: ${fsReason(err)}; ${existed ? 'the previous file is left as it was' : 'nothing was written'}.`);
   let existed = false;
   let handle: FileHandle | null = null;
   let stream: Writable | null = null;
