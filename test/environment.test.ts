@@ -34,13 +34,17 @@ const STRANGER = 12345;
 /** The words that run a command as STRANGER, or why that cannot be done here. */
 async function strangerPrefix(): Promise<string[] | string> {
   const candidates: string[][] = [];
-  if (process.getuid?.() === 0 && findOnPath('setpriv')) candidates.push(['setpriv', `--reuid=${STRANGER}`, `--regid=${STRANGER}`, '--clear-groups']);
+  // As root: setpriv, keeping only the right to read and search any folder (CAP_DAC_READ_SEARCH, never to
+  // write), so that the stranger can run the Node under test where CI keeps it (under a 0700 /root).
+  if (process.getuid?.() === 0 && findOnPath('setpriv')) {
+    candidates.push(['setpriv', `--reuid=${STRANGER}`, `--regid=${STRANGER}`, '--clear-groups', '--inh-caps=+dac_read_search', '--ambient-caps=+dac_read_search']);
+  }
   if (findOnPath('unshare')) candidates.push(['unshare', `--map-user=${STRANGER}`, `--map-group=${STRANGER}`]);
   if (!candidates.length) return 'neither setpriv (as root) nor unshare (util-linux) is here';
   const why: string[] = [];
   for (const words of candidates) {
     // The stranger must be unknown to the machine, and able to run the built idv where it lies.
-    const r = await execa(words[0]!, [...words.slice(1), 'node', '-e', 'try{require("os").userInfo();console.log("known")}catch{require("fs").accessSync(process.argv[1]);console.log("ok")}', IDV], {
+    const r = await execa(words[0]!, [...words.slice(1), process.execPath, '-e', 'try{require("os").userInfo();console.log("known")}catch{require("fs").accessSync(process.argv[1]);console.log("ok")}', IDV], {
       reject: false,
       env: { PATH: process.env.PATH ?? '/usr/bin:/bin' },
       extendEnv: false,
@@ -52,10 +56,10 @@ async function strangerPrefix(): Promise<string[] | string> {
 }
 let stranger: string[] | string = 'not probed yet';
 
-/** Run the built idv as STRANGER, with exactly this env (no HOME unless given). */
+/** Run the built idv as STRANGER with the Node running this test, with exactly this env (no HOME unless given). */
 function idvAsStranger(args: string[], env: Record<string, string>, input?: string): Promise<Result> {
   const words = stranger as string[];
-  return execa(words[0]!, [...words.slice(1), 'node', IDV, ...args], {
+  return execa(words[0]!, [...words.slice(1), process.execPath, IDV, ...args], {
     env: { PATH: process.env.PATH ?? '/usr/bin:/bin', LANG: 'C.UTF-8', ...env },
     extendEnv: false,
     reject: false,
