@@ -579,6 +579,7 @@ for (const section of [startup, throughput, httpLayer, memory, cachedRerun, bigC
     line(`${section.name}: failed: ${err instanceof Error ? err.message : String(err)}`);
   }
 }
+if (existsSync(join(ROOT, 'dist-bin', 'idv'))) failed = spawnSync(NODE, [join(ROOT, 'bench', 'binary.mjs'), ...(QUICK ? ['--quick'] : [])], { stdio: 'inherit' }).status !== 0 || failed; // the single executable (npm run build:binary)
 clearInterval(sampler);
 const meanRunnable = runnable.length ? runnable.reduce((a, b) => a + b, 0) / runnable.length : NaN;
 line(

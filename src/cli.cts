@@ -12,7 +12,10 @@ const argv = process.argv.slice(2);
 const EXIT_ON_SECOND = { SIGINT: 130, SIGTERM: 143, SIGHUP: 129 } as const;
 type Sig = keyof typeof EXIT_ON_SECOND;
 
+// In the single executable (scripts/build-binary.mjs) there is no dist/ beside the program: package.json's
+// version and dist/help/ are inside it, as IDV_EMBEDDED (src/embedded.d.ts).
 function version(): string {
+  if (typeof IDV_EMBEDDED !== 'undefined') return IDV_EMBEDDED.version;
   const pkg = JSON.parse(readFileSync(join(__dirname, '..', 'package.json'), 'utf8')) as { version: string };
   return pkg.version;
 }
@@ -23,8 +26,10 @@ function renderedHelp(): string | null {
   if (last !== '--help' && last !== '-h') return null;
   const names = argv.slice(0, -1);
   if (!names.every((n) => /^[a-z]+$/.test(n))) return null;
+  const name = names.join('-') || 'idv';
+  if (typeof IDV_EMBEDDED !== 'undefined') return Object.hasOwn(IDV_EMBEDDED.help, name) ? IDV_EMBEDDED.help[name]! : null;
   try {
-    return readFileSync(join(__dirname, 'help', `${names.join('-') || 'idv'}.txt`), 'utf8');
+    return readFileSync(join(__dirname, 'help', `${name}.txt`), 'utf8');
   } catch {
     return null;
   }
@@ -90,7 +95,7 @@ async function main(): Promise<void> {
     color: colourChoice(process.stdout),
     colorErr: colourChoice(process.stderr),
     env: process.env,
-    cwd: process.cwd(),
+    cwd: workingDirectory(),
     signal: controller.signal,
     secrets: new Secrets(),
   };
@@ -106,6 +111,15 @@ async function main(): Promise<void> {
   const code = await runCli(argv, io);
   finished = true;
   exit(code);
+}
+
+/** The working directory, or null when it no longer exists (process.cwd() throws uv_cwd): see paths.ts. */
+function workingDirectory(): string | null {
+  try {
+    return process.cwd();
+  } catch {
+    return null;
+  }
 }
 
 function exit(code: number): void {

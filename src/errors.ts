@@ -64,3 +64,26 @@ export function interruptedError(reason: unknown): IdvError {
   const sig = stopSignal(reason);
   return new IdvError('interrupted', `Interrupted (${sig}); results received so far are kept in the cache.`, sig);
 }
+
+/** What a failed file-system call says: the reason in words, and its code (`permission denied (EACCES)`). */
+export function fsReason(err: unknown): string {
+  const e = err as NodeJS.ErrnoException;
+  const words: Record<string, string> = {
+    ENOSPC: 'no space left on the device',
+    EFBIG: 'the file grew past the size allowed',
+    EDQUOT: 'the disk quota is used up',
+    EACCES: 'permission denied',
+    EPERM: 'permission denied',
+    EROFS: 'the file system is read-only',
+    ENOENT: 'no such folder',
+    ENOTDIR: 'a part of the path is not a folder',
+    EISDIR: 'it is a folder',
+    EIO: 'an input/output error',
+    EEXIST: 'a file of that name is in the way',
+    EMFILE: 'too many files open',
+    ENFILE: 'too many files open on the system',
+  };
+  const code = e?.code;
+  if (code && words[code]) return `${words[code]} (${code})`;
+  return code ?? e?.message ?? String(err);
+}

@@ -15,7 +15,8 @@ export interface Io {
   color: boolean;
   colorErr: boolean;
   env: Record<string, string | undefined>;
-  cwd: string;
+  /** The working directory; null when it no longer exists (paths.ts resolvePath: absolute paths still work). */
+  cwd: string | null;
   /** Aborted on SIGINT/SIGTERM/SIGHUP; `signal.reason` names the signal. */
   signal: AbortSignal;
   /** The run's secrets (the key in use…): every message for a person passes through secrets.redact(). */

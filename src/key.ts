@@ -1,8 +1,9 @@
 // Where the API key comes from, and how it is shown (never whole).
-import { mkdir, readFile, rm, writeFile, chmod } from 'node:fs/promises';
+import { chmod, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { homedir } from 'node:os';
 import { randomBytes } from 'node:crypto';
+import { IdvError, fsReason } from './errors.js';
+import { configDir } from './paths.js';
 import { tempFileGone, tempFileOpened } from './temp-files.js';
 
 export const NO_KEY_MESSAGE = 'No API key found: set IDV_API_KEY, or store one with idv auth login.';
@@ -12,10 +13,8 @@ export interface FoundKey {
   source: string;
 }
 
-export function configDir(env: Record<string, string | undefined>): string {
-  const base = env.XDG_CONFIG_HOME || join(env.HOME || homedir(), '.config');
-  return join(base, 'idv');
-}
+export { configDir };
+/** The config file; throws an IdvError when there is no home folder (see paths.ts). */
 export function configPath(env: Record<string, string | undefined>): string {
   return join(configDir(env), 'config.json');
 }
@@ -44,11 +43,11 @@ export async function findKey(env: Record<string, string | undefined>): Promise<
   return key === null ? null : { key, source: configPath(env) };
 }
 
-/** The key in the config file (written by idv auth login), or null. */
+/** The key in the config file (written by idv auth login), or null (none, or no home folder to hold one). */
 export async function storedKey(env: Record<string, string | undefined>): Promise<string | null> {
   let text: string;
   try {
-    text = await readFile(configPath(env), 'utf8');
+    text = await readFile(configPath(env), 'utf8'); // configPath throws without a home folder: no key (exit 3 with the hint)
   } catch {
     return null;
   }
@@ -61,21 +60,24 @@ export async function storedKey(env: Record<string, string | undefined>): Promis
   return null;
 }
 
+/** Write the config file (0600 in a 0700 folder); a folder that cannot be written is one line naming it (exit 1). */
 export async function saveKey(env: Record<string, string | undefined>, key: string): Promise<string> {
   const dir = configDir(env);
-  await mkdir(dir, { recursive: true, mode: 0o700 });
-  await chmod(dir, 0o700);
   const path = configPath(env);
   const tmp = `${path}.${randomBytes(6).toString('hex')}.tmp`;
   tempFileOpened(tmp);
   try {
+    await mkdir(dir, { recursive: true, mode: 0o700 });
+    await chmod(dir, 0o700);
     await writeFile(tmp, JSON.stringify({ apiKey: key }, null, 2) + '\n', { mode: 0o600 });
     await chmod(tmp, 0o600);
-    const { rename } = await import('node:fs/promises');
     await rename(tmp, path);
   } catch (err) {
-    await rm(tmp, { force: true });
-    throw err;
+    await rm(tmp, { force: true }).catch(() => undefined);
+    throw new IdvError(
+      'failed',
+      `Cannot save the key in ${dir}: ${fsReason(err)}; set XDG_CONFIG_HOME to a folder you can write, or give the key in IDV_API_KEY.`,
+    );
   } finally {
     tempFileGone(tmp);
   }

@@ -26,7 +26,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 describe('progress', () => {
   it('shows the last text of a burst once the 80 ms are up, before any stop()', async () => {
     const t = terminal(100);
-    const p = await createProgress(t.stream, true, false);
+    const p = await createProgress(t.stream, true, false, {});
     p.update('first');
     p.update('second');
     p.update('waiting 59m for the quota to reset');

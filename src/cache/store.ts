@@ -18,7 +18,6 @@
 import { appendFileSync } from 'node:fs';
 import { mkdir, readdir, rename, rm, stat, utimes, writeFile, open as openFile, type FileHandle } from 'node:fs/promises';
 import { createHash, randomBytes } from 'node:crypto';
-import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { isCacheable, isPlainStatus } from '../statuses.js';
 import { KeyHash } from '../key-hash.js';
@@ -37,10 +36,8 @@ const MIN_LINE = 21;
 /** Lines since the snapshot beyond this many bytes (~20,000 results) are merged into a new one. */
 const REBUILD_BYTES = 1024 * 1024;
 
-export function cacheDir(env: Record<string, string | undefined>): string {
-  const base = env.XDG_CACHE_HOME || join(env.HOME || homedir(), '.cache');
-  return join(base, 'idv');
-}
+/** `$XDG_CACHE_HOME/idv`: where it is comes from paths.ts, with the config folder's rules. */
+export { cacheDir } from '../paths.js';
 
 export interface LoadReport {
   /** Fresh results handed to the receiver, plus the snapshot's entries. */

@@ -1,7 +1,7 @@
 // Sources (files, `-`, stdin) → records in input order, one per data row or non-blank line.
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
-import { resolve } from 'node:path';
+import { resolvePath } from '../paths.js';
 import type { Readable } from 'node:stream';
 import type { Kind } from '../defaults.js';
 import { IdvError, inputError, usageError } from '../errors.js';
@@ -48,19 +48,19 @@ export function sourcesFor(files: string[], io: Io): Source[] {
       : {
           name: f,
           path: f,
-          open: () => createReadStream(resolve(io.cwd, f), { highWaterMark: 64 * 1024 }),
+          open: () => createReadStream(resolvePath(io.cwd, f), { highWaterMark: 64 * 1024 }),
         },
   );
 }
 
 
 /** Fail before anything is sent when a named file cannot be read (not after paying for the first ones). */
-export async function checkReadable(files: string[], cwd: string): Promise<void> {
+export async function checkReadable(files: string[], cwd: string | null): Promise<void> {
   for (const f of files) {
     if (f === '-') continue;
     let st;
     try {
-      st = await stat(resolve(cwd, f));
+      st = await stat(resolvePath(cwd, f));
     } catch (err) {
       throw readError(err, f);
     }

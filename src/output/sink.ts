@@ -7,7 +7,7 @@ import { open, rename, rm, stat, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { Writable } from 'node:stream';
-import { IdvError } from '../errors.js';
+import { fsReason, IdvError } from '../errors.js';
 import { tempFileGone, tempFileOpened } from '../temp-files.js';
 
 export interface Sink {
@@ -60,29 +60,6 @@ function bufferedWriter(stream: Writable, onError: (err: NodeJS.ErrnoException) 
   };
 }
 
-/** What a failed file operation says: the reason in words, and its code. */
-export function reason(err: unknown): string {
-  const e = err as NodeJS.ErrnoException;
-  const words: Record<string, string> = {
-    ENOSPC: 'no space left on the device',
-    EFBIG: 'the file grew past the size allowed',
-    EDQUOT: 'the disk quota is used up',
-    EACCES: 'permission denied',
-    EPERM: 'permission denied',
-    EROFS: 'the file system is read-only',
-    ENOENT: 'no such folder',
-    ENOTDIR: 'a part of the path is not a folder',
-    EISDIR: 'it is a folder',
-    EIO: 'an input/output error',
-    EEXIST: 'a file of that name is in the way',
-    EMFILE: 'too many files open',
-    ENFILE: 'too many files open on the system',
-  };
-  const code = e?.code;
-  if (code && words[code]) return `${words[code]} (${code})`;
-  return code ?? e?.message ?? String(err);
-}
-
 export function stdoutSink(stdout: Writable): Sink {
   let closed = false;
   const w = bufferedWriter(stdout, (err) => {
@@ -91,7 +68,7 @@ export function stdoutSink(stdout: Writable): Sink {
   /** A standard output that failed for another reason than its reader going away (a full disk) is an error. */
   const check = () => {
     const err = w.failed();
-    if (err && !closed) throw new IdvError('failed', `Cannot write to standard output: ${reason(err)}.`);
+    if (err && !closed) throw new IdvError('failed', `Cannot write to standard output: ${fsReason(err)}.`);
   };
   return {
     ready: async () => undefined,
@@ -115,7 +92,7 @@ export function fileSink(path: string): Sink {
   const fail = (err: unknown) =>
     new IdvError(
       'failed',
-      `Cannot write ${path}: ${reason(err)}; ${folder ? 'give a file name' : existed ? 'the previous file is left as it was' : 'nothing was written'}.`,
+      `Cannot write ${path}: ${fsReason(err)}; ${folder ? 'give a file name' : existed ? 'the previous file is left as it was' : 'nothing was written'}.`,
     );
   let existed = false;
   let folder = false;

@@ -3,10 +3,10 @@
 // never passes for this run's; a status the service adds later gets its file when it first comes.
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { IdvError } from '../errors.js';
+import { fsReason, IdvError } from '../errors.js';
 import type { Output, SplitOutputs } from './ordered-writer.js';
 import { createFormatter, type Format, type FormatOptions } from './format.js';
-import { fileSink, reason } from './sink.js';
+import { fileSink } from './sink.js';
 
 const EXTENSION: Record<Exclude<Format, 'table'>, string> = { csv: '.csv', json: '.json', ndjson: '.ndjson' };
 
@@ -14,7 +14,7 @@ export async function splitOutputs(dir: string, format: Exclude<Format, 'table'>
   try {
     await mkdir(dir, { recursive: true });
   } catch (err) {
-    throw new IdvError('failed', `Cannot make the --split folder ${dir}: ${reason(err)}.`);
+    throw new IdvError('failed', `Cannot make the --split folder ${dir}: ${fsReason(err)}.`);
   }
   const outputs = new Map<string, Promise<Output>>();
   const made: Output[] = [];

@@ -42,7 +42,7 @@ export interface Finished {
 /** Run it to the end. Null: the reader of standard output went away, and the run ended quietly. */
 export async function runPipeline(p: Pipeline): Promise<Finished | null> {
   const { o, io, plan, progress } = p;
-  const showProgress = io.stderrIsTTY && !o.quiet;
+  const showProgress = progress.live; // a spinner line: not --quiet, and a terminal that can show one
 
   // Stops: Ctrl-C / SIGTERM / SIGHUP from the caller, a failed write, or a reader that closed standard output.
   const stop = new AbortController();

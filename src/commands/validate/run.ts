@@ -2,10 +2,10 @@
 // dispatch and write (or, for --dry-run, only count), summarise, and end with the outcome's exit code.
 // What the run learns along the way goes into its facts, for the summary and for --report.
 import { stat } from 'node:fs/promises';
-import { resolve } from 'node:path';
+import { resolvePath } from '../../paths.js';
 import { COLUMN, ENDPOINT } from '../../defaults.js';
 import { oneLine, warn, type Io } from '../../io.js';
-import { inputError } from '../../errors.js';
+import { fsReason, inputError } from '../../errors.js';
 import { checkerFor } from '../../input/check.js';
 import { checkReadable, openSource, sourcesFor, type InputRecord, type OpenedSource, type Source } from '../../input/read.js';
 import type { LayoutOverrides } from '../../input/detect.js';
@@ -51,7 +51,7 @@ async function validate(o: ValidateOptions, io: Io, facts: RunFacts): Promise<vo
   warnUncachedStatuses(io, o.cacheTtl);
   const sources = sourcesFor(o.files, io);
   await checkReadable(o.files, io.cwd);
-  facts.inputs = await Promise.all(sources.map(async (s) => ({ path: s.path, bytes: s.path === '-' ? null : (await stat(resolve(io.cwd, s.path))).size, records: 0 })));
+  facts.inputs = await Promise.all(sources.map(async (s) => ({ path: s.path, bytes: s.path === '-' ? null : (await stat(resolvePath(io.cwd, s.path))).size, records: 0 })));
   const target = await resolveTarget(o, io);
   const plan = new Plan();
   try {
@@ -84,7 +84,7 @@ async function validate(o: ValidateOptions, io: Io, facts: RunFacts): Promise<vo
     const main = mainOutput(o, io, format)
       ? {
           formatter: await createFormatter(format, { ...layout, chalk: format === 'table' && io.color && !o.output ? await loadChalk(true) : null }),
-          sink: o.output ? fileSink(resolve(io.cwd, o.output)) : stdoutSink(io.stdout),
+          sink: o.output ? fileSink(resolvePath(io.cwd, o.output)) : stdoutSink(io.stdout),
         }
       : null;
     // Outputs that cannot be written (-o naming a folder, a missing folder; a --split folder that cannot be
@@ -92,12 +92,12 @@ async function validate(o: ValidateOptions, io: Io, facts: RunFacts): Promise<vo
     let split: SplitOutputs | null = null;
     try {
       await main?.sink.ready();
-      if (o.split) split = await splitOutputs(resolve(io.cwd, o.split), splitFormat(o), layout, STATUSES_OF[o.kind]);
+      if (o.split) split = await splitOutputs(resolvePath(io.cwd, o.split), splitFormat(o), layout, STATUSES_OF[o.kind]);
     } catch (err) {
       await main?.sink.abort();
       throw err;
     }
-    const progress = await createProgress(io.stderr, io.stderrIsTTY && !o.quiet, io.colorErr);
+    const progress = await createProgress(io.stderr, io.stderrIsTTY && !o.quiet, io.colorErr, io.env);
     say = (line) => progress.log(oneLine(io, line));
     let spent: DispatchStats | null = null;
     let done: Finished | null;
@@ -170,7 +170,7 @@ function summaryFacts(f: RunFacts, done: Finished) {
 
 async function saveReport(path: string, io: Io, facts: RunFacts, failure: unknown): Promise<void> {
   try {
-    await writeReport(resolve(io.cwd, path), reportJson(version(), facts, failure, Date.now(), io.secrets));
+    await writeReport(resolvePath(io.cwd, path), reportJson(version(), facts, failure, Date.now(), io.secrets));
   } catch (err) {
     if (failure === null) throw err; // the run went well: a report that cannot be written is its failure
     warn(io, `idv: warning: ${(err as Error).message}`);
@@ -180,8 +180,15 @@ async function saveReport(path: string, io: Io, facts: RunFacts, failure: unknow
 /** The result cache of this run's service and endpoint, loaded into the plan; null without one. */
 async function openCache(o: ValidateOptions, io: Io, target: Target, plan: Plan): Promise<CacheScope | null> {
   if (!o.cache || target.sandbox) return null;
-  const scope = openScope(cacheDir(io.env), target.baseUrl, ENDPOINT[o.kind], o.cacheTtl);
+  let dir: string;
   try {
+    dir = cacheDir(io.env);
+  } catch (err) {
+    warn(io, `idv: warning: ${(err as Error).message.replace(/\.$/, '')}; going on without it.`); // no home folder
+    return null;
+  }
+  try {
+    const scope = openScope(dir, target.baseUrl, ENDPOINT[o.kind], o.cacheTtl);
     const report = await plan.loadCache(scope);
     if (report.damaged > 0) {
       const lines = `${report.damaged} damaged line${report.damaged === 1 ? '' : 's'}`;
@@ -189,7 +196,7 @@ async function openCache(o: ValidateOptions, io: Io, target: Target, plan: Plan)
     }
     return scope;
   } catch (err) {
-    warn(io, `idv: warning: cannot use the cache (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}); going on without it.`);
+    warn(io, `idv: warning: cannot use the cache in ${dir}: ${fsReason(err)}; going on without it.`);
     return null;
   }
 }
