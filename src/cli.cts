@@ -6,6 +6,7 @@
 import { readFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Io } from './io.js' with { 'resolution-mode': 'import' };
+import { withDocs } from './shipped.cjs';
 
 const argv = process.argv.slice(2);
 /** The exit code of a second signal, which ends the run at once. */
@@ -24,7 +25,7 @@ function renderedHelp(): string | null {
   const names = argv.slice(0, -1);
   if (!names.every((n) => /^[a-z]+$/.test(n))) return null;
   try {
-    return readFileSync(join(__dirname, 'help', `${names.join('-') || 'idv'}.txt`), 'utf8');
+    return withDocs(readFileSync(join(__dirname, 'help', `${names.join('-') || 'idv'}.txt`), 'utf8'));
   } catch {
     return null;
   }

@@ -3,6 +3,7 @@ import type { Io } from '../io.js';
 import { warn } from '../io.js';
 import { IdvError, usageError } from '../errors.js';
 import { startSandbox, type Sandbox } from '../sandbox/server.js';
+import { sampleList } from '../shipped.cjs';
 
 export interface SandboxCommandOptions {
   port: number;
@@ -14,6 +15,15 @@ export interface SandboxCommandOptions {
 /** The key is the one thing commander does not check: it goes in a header. (Port, quota and window are checked by their flags' parsers.) */
 function checkKey(key: string | undefined): void {
   if (key !== undefined && (key === '' || /\s/.test(key))) throw usageError('--key must be non-empty and contain no white space');
+}
+
+/** A command to paste: the sample list shipped with idv, or (a copy without it) two addresses typed in. */
+function tryCommand(sandbox: Sandbox): string {
+  const env = `IDV_BASE_URL=${sandbox.url} IDV_API_KEY=${sandbox.key}`;
+  const sample = sampleList();
+  if (sample === undefined) return `printf '%s\\n' ann@example.com bob@mailinator.com | ${env} idv emails`;
+  const word = /^[\w@%+=:,./-]+$/.test(sample) ? sample : `'${sample.replace(/'/g, `'\\''`)}'`;
+  return `${env} idv emails ${word}`;
 }
 
 export async function run(options: SandboxCommandOptions, io: Io): Promise<void> {
@@ -45,7 +55,7 @@ export async function run(options: SandboxCommandOptions, io: Io): Promise<void>
         `idv sandbox listening on ${sandbox.url}`,
         `key: ${sandbox.key}`,
         quotaLine,
-        `Try: IDV_BASE_URL=${sandbox.url} IDV_API_KEY=${sandbox.key} idv emails fixtures/newsletter.csv`,
+        `Try: ${tryCommand(sandbox)}`,
         '',
       ].join('\n'),
     );
