@@ -6,6 +6,7 @@
 import { readFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Io } from './io.js' with { 'resolution-mode': 'import' };
+import { withDocs } from './shipped.cjs';
 
 const argv = process.argv.slice(2);
 /** The exit code of a second signal, which ends the run at once. */
@@ -27,9 +28,9 @@ function renderedHelp(): string | null {
   const names = argv.slice(0, -1);
   if (!names.every((n) => /^[a-z]+$/.test(n))) return null;
   const name = names.join('-') || 'idv';
-  if (typeof IDV_EMBEDDED !== 'undefined') return Object.hasOwn(IDV_EMBEDDED.help, name) ? IDV_EMBEDDED.help[name]! : null;
+  if (typeof IDV_EMBEDDED !== 'undefined') return Object.hasOwn(IDV_EMBEDDED.help, name) ? withDocs(IDV_EMBEDDED.help[name]!) : null;
   try {
-    return readFileSync(join(__dirname, 'help', `${name}.txt`), 'utf8');
+    return withDocs(readFileSync(join(__dirname, 'help', `${name}.txt`), 'utf8'));
   } catch {
     return null;
   }

@@ -1,8 +1,10 @@
 // commander wiring: flags → options objects → each command's run(options, io). No `process` here.
-import { Command, Option } from 'commander';
+import { Argument, Command, Option } from 'commander';
 import { validateCommand } from './commands/validate/flags.js';
 import { wholeNumber } from './commands/parsers.js';
+import { SHELLS, type Shell } from './commands/completion.js';
 import { forPerson, type Io } from './io.js';
+import { DOCS_MARK, withDocs } from './shipped.cjs';
 
 export interface ProgramDeps {
   version: () => string;
@@ -15,10 +17,11 @@ function ioFor(deps: ProgramDeps, noColor: boolean): Io {
   return noColor ? { ...deps.io, color: false, colorErr: false } : deps.io;
 }
 
-/** commander writes help to the run's stdout and usage errors to its stderr, prefixed like idv's own. */
+/** commander writes help to the run's stdout (the docs' location filled in, as cli.cts does for the help
+ * pre-rendered at build time) and usage errors to its stderr, prefixed like idv's own. */
 function output(io: Io) {
   return {
-    writeOut: (str: string) => void io.stdout.write(str),
+    writeOut: (str: string) => void io.stdout.write(withDocs(str)),
     writeErr: (str: string) => void io.stderr.write(str),
     // The width the pre-rendered help (dist/help/) has, so that both paths print the same text.
     getOutHelpWidth: () => 80,
@@ -38,12 +41,15 @@ export function buildProgram(deps: ProgramDeps): Command {
       'after',
       `
 Examples:
-  $ idv emails fixtures/newsletter.csv --sandbox
+  $ printf '%s\\n' ann@example.com bob@mailinator.com | idv emails --sandbox   # try it: no key
+  $ idv emails list.csv --sandbox
   $ cat list.txt | idv emails --format json | jq .
   $ idv auth login
   $ idv sandbox --port 8080 --quota 50
+  $ source <(idv completion bash)
 
-Key: IDV_API_KEY, else the file written by idv auth login. Docs: README.md.`,
+Key: IDV_API_KEY, else the file written by idv auth login.
+Docs (every command, flag, status and exit code): ${DOCS_MARK}`,
     );
   /** Every command ends through main.ts (no process.exit) and writes through the run's Io. */
   const inherit = (c: Command) => c.exitOverride().showHelpAfterError('(run with --help for usage)').configureOutput(output(deps.io));
@@ -57,6 +63,7 @@ Key: IDV_API_KEY, else the file written by idv auth login. Docs: README.md.`,
   program.addCommand(authCommand(deps, inherit));
   program.addCommand(cacheCommand(deps, inherit));
   program.addCommand(sandboxCommand(deps, inherit));
+  program.addCommand(completionCommand(deps, inherit, () => program));
   return program;
 }
 
@@ -143,5 +150,25 @@ Examples:
     .action(async (f: { port: number; quota: number; window: number; key?: string }) => {
       const { run } = await import('./commands/sandbox.js');
       await run({ port: f.port, quota: f.quota, window: f.window, key: f.key }, deps.io);
+    });
+}
+
+/** `idv completion <shell>`: its script is generated from this tree (the program `root` gives). */
+function completionCommand(deps: ProgramDeps, inherit: Inherit, root: () => Command): Command {
+  return inherit(new Command('completion'))
+    .description('print a shell completion script (bash, zsh or fish)')
+    .addArgument(new Argument('<shell>', 'the shell to complete for').choices(SHELLS))
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ source <(idv completion bash)                     # bash, in this shell
+  $ idv completion bash > ~/.local/share/bash-completion/completions/idv
+  $ idv completion zsh > "\${fpath[1]}/_idv"           # zsh: any folder in $fpath, then a new shell
+  $ idv completion fish > ~/.config/fish/completions/idv.fish`,
+    )
+    .action(async (shell: Shell) => {
+      const { run } = await import('./commands/completion.js');
+      await run({ shell, program: root() }, deps.io);
     });
 }

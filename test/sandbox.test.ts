@@ -5,6 +5,8 @@ import { startSandbox, type Sandbox, type SandboxOptions } from '../src/sandbox/
 import { classifyDomain, classifyEmail, DISPOSABLE_DOMAINS, FAKE_DOMAINS, FAKE_TLDS } from '../src/sandbox/rules.js';
 import { run as runSandboxCommand } from '../src/commands/sandbox.js';
 import type { Io } from '../src/io.js';
+import { join } from 'node:path';
+import { ROOT } from './helpers.js';
 
 const open: Sandbox[] = [];
 afterEach(async () => {
@@ -408,7 +410,7 @@ describe('idv sandbox command', () => {
     expect(lines.slice(1)).toEqual([
       'key: sk_cmd_test',
       'quota: 50 validations per 3600 s',
-      `Try: IDV_BASE_URL=${url} IDV_API_KEY=sk_cmd_test idv emails fixtures/newsletter.csv`,
+      `Try: IDV_BASE_URL=${url} IDV_API_KEY=sk_cmd_test idv emails ${join(ROOT, 'examples', 'sample.csv')}`,
       '',
     ]);
     expect(err()).toBe('Press Ctrl-C to stop.\n');

@@ -4,6 +4,7 @@ import { warn } from '../io.js';
 import { IdvError, usageError } from '../errors.js';
 import { startSandbox, type Sandbox } from '../sandbox/server.js';
 import { MIN_KEY_LENGTH } from '../key.js';
+import { sampleList } from '../shipped.cjs';
 
 export interface SandboxCommandOptions {
   port: number;
@@ -20,6 +21,15 @@ function checkKey(key: string | undefined): void {
   if (key !== undefined && (key.length < MIN_KEY_LENGTH || /\s/.test(key))) {
     throw usageError(`--key must have at least ${MIN_KEY_LENGTH} characters and no white space.`);
   }
+}
+
+/** A command to paste: the sample list shipped with idv, or (a copy without it) two addresses typed in. */
+function tryCommand(sandbox: Sandbox): string {
+  const env = `IDV_BASE_URL=${sandbox.url} IDV_API_KEY=${sandbox.key}`;
+  const sample = sampleList();
+  if (sample === undefined) return `printf '%s\\n' ann@example.com bob@mailinator.com | ${env} idv emails`;
+  const word = /^[\w@%+=:,./-]+$/.test(sample) ? sample : `'${sample.replace(/'/g, `'\\''`)}'`;
+  return `${env} idv emails ${word}`;
 }
 
 export async function run(options: SandboxCommandOptions, io: Io): Promise<void> {
@@ -51,7 +61,7 @@ export async function run(options: SandboxCommandOptions, io: Io): Promise<void>
         `idv sandbox listening on ${sandbox.url}`,
         `key: ${sandbox.key}`,
         quotaLine,
-        `Try: IDV_BASE_URL=${sandbox.url} IDV_API_KEY=${sandbox.key} idv emails fixtures/newsletter.csv`,
+        `Try: ${tryCommand(sandbox)}`,
         '',
       ].join('\n'),
     );

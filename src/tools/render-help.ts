@@ -1,10 +1,12 @@
 // Build step: render every command's --help once, into dist/help/, so that `idv … --help` can print it
 // without loading commander (start-up is measured by `npm run bench`). cli.cts falls back to commander
-// when a file is missing, so a stale or absent dist/help only costs time.
+// when a file is missing, so a stale or absent dist/help only costs time. The man page, dist/idv.1, is
+// rendered from the same commands (man-page.ts).
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { buildProgram } from '../program.js';
 import type { Io } from '../io.js';
+import { manPage } from './man-page.js';
 
 const version = () =>
   (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
@@ -20,3 +22,4 @@ function render(cmd: Command, path: string[]): void {
   for (const sub of cmd.commands) render(sub, [...path, sub.name()]);
 }
 render(program, []);
+writeFileSync(new URL('../idv.1', import.meta.url), manPage(buildProgram({ version, io: undefined as unknown as Io }), version()));

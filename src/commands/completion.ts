@@ -1,0 +1,402 @@
+// `idv completion bash|zsh|fish`: a completion script generated from the commander tree (program.ts), the
+// one list of commands and flags that --help prints too. What a flag's value completes to comes from the
+// tree: its choices (--format), or the name of its value — <file> and FILE complete file names, <dir>
+// folders, <statuses> the command's statuses (statuses.ts) as a comma-separated list.
+import { Help, type Argument, type Command, type Option } from 'commander';
+import type { Io } from '../io.js';
+import { KNOWN_STATUSES, STATUSES_OF } from '../statuses.js';
+
+export const SHELLS = ['bash', 'zsh', 'fish'] as const;
+export type Shell = (typeof SHELLS)[number];
+
+/** What a flag's value or an operand completes to. */
+export type Value =
+  | { kind: 'none' } // a flag without a value; a command without operands
+  | { kind: 'any' } // a value with nothing to offer (a number, a URL…)
+  | { kind: 'file' }
+  | { kind: 'dir' }
+  | { kind: 'one'; of: string[] } // one of these words
+  | { kind: 'list'; of: string[] }; // several of these words, comma-separated
+
+export interface Flag {
+  /** `-f`, `--format`. */
+  names: string[];
+  about: string;
+  value: Value;
+}
+
+export interface Node {
+  /** The words after `idv` that name this command ([] for idv itself). */
+  path: string[];
+  about: string;
+  flags: Flag[];
+  /** What its operands complete to, and whether it takes several. */
+  operand: Value;
+  variadic: boolean;
+  commands: Node[];
+}
+
+/** The tree of commands as completion sees it, in --help's order (commander's Help, as --help uses). */
+export function describe(command: Command, path: string[] = [], siblings: string[] = []): Node {
+  const help = command.createHelp() as Help;
+  const subcommands = help.visibleCommands(command);
+  const names = subcommands.map((c) => c.name()).filter((n) => n !== 'help');
+  const argument = command.registeredArguments[0];
+  return {
+    path,
+    about: oneLine(help.subcommandDescription(command)),
+    flags: help.visibleOptions(command).map((o) => flagOf(o, command)),
+    operand: operandOf(argument, command, siblings),
+    variadic: argument?.variadic ?? false,
+    commands: subcommands.map((c) => describe(c, [...path, c.name()], names)),
+  };
+}
+
+function flagOf(option: Option, command: Command): Flag {
+  const names = [option.short, option.long].filter((n): n is string => Boolean(n));
+  const takesValue = option.required || option.optional;
+  const placeholder = /[<[]([^>\]]+)[>\]]/.exec(option.flags)?.[1] ?? '';
+  return {
+    names,
+    about: oneLine(option.description),
+    value: takesValue ? valueOf(placeholder, option.argChoices, command) : { kind: 'none' },
+  };
+}
+
+function operandOf(argument: Argument | undefined, command: Command, siblings: string[]): Value {
+  if (!argument) return { kind: 'none' };
+  // commander's implicit `help [command]`: the names of the commands beside it
+  if (command.name() === 'help' && argument.name() === 'command') return { kind: 'one', of: siblings };
+  return valueOf(argument.name(), argument.argChoices, command);
+}
+
+/** A value by its choices, else by its name in the tree (`<file>`, `FILE`, `<dir>`, `<statuses>`). */
+function valueOf(name: string, choices: readonly string[] | undefined, command: Command): Value {
+  if (choices) return { kind: 'one', of: [...choices] };
+  switch (name.replace(/\.\.\.$/, '').toLowerCase()) {
+    case 'file':
+      return { kind: 'file' };
+    case 'dir':
+      return { kind: 'dir' };
+    case 'statuses': {
+      const kind = command.name();
+      return { kind: 'list', of: [...(kind === 'emails' || kind === 'domains' ? STATUSES_OF[kind] : KNOWN_STATUSES)] };
+    }
+    default:
+      return { kind: 'any' };
+  }
+}
+
+const oneLine = (text: string) => text.replace(/\s+/g, ' ').trim();
+
+/** Every node of the tree, the root first. */
+function walk(node: Node): Node[] {
+  return [node, ...node.commands.flatMap(walk)];
+}
+
+export function completionScript(shell: Shell, root: Node, name = 'idv'): string {
+  switch (shell) {
+    case 'bash':
+      return bash(root, name);
+    case 'zsh':
+      return zsh(root, name);
+    case 'fish':
+      return fish(root, name);
+  }
+}
+
+export interface CompletionOptions {
+  shell: Shell;
+  program: Command;
+}
+
+export async function run(options: CompletionOptions, io: Io): Promise<void> {
+  io.stdout.write(completionScript(options.shell, describe(options.program)));
+}
+
+// ── bash ──────────────────────────────────────────────────────────────────────────────────────────────
+
+/** A word for a bash `case` pattern or value, single-quoted. */
+const sq = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+
+/** How bash's part of the script names a value: '' none, any, file, dir, one:<words>, list:<words>. */
+function bashValue(v: Value): string {
+  switch (v.kind) {
+    case 'none':
+      return '';
+    case 'one':
+    case 'list':
+      return `${v.kind}:${v.of.join(' ')}`;
+    default:
+      return v.kind;
+  }
+}
+
+function bash(root: Node, name: string): string {
+  const nodes = walk(root);
+  const key = (n: Node) => sq(n.path.join(' '));
+  const cases = (rows: [string, string][]) =>
+    rows
+      .filter(([, value]) => value !== '')
+      .map(([pattern, value]) => `    ${pattern}) REPLY=${sq(value)} ;;`)
+      .join('\n');
+  const fn = `_${name}`;
+  return `# bash completion for ${name}, generated by \`${name} completion bash\` from its commands and flags.
+# Load it in this shell:  source <(${name} completion bash)
+# Load it in every shell: ${name} completion bash > ~/.local/share/bash-completion/completions/${name}
+#                         (or add the line above to ~/.bashrc). Needs bash 4 or newer.
+
+# The subcommands of a command (its words after ${name}, space-separated).
+${fn}_commands() {
+  case $1 in
+${cases(nodes.map((n) => [key(n), n.commands.map((c) => c.path.at(-1)!).join(' ')]))}
+    *) REPLY='' ;;
+  esac
+}
+
+# The flags of a command.
+${fn}_flags() {
+  case $1 in
+${cases(nodes.map((n) => [key(n), n.flags.flatMap((f) => f.names).join(' ')]))}
+    *) REPLY='' ;;
+  esac
+}
+
+# The value a flag of a command takes: '' (none), any, file, dir, one:WORDS, list:WORDS (comma-separated).
+${fn}_value() {
+  case "$1 $2" in
+${cases(nodes.flatMap((n) => n.flags.map((f): [string, string] => [f.names.map((flag) => sq(`${n.path.join(' ')} ${flag}`)).join('|'), bashValue(f.value)])))}
+    *) REPLY='' ;;
+  esac
+}
+
+# What the operands of a command are, as for a value.
+${fn}_operand() {
+  case $1 in
+${cases(nodes.map((n) => [key(n), bashValue(n.operand)]))}
+    *) REPLY='' ;;
+  esac
+}
+
+# Offer the values of a kind (as ${fn}_value gives it) that start with the word being completed.
+${fn}_offer() {
+  local kind=$1 cur=$2 head=
+  COMPREPLY=()
+  case $kind in
+    file) compopt -o filenames 2>/dev/null; mapfile -t COMPREPLY < <(compgen -f -- "$cur") ;;
+    dir) compopt -o filenames 2>/dev/null; mapfile -t COMPREPLY < <(compgen -d -- "$cur") ;;
+    one:*) mapfile -t COMPREPLY < <(compgen -W "\${kind#one:}" -- "$cur") ;;
+    list:*)
+      if [[ $cur == *,* ]]; then head=\${cur%,*},; fi
+      mapfile -t COMPREPLY < <(compgen -P "$head" -W "\${kind#list:}" -- "\${cur##*,}")
+      compopt -o nospace 2>/dev/null ;;
+  esac
+  return 0
+}
+
+${fn}() {
+  local cur=\${COMP_WORDS[COMP_CWORD]} flag= path= word i operands=0 REPLY
+  if (( COMP_CWORD > 0 )); then flag=\${COMP_WORDS[COMP_CWORD-1]}; fi
+  # bash splits --flag=value at '=' (COMP_WORDBREAKS): the words are --flag, =, value.
+  if [[ $cur == = ]]; then
+    cur=
+  elif [[ $flag == = ]] && (( COMP_CWORD > 1 )); then
+    flag=\${COMP_WORDS[COMP_CWORD-2]}
+  fi
+  # Walk the words before this one: subcommands lead down the tree; flags' values are skipped.
+  for (( i = 1; i < COMP_CWORD; i++ )); do
+    word=\${COMP_WORDS[i]}
+    case $word in
+      --) operands=1 ;;
+      -*)
+        ${fn}_value "$path" "$word"
+        if [[ -n $REPLY ]]; then
+          if [[ \${COMP_WORDS[i+1]-} == = ]]; then (( i += 2 )); else (( i += 1 )); fi
+        fi ;;
+      *)
+        ${fn}_commands "$path"
+        if (( operands == 0 )) && [[ " $REPLY " == *" $word "* ]]; then
+          path=\${path:+$path }$word
+        else
+          operands=1
+        fi ;;
+    esac
+  done
+  if [[ $flag == -* ]]; then
+    ${fn}_value "$path" "$flag"
+    if [[ -n $REPLY ]]; then ${fn}_offer "$REPLY" "$cur"; return 0; fi
+  fi
+  if [[ $cur == -* ]]; then
+    ${fn}_flags "$path"
+    ${fn}_offer "one:$REPLY" "$cur"
+    return 0
+  fi
+  ${fn}_commands "$path"
+  if [[ -n $REPLY ]] && (( operands == 0 )); then
+    ${fn}_offer "one:$REPLY" "$cur"
+    return 0
+  fi
+  ${fn}_operand "$path"
+  ${fn}_offer "$REPLY" "$cur"
+}
+
+complete -F ${fn} ${name}
+`;
+}
+
+// ── zsh ───────────────────────────────────────────────────────────────────────────────────────────────
+
+/** Text inside an _arguments description `[…]` or a _describe entry, and single-quoted. */
+const zdesc = (s: string) => s.replace(/\\/g, '\\\\').replace(/\[/g, '\\[').replace(/]/g, '\\]').replace(/:/g, '\\:').replace(/'/g, `'\\''`);
+
+function zshAction(v: Value, what: string): string {
+  switch (v.kind) {
+    case 'none':
+      return '';
+    case 'any':
+      return `:${what}: `;
+    case 'file':
+      return `:${what}:_files`;
+    case 'dir':
+      return `:${what}:_files -/`;
+    case 'one':
+      return `:${what}:(${v.of.join(' ')})`;
+    case 'list':
+      return `:${what}:_sequence compadd - ${v.of.join(' ')}`;
+  }
+}
+
+const zfn = (name: string, n: Node) => ['_' + name, ...n.path].join('_').replace(/[^A-Za-z0-9_]/g, '_');
+
+function zshFlag(f: Flag): string {
+  const takesValue = f.value.kind !== 'none';
+  const what = f.names.at(-1)!.replace(/^-+/, '');
+  const forms = f.names.map((n) => (takesValue ? (n.startsWith('--') ? `${n}=` : `${n}+`) : n));
+  const exclusive = f.names.includes('--help') || f.names.includes('--version') ? '(- *)' : f.names.length > 1 ? `(${f.names.join(' ')})` : '';
+  const spec = `[${zdesc(f.about)}]${zshAction(f.value, what)}`;
+  // A flag given twice keeps one value; --only/--exclude lists are the exception users expect to repeat
+  const body = forms.length > 1 ? `{${forms.join(',')}}'${spec}'` : `'${forms[0]}${spec}'`;
+  return exclusive ? `'${exclusive}'${body}` : body;
+}
+
+function zshFunction(name: string, n: Node): string {
+  const specs = n.flags.map(zshFlag);
+  const fn = zfn(name, n);
+  if (n.commands.length === 0) {
+    if (n.operand.kind !== 'none') specs.push(`'${n.variadic ? '*' : '1'}${zshAction(n.operand, n.operand.kind === 'file' ? 'file' : 'argument')}'`);
+    return `${fn}() {
+  _arguments -s -S \\
+    ${specs.join(' \\\n    ')}
+}`;
+  }
+  const entries = n.commands.map((c) => `'${zdesc(c.path.at(-1)!)}:${zdesc(c.about)}'`);
+  const branches = n.commands.map((c) => `      ${c.path.at(-1)}) ${zfn(name, c)} && ret=0 ;;`);
+  return `${fn}() {
+  local curcontext=$curcontext state line ret=1
+  _arguments -C \\
+    ${[...specs, `'1:command:->command'`, `'*::argument:->argument'`].join(' \\\n    ')} && ret=0
+  case $state in
+    command)
+      local -a commands=(
+        ${entries.join('\n        ')}
+      )
+      _describe -t commands '${[name, ...n.path].join(' ')} command' commands && ret=0 ;;
+    argument)
+      curcontext=\${curcontext%:*:*}:${[name, ...n.path].join('-')}-$words[1]:
+      case $words[1] in
+${branches.join('\n')}
+      esac ;;
+  esac
+  return ret
+}`;
+}
+
+function zsh(root: Node, name: string): string {
+  return `#compdef ${name}
+# zsh completion for ${name}, generated by \`${name} completion zsh\` from its commands and flags.
+# Load it in this shell:  source <(${name} completion zsh)       (after compinit)
+# Load it in every shell: ${name} completion zsh > "\${fpath[1]}/_${name}"
+#                         (any folder in $fpath; then start a new shell)
+
+${walk(root)
+  .map((n) => zshFunction(name, n))
+  .join('\n\n')}
+
+if [[ $funcstack[1] == _${name} ]]; then
+  _${name} "$@" # autoloaded from $fpath: complete now
+else
+  compdef _${name} ${name} # sourced
+fi
+`;
+}
+
+// ── fish ──────────────────────────────────────────────────────────────────────────────────────────────
+
+const fq = (s: string) => `'${s.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
+
+function fish(root: Node, name: string): string {
+  const lines: string[] = [];
+  for (const n of walk(root)) {
+    // The words typed so far name this command and no subcommand of it.
+    const cond = fq(`__fish_${name}_at ${n.path.join(' ')}`.trim());
+    for (const c of n.commands) {
+      lines.push(`complete -c ${name} -n ${cond} -a ${fq(c.path.at(-1)!)} -d ${fq(c.about)}`);
+    }
+    for (const f of n.flags) {
+      const names = f.names.map((flag) => (flag.startsWith('--') ? `-l ${flag.slice(2)}` : `-s ${flag.slice(1)}`)).join(' ');
+      lines.push(`complete -c ${name} -n ${cond} ${names}${fishValue(f.value)} -d ${fq(f.about)}`);
+    }
+    if (n.operand.kind !== 'none') lines.push(`complete -c ${name} -n ${cond}${fishValue(n.operand, true)}`);
+  }
+  const tree = walk(root)
+    .filter((n) => n.commands.length > 0)
+    .map((n) => `            case ${fq(n.path.join(' '))}\n                set subcommands ${n.commands.map((c) => fq(c.path.at(-1)!)).join(' ')}`)
+    .join('\n');
+  return `# fish completion for ${name}, generated by \`${name} completion fish\` from its commands and flags.
+# Load it in this shell:  ${name} completion fish | source
+# Load it in every shell: ${name} completion fish > ~/.config/fish/completions/${name}.fish
+
+# True when the words typed so far name the command given (its words after ${name}) and no subcommand of
+# it: subcommands lead down the tree; the first word that is no subcommand ends the walk.
+function __fish_${name}_at
+    set -l want (string join ' ' -- $argv)
+    set -l path ''
+    for word in (commandline -opc)[2..-1]
+        if string match -q -- '-*' $word
+            continue
+        end
+        set -l subcommands
+        switch $path
+${tree}
+        end
+        if contains -- $word $subcommands
+            set path (string trim -- "$path $word")
+        else
+            break
+        end
+    end
+    test "$path" = "$want"
+end
+
+# Nothing but what is listed below: no file names unless a flag or operand takes files.
+complete -c ${name} -f
+${lines.join('\n')}
+`;
+}
+
+function fishValue(v: Value, operand = false): string {
+  switch (v.kind) {
+    case 'none':
+      return '';
+    case 'any':
+      return operand ? '' : ' -x';
+    case 'file':
+      return operand ? ' -F' : ' -r -F';
+    case 'dir':
+      return ` -x -a '(__fish_complete_directories)'`;
+    case 'one':
+      return ` -x -a ${fq(v.of.join(' '))}`;
+    case 'list':
+      return ` -x -a ${fq(`(__fish_complete_list , 'string split , ${v.of.join(',')}')`)}`;
+  }
+}

@@ -1,0 +1,115 @@
+// --help and the man page: the help rendered at build time (dist/help/) is what commander prints, the last
+// line of `idv --help` says where the docs really are, and dist/idv.1 holds every command and flag of the
+// same tree and renders without a warning (when groff is installed; skipped loudly when it is not).
+import { describe, expect, it } from 'vitest';
+import { execa } from 'execa';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { cp, mkdtemp, rm, symlink } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { delimiter, join } from 'node:path';
+import { run } from './fake-io.js';
+import { idv, makeHome, ROOT } from './helpers.js';
+
+const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string; homepage: string };
+const HELP = join(ROOT, 'dist', 'help');
+/** Every pre-rendered help file and the arguments that print it (`auth-login.txt` → auth login --help). */
+const rendered = readdirSync(HELP).map((f) => [f, f === 'idv.txt' ? [] : f.replace(/\.txt$/, '').split('-')] as const);
+const DOCS_LINE = `Docs (every command, flag, status and exit code): ${join(ROOT, 'docs', 'cli.md')}\n`;
+
+const GROFF = (process.env.PATH ?? '/usr/bin:/bin').split(delimiter).some((d) => d && existsSync(join(d, 'groff')));
+if (!GROFF) console.warn('\n*** test/help-man.test.ts: groff is not installed, so dist/idv.1 is NOT rendered (Debian: groff-base). ***\n');
+
+describe('--help', () => {
+  it('is rendered at build time for every command', () => {
+    expect(rendered.map(([f]) => f).sort()).toEqual(
+      ['auth-login', 'auth-logout', 'auth-status', 'auth', 'cache-clear', 'cache-stats', 'cache', 'completion', 'domains', 'emails', 'idv', 'sandbox']
+        .map((n) => `${n}.txt`)
+        .sort(),
+    );
+  });
+
+  it.each(rendered)('dist/help/%s, as the bin prints it, is what commander prints', async (_file, args) => {
+    const home = await makeHome();
+    try {
+      const fast = await idv([...args, '--help'], { env: home.env });
+      const slow = await run([...args, '--help']);
+      expect(fast.exitCode).toBe(0);
+      expect(slow.exitCode).toBe(0);
+      expect(fast.stdout).toBe(slow.stdout);
+      expect(fast.stdout).not.toContain('@DOCS@');
+    } finally {
+      await home.cleanup();
+    }
+  });
+
+  it('idv --help ends with where the docs are: docs/cli.md beside the program', async () => {
+    const r = await run(['--help']);
+    expect(r.stdout.endsWith(DOCS_LINE)).toBe(true);
+    expect(r.stdout).not.toContain('fixtures/');
+    expect(existsSync(join(ROOT, 'docs', 'cli.md'))).toBe(true);
+  });
+
+  it('a copy without docs/ and examples/ (a single executable) points at the home page and types its sample in', async () => {
+    const tmp = await mkdtemp(join(tmpdir(), 'idv-bare-'));
+    const home = await makeHome();
+    try {
+      for (const d of ['bin', 'dist']) await cp(join(ROOT, d), join(tmp, d), { recursive: true });
+      await cp(join(ROOT, 'package.json'), join(tmp, 'package.json'));
+      await symlink(join(ROOT, 'node_modules'), join(tmp, 'node_modules'));
+      const bin = join(tmp, 'bin', 'idv.js');
+      const help = await execa(process.execPath, [bin, '--help'], { env: home.env, extendEnv: false, reject: false });
+      expect(help.stdout.endsWith(`\nDocs (every command, flag, status and exit code): ${pkg.homepage}`)).toBe(true);
+      const sb = execa(process.execPath, [bin, 'sandbox', '--port', '0', '--key', 'sk_bare_12345'], { env: home.env, extendEnv: false, reject: false });
+      let out = '';
+      await new Promise<void>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`no Try: line: ${out}`)), 15_000);
+        sb.stdout!.on('data', (c: Buffer) => {
+          out += c.toString();
+          if (/^Try: .*\n/m.test(out)) {
+            clearTimeout(timer);
+            resolve();
+          }
+        });
+      });
+      sb.kill('SIGINT');
+      await sb;
+      const url = /listening on (\S+)/.exec(out)![1]!;
+      const tryLine = /^Try: (.*)$/m.exec(out)![1]!;
+      expect(tryLine).toBe(`printf '%s\\n' ann@example.com bob@mailinator.com | IDV_BASE_URL=${url} IDV_API_KEY=sk_bare_12345 idv emails`);
+    } finally {
+      await rm(tmp, { recursive: true, force: true });
+      await home.cleanup();
+    }
+  });
+});
+
+describe('the man page, dist/idv.1', () => {
+  const man = readFileSync(join(ROOT, 'dist', 'idv.1'), 'utf8');
+  /** roff text back to plain text, roughly: fonts dropped, escapes undone. */
+  const plain = (s: string) => s.replace(/\\f[BIRP]/g, '').replace(/\\-/g, '-').replace(/\\e/g, '\\');
+
+  it('names idv and its version', () => {
+    expect(man).toContain(`.TH IDV 1 "" "idv ${pkg.version}" "User Commands"`);
+    expect(man).toMatch(/^\.SH NAME\nidv \\- validate email addresses and domains in bulk/m);
+  });
+
+  it.each(rendered)('holds the usage, every flag and the examples of dist/help/%s', (file) => {
+    const help = readFileSync(join(HELP, file), 'utf8');
+    const text = plain(man);
+    const usage = /^Usage: (.*)$/m.exec(help)![1]!;
+    if (file !== 'idv.txt') expect(text).toContain(`.SS "${usage}"`);
+    for (const [, flags] of help.matchAll(/^ {2}(-[^ ].*?)(?: {2,}|$)/gm)) expect(text).toContain(`\n${flags}\n`);
+    for (const [, example] of help.matchAll(/^ {2}\$ (.*)$/gm)) expect(text).toContain(`  $ ${example}`);
+  });
+
+  it.skipIf(!GROFF)('renders with groff without a warning, flags as typed', async () => {
+    const r = await execa('groff', ['-man', '-Tutf8', '-ww', '-rLL=100n', join(ROOT, 'dist', 'idv.1')], { reject: false, env: { PATH: process.env.PATH!, LANG: 'C.UTF-8' } });
+    expect(r.stderr).toBe('');
+    expect(r.exitCode).toBe(0);
+    const text = r.stdout.replace(/.\x08/g, '').replace(/\s+/g, ' '); // overstrike bold and underline; lines filled
+    expect(text).toContain('idv emails [options] [FILE...]');
+    expect(text).toContain('-f, --format <format>');
+    expect(text).toContain('$ idv emails export.csv --keep-columns --exclude disposable,fake,invalid -o clean.csv');
+    expect(text).toContain('jane@gmial.com → jane@gmail.com');
+  });
+});
