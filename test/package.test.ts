@@ -87,7 +87,8 @@ describe('npm pack', () => {
             ? []
             : [join(dir, e.name).replace(/^src\//, 'dist/').replace(/\.cts$/, '.cjs').replace(/\.ts$/, '.js')],
       );
-    expect(packed.filter((f) => /^dist\/.*\.c?js$/.test(f))).toEqual(compiled('src').filter((f) => !f.startsWith('dist/tools/')).sort());
+    // … and the bundle of the program that dist/cli.cjs requires (scripts/bundle.mjs)
+    expect(packed.filter((f) => /^dist\/.*\.c?js$/.test(f))).toEqual([...compiled('src').filter((f) => !f.startsWith('dist/tools/')), 'dist/program.cjs'].sort());
   });
 });
 

@@ -1,0 +1,28 @@
+#!/usr/bin/env node
+// Part of `npm run build`: dist/run-entry.js (tsc's output) and everything it imports, dependencies
+// included, bundled by esbuild into one CommonJS file, dist/program.cjs, which dist/cli.cjs require()s when
+// a command runs. Why: Node resolves and loads each ES module on its own (~1 ms each here), and a 3-item run
+// loaded about sixty of them: more than half its time before any work. One file is read and compiled
+// lazily (V8 compiles a function when it first runs). `import()` of a bundled module becomes a lazy
+// require() of its part of the bundle, so what a run does not use (the CSV parser for a plain list, the
+// spinner without a terminal) is still never run. undici, used only through a proxy and large, stays a
+// package of its own, loaded when needed.
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import * as esbuild from 'esbuild';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+await esbuild.build({
+  entryPoints: [join(ROOT, 'dist', 'run-entry.js')],
+  outfile: join(ROOT, 'dist', 'program.cjs'),
+  bundle: true,
+  platform: 'node',
+  format: 'cjs',
+  target: 'node20.19',
+  external: ['undici'],
+  // dist/version.js finds package.json from its own URL; in the bundle that is dist/program.cjs's.
+  define: { 'import.meta.url': '__idvModuleUrl' },
+  banner: { js: "const __idvModuleUrl = require('node:url').pathToFileURL(__filename).href;" },
+  legalComments: 'none',
+  logLevel: 'warning',
+});
