@@ -34,10 +34,16 @@ export interface LayoutOverrides {
   noHeader?: boolean;
 }
 
-/** The options both sniffing and reading parse with: what they count as a record must agree. */
+/**
+ * The options both sniffing and reading parse with: what they count as a record must agree. Every line end
+ * ends a record, whichever the file's first line used: left to guess, csv-parse takes the first one it meets
+ * for the whole file, so in a file joined from several sources a CRLF line kept its CR in its last cell and
+ * a line ended by a lone CR was glued to the next record (one record lost, exit 0).
+ */
 export function parseOptions(delimiter: string) {
-  return { delimiter, relax_column_count: true, relax_quotes: true, skip_empty_lines: true } as const;
+  return { delimiter, record_delimiter: RECORD_ENDS, relax_column_count: true, relax_quotes: true, skip_empty_lines: true };
 }
+const RECORD_ENDS = ['\r\n', '\n', '\r'];
 
 /** A record with nothing but blanks (`,,,` rows that spreadsheets leave below their data) is no record. */
 export function isBlank(row: readonly string[]): boolean {
