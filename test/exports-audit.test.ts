@@ -27,3 +27,19 @@ describe('line endings', () => {
     expect(r.stdout).toBe('Name,Email,Note,status\nAnn,ann@x.com,,ok\nBob,bob@x.com,,ok\nCy,cy@fake.com,,fake\nDee,dee@x.com,,ok\nEd,ed@x.com,"a\r\nnote",ok\n');
   });
 });
+
+describe('sample', () => {
+  it('rows wider than the 64 KiB sample (an export with thousands of custom fields) are still read as CSV', async () => {
+    const fields = Array.from({ length: 4000 }, (_, i) => `Custom field ${i}`);
+    const row = (email: string) => ['Ann', email, ...fields.map((_, i) => `value ${i}`)].join(',');
+    const f = await file('wide.csv', [['Name', 'Email', ...fields].join(','), row('ann@x.com'), row('bob@fake.com'), row('')].join('\r\n') + '\r\n');
+    const r = await run(['emails', f, '--sandbox', '-q']);
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).toBe('email,status\nann@x.com,ok\nbob@fake.com,fake\n,invalid\n');
+    const keep = await run(['emails', f, '--sandbox', '-q', '--keep-columns']);
+    const values = fields.map((_, i) => `value ${i}`).join(',');
+    expect(keep.stdout).toBe(
+      `Name,Email,${fields.join(',')},status\nAnn,ann@x.com,${values},ok\nAnn,bob@fake.com,${values},fake\nAnn,,${values},invalid\n`,
+    );
+  });
+});

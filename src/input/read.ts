@@ -123,8 +123,23 @@ async function* linesOf(blocks: AsyncIterable<string>): AsyncGenerator<string[]>
   if (pieces.length) yield [pieces.join('')];
 }
 
-/** Decoded text is sampled up to this size to guess the layout (a record cut at its end is left out). */
+/**
+ * Decoded text is sampled to guess the layout (a record cut at its end is left out): at least SAMPLE_CHARS,
+ * and on until it holds SAMPLE_LINES line ends, so that rows wider than 64 KiB (an export with thousands of
+ * custom fields) still show a header and rows, up to SAMPLE_MAX (memory stays bounded on a file of one line).
+ */
 const SAMPLE_CHARS = 64 * 1024;
+const SAMPLE_LINES = 20;
+const SAMPLE_MAX = 4 * 1024 * 1024;
+
+/** How many lines a block ends (LF, or lone CR in a file of CR ends). */
+function lineEnds(text: string): number {
+  let lf = 0;
+  let cr = 0;
+  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) lf++;
+  for (let i = text.indexOf('\r'); i !== -1; i = text.indexOf('\r', i + 1)) cr++;
+  return Math.max(lf, cr);
+}
 
 /** The sample's records under a delimiter, parsed as the reader will parse the whole input. */
 function parseSample(parse: (input: string, options: object) => string[][]): ParseSample {
@@ -155,9 +170,10 @@ export async function openSource(source: Source, kind: Kind, overrides: LayoutOv
   const blocks = decodeText(stream, name)[Symbol.asyncIterator]();
   const sampleBlocks: string[] = [];
   let size = 0;
+  let lines = 0;
   let done = false;
   try {
-    while (size < SAMPLE_CHARS) {
+    while (size < SAMPLE_CHARS || (lines < SAMPLE_LINES && size < SAMPLE_MAX)) {
       const next = await blocks.next();
       if (next.done) {
         done = true;
@@ -165,12 +181,13 @@ export async function openSource(source: Source, kind: Kind, overrides: LayoutOv
       }
       sampleBlocks.push(next.value);
       size += next.value.length;
+      if (lines < SAMPLE_LINES) lines += lineEnds(next.value);
     }
   } catch (err) {
     stream.destroy();
     throw readError(err, name);
   }
-  const text = sampleBlocks.join('').slice(0, SAMPLE_CHARS * 2);
+  const text = sampleBlocks.join('');
   // A sample with no delimiter and no quote is a plain list: csv-parse is not even loaded (start-up counts).
   const parse = /[,;\t|"]/.test(text) || overrides.delimiter !== undefined ? parseSample((await import('csv-parse/sync')).parse as never) : () => [];
   let layout: Layout;
