@@ -43,3 +43,14 @@ describe('sample', () => {
     );
   });
 });
+
+describe('header', () => {
+  it('rows that end in a delimiter under a header that does not: the header stays the header, not a skipped preamble', async () => {
+    const f = await file('trailing.csv', 'Name,Email,Phone\nAnn,ann@x.com,555,\nBob,bob@fake.com,,\nCy,,556,\n');
+    const r = await run(['emails', f, '--sandbox', '-q', '--keep-columns']);
+    expect(r.stderr).toBe(''); // no note: nothing skipped
+    expect(r.stdout).toBe('Name,Email,Phone,,status\nAnn,ann@x.com,555,,ok\nBob,bob@fake.com,,,fake\nCy,,556,,invalid\n');
+    const json = await run(['emails', f, '--sandbox', '-q', '--keep-columns', '-f', 'ndjson']);
+    expect(json.stdout.split('\n')[0]).toBe('{"Name":"Ann","Email":"ann@x.com","Phone":"555","column4":"","status":"ok"}');
+  });
+});

@@ -241,7 +241,10 @@ function csvLayout(kind: Kind, p: Parsed, overrides: LayoutOverrides, name: stri
   // it holds an item (then there is no preamble). Narrower rows above it without items are a preamble.
   let start = 0;
   if (width >= 2) {
-    const wide = rows.findIndex((r) => r.length >= width);
+    let wide = rows.findIndex((r) => r.length >= width);
+    // A data row right under a narrower row of several cells without items: that row is the header (rows
+    // that end in a delimiter under a header that does not), not a preamble line.
+    if (wide > 0 && hasItem(rows[wide]!) && rows[wide - 1]!.length >= 2 && !hasItem(rows[wide - 1]!)) wide--;
     if (wide > 0 && !rows.slice(0, wide).some(hasItem)) start = wide;
   }
   if (columnIsName) {
