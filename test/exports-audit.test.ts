@@ -54,3 +54,34 @@ describe('header', () => {
     expect(json.stdout.split('\n')[0]).toBe('{"Name":"Ann","Email":"ann@x.com","Phone":"555","column4":"","status":"ok"}');
   });
 });
+
+describe('several files', () => {
+  it('a later file idv cannot read is refused before anything is sent, not after paying for the files before it', async () => {
+    const { sandbox, sentItems } = await import('./helpers.js');
+    const { sb, env } = await sandbox({ quota: 0 }, home);
+    try {
+      // Large enough that whole batches of it go out while it is read.
+      const many = Array.from({ length: 1000 }, (_, i) => `N${i},n${i}@x.com\n`).join('');
+      const good = await file('good.csv', 'Name,Email\n' + many);
+      const ragged = await file('ragged.csv', 'Name,Email,Phone\nCy,cy@x.com,1,2\nDee,dee@x.com\nEd;ed@x.com\nFay,fay@x.com,3,4,5\n');
+      const noItems = await file('numbers.csv', 'a,b\n1,2\n3,4\n');
+      for (const [bad, message] of [
+        [ragged, `idv: ${ragged} looks like CSV split by ",", but its rows have different numbers of cells (3, 4, 2, 1, 5…); give --delimiter "," to read it so anyway (every cell is kept), or check the file.\n`],
+        [noItems, `idv: No column of ${noItems} looks like email addresses; name it with --column NAME or --column N.\n`],
+      ]) {
+        const r = await run(['emails', good, bad!, '-q'], { env });
+        expect(r.exitCode).toBe(2);
+        expect(r.stderr).toBe(message);
+        expect(r.stdout).toBe('');
+      }
+      expect(sentItems(sb)).toEqual([]);
+      // Read in turn once all are known good: notes come as each file is reached, once.
+      const table = await file('table.csv', 'Table 1\nName,Email\nGil,gil@x.com\n');
+      const ok = await run(['emails', good, table, '-q'], { env });
+      expect(ok.stderr).toBe(`idv: note: ${table}: skipped 1 line above the header (not records): "Table 1"\n`);
+      expect(ok.stdout).toBe('email,status\n' + many.replace(/N\d+,(.*)\n/g, '$1,ok\n') + 'gil@x.com,ok\n');
+    } finally {
+      await sb.close();
+    }
+  });
+});
