@@ -85,3 +85,23 @@ describe('several files', () => {
     }
   });
 });
+
+describe('encodings', () => {
+  it('Excel for Mac "Comma Separated Values" (Mac Roman, lone CR line ends) is read as Mac Roman, not Windows-1252', async () => {
+    // Renée Lefèvre, Café Noir; “Zoë” — é=0x8E, è=0x8F, ë=0x91, curly quotes 0xD2/0xD3 in Mac Roman.
+    const bytes = Buffer.from('Name,Email,Company\rRen\x8ee Lef\x8fvre,renee@x.com,Caf\x8e Noir\r\xd2Zo\x91\xd3,zoe@fake.com,\r', 'latin1');
+    const f = await file('mac.csv', bytes);
+    const r = await run(['emails', f, '--sandbox', '-q', '--keep-columns']);
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).toBe('Name,Email,Company,status\nRenée Lefèvre,renee@x.com,Café Noir,ok\n“Zoë”,zoe@fake.com,,fake\n');
+    // The same bytes with Windows line ends are what Excel on Windows writes: Windows-1252 (0x8E is Ž there).
+    const win = await file('win.csv', Buffer.from('Name,Email\r\n\x8eeljko,z@x.com\r\n', 'latin1'));
+    expect((await run(['emails', win, '--sandbox', '-q', '--keep-columns'])).stdout).toBe('Name,Email,status\nŽeljko,z@x.com,ok\n');
+  });
+
+  it('the Mac Roman table is the WHATWG one, byte for byte', async () => {
+    const { decodeMacRoman } = await import('../src/input/decode.js');
+    const all = Buffer.from(Array.from({ length: 256 }, (_, i) => i));
+    expect(decodeMacRoman(all)).toBe(new TextDecoder('macintosh').decode(all));
+  });
+});
