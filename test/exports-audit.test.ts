@@ -105,3 +105,16 @@ describe('encodings', () => {
     expect(decodeMacRoman(all)).toBe(new TextDecoder('macintosh').decode(all));
   });
 });
+
+describe('column choice', () => {
+  it('two columns of the same name: the note names the other by its number, since --column NAME can only give the first', async () => {
+    const f = await file('twice.csv', 'Email,Name,email\nann@x.com,Ann,ann@home.com\nbob@x.com,Bob,bob@home.com\ncy@x.com,Cy,\n');
+    const r = await run(['emails', f, '--sandbox', '-q']);
+    expect(r.stderr).toBe(
+      `idv: note: ${f}: took the column "Email" (3 distinct addresses in the first rows; column 3, also "email", has 2); pick another with --column 3.\n`,
+    );
+    expect(r.stdout).toBe('email,status\nann@x.com,ok\nbob@x.com,ok\ncy@x.com,ok\n');
+    // What the note says works.
+    expect((await run(['emails', f, '--sandbox', '-q', '--column', '3'])).stdout).toBe('email,status\nann@home.com,ok\nbob@home.com,ok\n,invalid\n');
+  });
+});

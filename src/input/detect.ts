@@ -329,8 +329,11 @@ function chooseColumn(
       );
       const [chosen, next] = ranked as [(typeof ranked)[number], (typeof ranked)[number] | undefined];
       if (next && next.distinct > 0 && next.distinct >= chosen.distinct * 0.5) {
+        // --column NAME gives the first column of that name: a namesake is picked by its number.
+        const namesake = next.h.trim().toLowerCase() === chosen.h.trim().toLowerCase();
+        const other = namesake ? `column ${next.i + 1}, also "${next.h}",` : `"${next.h}"`;
         notes.push(
-          `${name}: took the column "${chosen.h}" (${chosen.distinct} distinct ${what} in the first rows; "${next.h}" has ${next.distinct}); pick another with --column NAME.`,
+          `${name}: took the column "${chosen.h}" (${chosen.distinct} distinct ${what} in the first rows; ${other} has ${next.distinct}); pick another with --column ${namesake ? next.i + 1 : 'NAME'}.`,
         );
       }
       return chosen.i;
