@@ -118,3 +118,21 @@ describe('column choice', () => {
     expect((await run(['emails', f, '--sandbox', '-q', '--column', '3'])).stdout).toBe('email,status\nann@home.com,ok\nbob@home.com,ok\n,invalid\n');
   });
 });
+
+describe('one-column lists', () => {
+  it('--keep-columns keeps a one-column list\'s header as written and each line as read', async () => {
+    const f = await file('list.csv', 'E-mail Address\r\n ann@x.com \r\nbob@fake.com\r\nnot an address\r\n');
+    const csv = await run(['emails', f, '--sandbox', '-q', '--keep-columns']);
+    expect(csv.stdout).toBe('E-mail Address,status\n ann@x.com ,ok\nbob@fake.com,fake\nnot an address,invalid\n');
+    const json = await run(['emails', f, '--sandbox', '-q', '--keep-columns', '-f', 'ndjson']);
+    expect(json.stdout).toBe('{"E-mail Address":" ann@x.com ","status":"ok"}\n{"E-mail Address":"bob@fake.com","status":"fake"}\n{"E-mail Address":"not an address","status":"invalid"}\n');
+    // Without --keep-columns: idv's own field names, items trimmed.
+    expect((await run(['emails', f, '--sandbox', '-q'])).stdout).toBe('email,status\nann@x.com,ok\nbob@fake.com,fake\nnot an address,invalid\n');
+    // The same list quoted (read as a one-column CSV) gives the same output.
+    const quoted = await file('quoted.csv', '"E-mail Address"\r\n" ann@x.com "\r\n"bob@fake.com"\r\n"not an address"\r\n');
+    expect((await run(['emails', quoted, '--sandbox', '-q', '--keep-columns'])).stdout).toBe(csv.stdout);
+    // A list without a header gets idv's: status needs a name above it.
+    const bare = await file('bare.txt', ' ann@x.com \nbob@fake.com\n');
+    expect((await run(['emails', bare, '--sandbox', '-q', '--keep-columns'])).stdout).toBe('email,status\n ann@x.com ,ok\nbob@fake.com,fake\n');
+  });
+});

@@ -32,6 +32,8 @@ export interface LayoutOverrides {
   column?: string; // NAME or N (1-based)
   delimiter?: string;
   noHeader?: boolean;
+  /** --keep-columns: a plain list's lines are kept as read, as the one cell of their record. */
+  keepColumns?: boolean;
 }
 
 /**
@@ -218,7 +220,8 @@ function plainLayout(kind: Kind, lines: string[], overrides: LayoutOverrides, na
   }
   // Only an exact known name is a header: "not-an-email", "jane.doe@hotmail" or "localhost" are items.
   const first = lines[0]?.trim() ?? '';
-  const header = !overrides.noHeader && (headerScore(kind, first) === 3 || (c !== undefined && c !== '1')) ? [first] : null;
+  // The header as written (--keep-columns writes it back).
+  const header = !overrides.noHeader && (headerScore(kind, first) === 3 || (c !== undefined && c !== '1')) ? [lines[0]!] : null;
   return { delimiter: null, header, column: 0, width: 1, skipRecords: header ? 1 : 0, sepLine: false, notes: [] };
 }
 

@@ -209,7 +209,7 @@ export async function openSource(source: Source, kind: Kind, overrides: LayoutOv
     }
   }
 
-  const records = layout.delimiter === null ? plainRecords(allBlocks(), layout) : csvRecords(allBlocks(), layout, kind, name, note);
+  const records = layout.delimiter === null ? plainRecords(allBlocks(), layout, overrides.keepColumns === true) : csvRecords(allBlocks(), layout, kind, name, note);
   return { name, layout, records: guard(records, name, stream), close: async () => void stream.destroy() };
 }
 
@@ -223,7 +223,8 @@ async function* guard(records: AsyncIterable<InputRecord[]>, name: string, strea
   }
 }
 
-async function* plainRecords(blocks: AsyncIterable<string>, layout: Layout): AsyncGenerator<InputRecord[]> {
+/** A plain list's lines; with `keep` (--keep-columns) each line as read is also its record's one cell. */
+async function* plainRecords(blocks: AsyncIterable<string>, layout: Layout, keep: boolean): AsyncGenerator<InputRecord[]> {
   let skip = layout.skipRecords;
   for await (const lines of linesOf(blocks)) {
     const out: InputRecord[] = [];
@@ -233,7 +234,7 @@ async function* plainRecords(blocks: AsyncIterable<string>, layout: Layout): Asy
         skip--;
         continue;
       }
-      out.push({ value: line, fields: null });
+      out.push({ value: line, fields: keep ? [line] : null });
     }
     if (out.length) yield out;
   }

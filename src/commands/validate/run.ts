@@ -56,7 +56,7 @@ async function validate(o: ValidateOptions, io: Io, facts: RunFacts): Promise<vo
   const plan = new Plan();
   try {
     const cache = await openCache(o, io, target, plan);
-    const overrides: LayoutOverrides = { column: o.column, delimiter: o.delimiter, noHeader: o.noHeader };
+    const overrides: LayoutOverrides = { column: o.column, delimiter: o.delimiter, noHeader: o.noHeader, keepColumns: o.keepColumns };
     // Notes (skipped preamble or footer rows, a close column choice) go above the spinner once it turns.
     let say = (line: string) => warn(io, line);
     const note = (line: string) => say(`idv: note: ${line}`);
