@@ -1,5 +1,5 @@
-// The shape of an input, guessed from the records of its first 64 KiB as csv-parse reads them (quotes,
-// line breaks inside quoted cells, LF/CRLF/CR), never from physical lines:
+// The shape of an input, guessed from the records of its first 64 KiB or more (read.ts's sample) as
+// csv-parse reads them (quotes, line breaks inside quoted cells, LF/CRLF/CR), never from physical lines:
 //   - plain list or CSV, and the delimiter (`,` `;` tab `|`; an Excel `sep=X` first line; --delimiter);
 //   - preamble rows above the header (an export's notes, a spreadsheet's table name) to skip;
 //   - whether there is a header row;
