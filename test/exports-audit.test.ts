@@ -136,3 +136,24 @@ describe('one-column lists', () => {
     expect((await run(['emails', bare, '--sandbox', '-q', '--keep-columns'])).stdout).toBe('email,status\n ann@x.com ,ok\nbob@fake.com,fake\n');
   });
 });
+
+describe('idv domains', () => {
+  it('a host with a label that starts or ends with a hyphen, or is longer than 63 characters, is invalid and never sent', async () => {
+    const { sandbox, sentItems } = await import('./helpers.js');
+    const { sb, env } = await sandbox({ quota: 0 }, home);
+    try {
+      const long = 'a'.repeat(64);
+      const f = await file('hosts.txt', ['-example.com', 'example-.com', 'https://www.-shop.com/', `${long}.com`, 'my-site.com', 'xn--bcher-kva.de', `${long.slice(1)}.com`, 'jane@-mail.com'].join('\n') + '\n');
+      const r = await run(['domains', f, '-q'], { env });
+      expect(r.exitCode).toBe(0);
+      expect(r.stdout).toBe(
+        `domain,status\n-example.com,invalid\nexample-.com,invalid\nhttps://www.-shop.com/,invalid\n${long}.com,invalid\nmy-site.com,ok\nxn--bcher-kva.de,ok\n${long.slice(1)}.com,ok\njane@-mail.com,invalid\n`,
+      );
+      expect(sentItems(sb)).toEqual(['my-site.com', 'xn--bcher-kva.de', `${long.slice(1)}.com`]);
+      const emails = await file('emails.txt', 'jane@-mail.com\njane@mail-.com\njane@my-mail.com\n');
+      expect((await run(['emails', emails, '--sandbox', '-q'])).stdout).toBe('email,status\njane@-mail.com,invalid\njane@mail-.com,invalid\njane@my-mail.com,ok\n');
+    } finally {
+      await sb.close();
+    }
+  });
+});
