@@ -9,6 +9,7 @@ import type { Io } from '../io.js';
 import { decodeText } from './decode.js';
 import { detectLayout, isBlank, parseOptions, type Layout, type LayoutOverrides, type ParseSample } from './detect.js';
 import { checkerFor } from './check.js';
+import { csvRows } from './csv-rows.js';
 
 export interface InputRecord {
   /** The item cell (or line), untrimmed. */
@@ -244,29 +245,16 @@ async function* plainRecords(blocks: AsyncIterable<string>, layout: Layout, keep
 const FOOTER_MAX = 1000;
 
 /**
- * CSV records as csv-parse reads them: preamble rows and the header skipped; blank rows (`,,,`) are none;
- * rows narrower than the table with no item anywhere are held back, and end as a footer (not records, and
- * said so) if nothing follows them, or as records if a data row does.
+ * CSV records as csv-parse reads them (csv-rows.ts): preamble rows and the header skipped; blank rows (`,,,`)
+ * are none; rows narrower than the table with no item anywhere are held back, and end as a footer (not
+ * records, and said so) if nothing follows them, or as records if a data row does.
  */
 async function* csvRecords(blocks: AsyncIterable<string>, layout: Layout, kind: Kind, name: string, note: (line: string) => void): AsyncGenerator<InputRecord[]> {
-  const { parse } = await import('csv-parse');
-  let rows: string[][] = [];
-  let failure: Error | null = null;
-  const parser = parse({ ...parseOptions(layout.delimiter!), on_record: (r: string[]) => void rows.push(r) });
-  parser.on('error', (err: Error) => (failure ??= err));
-  parser.resume(); // on_record keeps every record: nothing comes out of the stream
-  const ending = new Promise<void>((resolve) => {
-    parser.on('end', resolve);
-    parser.on('close', resolve);
-    parser.on('error', () => resolve());
-  });
   const looks = checkerFor(kind);
   const col = layout.column;
   let skip = layout.skipRecords;
-  let sepLine = layout.sepLine;
   let held: string[][] = [];
-  const take = (): InputRecord[] => {
-    if (failure) throw inputError(`${name} is not well-formed CSV: ${csvMessage(failure)}; check the file, or give --delimiter.`);
+  const take = (rows: string[][]): InputRecord[] => {
     const out: InputRecord[] = [];
     for (const row of rows) {
       if (isBlank(row)) continue;
@@ -282,33 +270,23 @@ async function* csvRecords(blocks: AsyncIterable<string>, layout: Layout, kind: 
       held = [];
       out.push({ value: row[col] ?? '', fields: row });
     }
-    rows = [];
     return out;
   };
-  try {
-    for await (let block of blocks) {
-      if (sepLine) {
-        block = block.replace(/^sep=.[ \t]*(\r\n|\n|\r)?/i, '');
-        sepLine = false;
-      }
-      parser.write(block); // parsed at once: on_record has every record whole by now
-      const out = take();
-      if (out.length) yield out;
-    }
-    parser.end();
-    await ending;
-    const out = take();
+  for await (const rows of csvRows(layout.sepLine ? withoutSepLine(blocks) : blocks, layout.delimiter!, name)) {
+    const out = take(rows);
     if (out.length) yield out;
-    if (held.length) {
-      const shown = held[0]!.filter((c) => c.trim() !== '').join(' ').replace(/\s+/g, ' ').trim();
-      note(`${name}: skipped ${held.length} line${held.length === 1 ? '' : 's'} below the data (not records): "${shown.length > 60 ? shown.slice(0, 59) + '…' : shown}"`);
-    }
-  } finally {
-    if (!parser.destroyed) parser.destroy();
+  }
+  if (held.length) {
+    const shown = held[0]!.filter((c) => c.trim() !== '').join(' ').replace(/\s+/g, ' ').trim();
+    note(`${name}: skipped ${held.length} line${held.length === 1 ? '' : 's'} below the data (not records): "${shown.length > 60 ? shown.slice(0, 59) + '…' : shown}"`);
   }
 }
 
-/** csv-parse's message without its code name and final period. */
-function csvMessage(err: unknown): string {
-  return String((err as Error)?.message ?? err).replace(/^[A-Z_]+: /, '').replace(/\.$/, '');
+/** The blocks without an Excel `sep=X` first line. */
+async function* withoutSepLine(blocks: AsyncIterable<string>): AsyncGenerator<string> {
+  let first = true;
+  for await (const block of blocks) {
+    yield first ? block.replace(/^sep=.[ \t]*(\r\n|\n|\r)?/i, '') : block;
+    first = false;
+  }
 }
