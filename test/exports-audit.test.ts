@@ -244,11 +244,29 @@ describe('CSV rows (lines without a quote split directly, the rest by csv-parse)
     }
   });
 
+  it('a quoted cell longer than 1 MiB (read by csv-parse\'s stream from there on) gives csv-parse\'s rows too', async () => {
+    const { csvRows } = await import('../src/input/csv-rows.js');
+    const { parseOptions } = await import('../src/input/detect.js');
+    const { parse } = await import('csv-parse/sync');
+    const text = 'a,b\n1,2\n"big\n' + 'x,"", y\r\n'.repeat(150_000) + '",3\n4,"5"\r6,7\n';
+    const parts = Array.from({ length: Math.ceil(text.length / 65536) }, (_, i) => text.slice(i * 65536, (i + 1) * 65536));
+    const got: string[][] = [];
+    for await (const rows of csvRows(blocks(parts), ',', 'f.csv')) got.push(...rows);
+    expect(got).toEqual(parse(text, parseOptions(',')));
+    expect(got.length).toBe(5);
+  });
+
   it('a quote that never closes: one line naming the line its record starts on (exit 2), also past the first block', async () => {
     const rows = Array.from({ length: 3000 }, (_, i) => `N${i},n${i}@x.com\n`).join('');
     const f = await file('open.csv', 'Name,Email\n' + rows + 'Ann,"ann@x.com\n' + rows);
     const r = await run(['emails', f, '--sandbox', '-q', '-o', join(home.dir, 'out.csv')]);
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toBe(`idv: ${f} is not well-formed CSV: a quoted cell in the record that starts on line 3002 is never closed; check the file.\n`);
+    // Open for more than 1 MiB: the rest is read by csv-parse's stream, and said the same way.
+    const more = Array.from({ length: 60000 }, (_, i) => `N${i},n${i}@x.com\n`).join('');
+    const g = await file('open-long.csv', 'Name,Email\n' + rows + 'Ann,"ann@x.com\n' + more);
+    const long = await run(['emails', g, '--sandbox', '-q', '-o', join(home.dir, 'out.csv')]);
+    expect(long.exitCode).toBe(2);
+    expect(long.stderr).toBe(`idv: ${g} is not well-formed CSV: a quoted cell opened on line 3002 or later is never closed; check the file.\n`);
   });
 });

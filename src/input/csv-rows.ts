@@ -46,7 +46,7 @@ export async function* csvRows(blocks: AsyncIterable<string>, delimiter: string,
     carry = text.slice(s.end);
     line += s.lines;
     if (carry.length > GATHER_MAX) {
-      stream = await streamRows(options, name);
+      stream = await streamRows(options, name, line);
       const rows = stream.write(carry);
       carry = '';
       if (rows.length) yield rows;
@@ -171,8 +171,8 @@ interface StreamRows {
   end(): Promise<string[][]>;
 }
 
-/** csv-parse's stream, for what is left of an input once a record outgrew GATHER_MAX. */
-async function streamRows(options: object, name: string): Promise<StreamRows> {
+/** csv-parse's stream, for what is left of an input (from line `line` on) once a record outgrew GATHER_MAX. */
+async function streamRows(options: object, name: string, line: number): Promise<StreamRows> {
   const { parse } = await import('csv-parse');
   let rows: string[][] = [];
   let failure: unknown = null;
@@ -185,6 +185,9 @@ async function streamRows(options: object, name: string): Promise<StreamRows> {
     parser.on('error', () => resolve());
   });
   const take = () => {
+    if ((failure as { code?: string } | null)?.code === 'CSV_QUOTE_NOT_CLOSED') {
+      throw inputError(`${name} is not well-formed CSV: a quoted cell opened on line ${line} or later is never closed; check the file.`);
+    }
     if (failure) throw inputError(`${name} is not well-formed CSV: ${csvMessage(failure)}; check the file.`);
     const out = rows;
     rows = [];
