@@ -18,15 +18,23 @@ const SPACE_OR_CONTROL = /[\s\u0000-\u001f\u007f]/;
 const ALL_DIGITS = /^\d+$/;
 const HOST_END = /[:/?#]/;
 const DOMAIN_FORBIDDEN = /[\s\u0000-\u001f\u007f@,;:<>()[\]\\"'/?#!$%&*=^`{|}~]/;
+/** A label longer than 63 characters: no host name has one. */
+const LONG_LABEL = /[^.]{64}/;
+/** A label that starts or ends with a hyphen, or is longer than 63 characters (plain string tests: this runs once an item). */
+const badLabel = (name: string) =>
+  name.startsWith('-') || name.endsWith('-') || name.includes('.-') || name.includes('-.') || (name.length > 63 && LONG_LABEL.test(name));
 
-/** A host name with at least one dot and no empty label (one trailing dot allowed: `example.com.`); or an address literal like [192.0.2.1]. */
+/**
+ * A host name with at least one dot, no empty label, and no label that starts or ends with a hyphen or is
+ * longer than 63 characters (one trailing dot allowed: `example.com.`); or an address literal like [192.0.2.1].
+ */
 export function isDomain(d: string): boolean {
   if (d.length === 0 || d.length > MAX_DOMAIN) return false;
   if (d.startsWith('[') && d.endsWith(']')) return d.length > 2 && !SPACE_OR_CONTROL.test(d);
   if (DOMAIN_FORBIDDEN.test(d)) return false;
   const name = d.endsWith('.') ? d.slice(0, -1) : d;
   const dot = name.indexOf('.');
-  if (dot <= 0 || name.endsWith('.') || name.includes('..')) return false;
+  if (dot <= 0 || name.endsWith('.') || name.includes('..') || badLabel(name)) return false;
   // A top-level label of digits only is a number (3.5) or a bare IPv4 address, not a domain.
   return !ALL_DIGITS.test(name.slice(name.lastIndexOf('.') + 1));
 }

@@ -1,5 +1,5 @@
-// The shape of an input, guessed from the records of its first 64 KiB as csv-parse reads them (quotes,
-// line breaks inside quoted cells, LF/CRLF/CR), never from physical lines:
+// The shape of an input, guessed from the records of its first 64 KiB or more (read.ts's sample) as
+// csv-parse reads them (quotes, line breaks inside quoted cells, LF/CRLF/CR), never from physical lines:
 //   - plain list or CSV, and the delimiter (`,` `;` tab `|`; an Excel `sep=X` first line; --delimiter);
 //   - preamble rows above the header (an export's notes, a spreadsheet's table name) to skip;
 //   - whether there is a header row;
@@ -32,12 +32,20 @@ export interface LayoutOverrides {
   column?: string; // NAME or N (1-based)
   delimiter?: string;
   noHeader?: boolean;
+  /** --keep-columns: a plain list's lines are kept as read, as the one cell of their record. */
+  keepColumns?: boolean;
 }
 
-/** The options both sniffing and reading parse with: what they count as a record must agree. */
+/**
+ * The options both sniffing and reading parse with: what they count as a record must agree. Every line end
+ * ends a record, whichever the file's first line used: left to guess, csv-parse takes the first one it meets
+ * for the whole file, so in a file joined from several sources a CRLF line kept its CR in its last cell and
+ * a line ended by a lone CR was glued to the next record (one record lost, exit 0).
+ */
 export function parseOptions(delimiter: string) {
-  return { delimiter, relax_column_count: true, relax_quotes: true, skip_empty_lines: true } as const;
+  return { delimiter, record_delimiter: RECORD_ENDS, relax_column_count: true, relax_quotes: true, skip_empty_lines: true };
 }
+const RECORD_ENDS = ['\r\n', '\n', '\r'];
 
 /** A record with nothing but blanks (`,,,` rows that spreadsheets leave below their data) is no record. */
 export function isBlank(row: readonly string[]): boolean {
@@ -212,7 +220,8 @@ function plainLayout(kind: Kind, lines: string[], overrides: LayoutOverrides, na
   }
   // Only an exact known name is a header: "not-an-email", "jane.doe@hotmail" or "localhost" are items.
   const first = lines[0]?.trim() ?? '';
-  const header = !overrides.noHeader && (headerScore(kind, first) === 3 || (c !== undefined && c !== '1')) ? [first] : null;
+  // The header as written (--keep-columns writes it back).
+  const header = !overrides.noHeader && (headerScore(kind, first) === 3 || (c !== undefined && c !== '1')) ? [lines[0]!] : null;
   return { delimiter: null, header, column: 0, width: 1, skipRecords: header ? 1 : 0, sepLine: false, notes: [] };
 }
 
@@ -235,7 +244,10 @@ function csvLayout(kind: Kind, p: Parsed, overrides: LayoutOverrides, name: stri
   // it holds an item (then there is no preamble). Narrower rows above it without items are a preamble.
   let start = 0;
   if (width >= 2) {
-    const wide = rows.findIndex((r) => r.length >= width);
+    let wide = rows.findIndex((r) => r.length >= width);
+    // A data row right under a narrower row of several cells without items: that row is the header (rows
+    // that end in a delimiter under a header that does not), not a preamble line.
+    if (wide > 0 && hasItem(rows[wide]!) && rows[wide - 1]!.length >= 2 && !hasItem(rows[wide - 1]!)) wide--;
     if (wide > 0 && !rows.slice(0, wide).some(hasItem)) start = wide;
   }
   if (columnIsName) {
@@ -320,8 +332,11 @@ function chooseColumn(
       );
       const [chosen, next] = ranked as [(typeof ranked)[number], (typeof ranked)[number] | undefined];
       if (next && next.distinct > 0 && next.distinct >= chosen.distinct * 0.5) {
+        // --column NAME gives the first column of that name: a namesake is picked by its number.
+        const namesake = next.h.trim().toLowerCase() === chosen.h.trim().toLowerCase();
+        const other = namesake ? `column ${next.i + 1}, also "${next.h}",` : `"${next.h}"`;
         notes.push(
-          `${name}: took the column "${chosen.h}" (${chosen.distinct} distinct ${what} in the first rows; "${next.h}" has ${next.distinct}); pick another with --column NAME.`,
+          `${name}: took the column "${chosen.h}" (${chosen.distinct} distinct ${what} in the first rows; ${other} has ${next.distinct}); pick another with --column ${namesake ? next.i + 1 : 'NAME'}.`,
         );
       }
       return chosen.i;

@@ -9,6 +9,7 @@ import type { Io } from '../io.js';
 import { decodeText } from './decode.js';
 import { detectLayout, isBlank, parseOptions, type Layout, type LayoutOverrides, type ParseSample } from './detect.js';
 import { checkerFor } from './check.js';
+import { csvRows } from './csv-rows.js';
 
 export interface InputRecord {
   /** The item cell (or line), untrimmed. */
@@ -123,8 +124,23 @@ async function* linesOf(blocks: AsyncIterable<string>): AsyncGenerator<string[]>
   if (pieces.length) yield [pieces.join('')];
 }
 
-/** Decoded text is sampled up to this size to guess the layout (a record cut at its end is left out). */
+/**
+ * Decoded text is sampled to guess the layout (a record cut at its end is left out): at least SAMPLE_CHARS,
+ * and on until it holds SAMPLE_LINES line ends, so that rows wider than 64 KiB (an export with thousands of
+ * custom fields) still show a header and rows, up to SAMPLE_MAX (memory stays bounded on a file of one line).
+ */
 const SAMPLE_CHARS = 64 * 1024;
+const SAMPLE_LINES = 20;
+const SAMPLE_MAX = 4 * 1024 * 1024;
+
+/** How many lines a block ends (LF, or lone CR in a file of CR ends). */
+function lineEnds(text: string): number {
+  let lf = 0;
+  let cr = 0;
+  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) lf++;
+  for (let i = text.indexOf('\r'); i !== -1; i = text.indexOf('\r', i + 1)) cr++;
+  return Math.max(lf, cr);
+}
 
 /** The sample's records under a delimiter, parsed as the reader will parse the whole input. */
 function parseSample(parse: (input: string, options: object) => string[][]): ParseSample {
@@ -155,9 +171,10 @@ export async function openSource(source: Source, kind: Kind, overrides: LayoutOv
   const blocks = decodeText(stream, name)[Symbol.asyncIterator]();
   const sampleBlocks: string[] = [];
   let size = 0;
+  let lines = 0;
   let done = false;
   try {
-    while (size < SAMPLE_CHARS) {
+    while (size < SAMPLE_CHARS || (lines < SAMPLE_LINES && size < SAMPLE_MAX)) {
       const next = await blocks.next();
       if (next.done) {
         done = true;
@@ -165,12 +182,13 @@ export async function openSource(source: Source, kind: Kind, overrides: LayoutOv
       }
       sampleBlocks.push(next.value);
       size += next.value.length;
+      if (lines < SAMPLE_LINES) lines += lineEnds(next.value);
     }
   } catch (err) {
     stream.destroy();
     throw readError(err, name);
   }
-  const text = sampleBlocks.join('').slice(0, SAMPLE_CHARS * 2);
+  const text = sampleBlocks.join('');
   // A sample with no delimiter and no quote is a plain list: csv-parse is not even loaded (start-up counts).
   const parse = /[,;\t|"]/.test(text) || overrides.delimiter !== undefined ? parseSample((await import('csv-parse/sync')).parse as never) : () => [];
   let layout: Layout;
@@ -192,7 +210,7 @@ export async function openSource(source: Source, kind: Kind, overrides: LayoutOv
     }
   }
 
-  const records = layout.delimiter === null ? plainRecords(allBlocks(), layout) : csvRecords(allBlocks(), layout, kind, name, note);
+  const records = layout.delimiter === null ? plainRecords(allBlocks(), layout, overrides.keepColumns === true) : csvRecords(allBlocks(), layout, kind, name, note);
   return { name, layout, records: guard(records, name, stream), close: async () => void stream.destroy() };
 }
 
@@ -206,7 +224,8 @@ async function* guard(records: AsyncIterable<InputRecord[]>, name: string, strea
   }
 }
 
-async function* plainRecords(blocks: AsyncIterable<string>, layout: Layout): AsyncGenerator<InputRecord[]> {
+/** A plain list's lines; with `keep` (--keep-columns) each line as read is also its record's one cell. */
+async function* plainRecords(blocks: AsyncIterable<string>, layout: Layout, keep: boolean): AsyncGenerator<InputRecord[]> {
   let skip = layout.skipRecords;
   for await (const lines of linesOf(blocks)) {
     const out: InputRecord[] = [];
@@ -216,7 +235,7 @@ async function* plainRecords(blocks: AsyncIterable<string>, layout: Layout): Asy
         skip--;
         continue;
       }
-      out.push({ value: line, fields: null });
+      out.push({ value: line, fields: keep ? [line] : null });
     }
     if (out.length) yield out;
   }
@@ -226,29 +245,16 @@ async function* plainRecords(blocks: AsyncIterable<string>, layout: Layout): Asy
 const FOOTER_MAX = 1000;
 
 /**
- * CSV records as csv-parse reads them: preamble rows and the header skipped; blank rows (`,,,`) are none;
- * rows narrower than the table with no item anywhere are held back, and end as a footer (not records, and
- * said so) if nothing follows them, or as records if a data row does.
+ * CSV records as csv-parse reads them (csv-rows.ts): preamble rows and the header skipped; blank rows (`,,,`)
+ * are none; rows narrower than the table with no item anywhere are held back, and end as a footer (not
+ * records, and said so) if nothing follows them, or as records if a data row does.
  */
 async function* csvRecords(blocks: AsyncIterable<string>, layout: Layout, kind: Kind, name: string, note: (line: string) => void): AsyncGenerator<InputRecord[]> {
-  const { parse } = await import('csv-parse');
-  let rows: string[][] = [];
-  let failure: Error | null = null;
-  const parser = parse({ ...parseOptions(layout.delimiter!), on_record: (r: string[]) => void rows.push(r) });
-  parser.on('error', (err: Error) => (failure ??= err));
-  parser.resume(); // on_record keeps every record: nothing comes out of the stream
-  const ending = new Promise<void>((resolve) => {
-    parser.on('end', resolve);
-    parser.on('close', resolve);
-    parser.on('error', () => resolve());
-  });
   const looks = checkerFor(kind);
   const col = layout.column;
   let skip = layout.skipRecords;
-  let sepLine = layout.sepLine;
   let held: string[][] = [];
-  const take = (): InputRecord[] => {
-    if (failure) throw inputError(`${name} is not well-formed CSV: ${csvMessage(failure)}; check the file, or give --delimiter.`);
+  const take = (rows: string[][]): InputRecord[] => {
     const out: InputRecord[] = [];
     for (const row of rows) {
       if (isBlank(row)) continue;
@@ -264,33 +270,23 @@ async function* csvRecords(blocks: AsyncIterable<string>, layout: Layout, kind: 
       held = [];
       out.push({ value: row[col] ?? '', fields: row });
     }
-    rows = [];
     return out;
   };
-  try {
-    for await (let block of blocks) {
-      if (sepLine) {
-        block = block.replace(/^sep=.[ \t]*(\r\n|\n|\r)?/i, '');
-        sepLine = false;
-      }
-      parser.write(block); // parsed at once: on_record has every record whole by now
-      const out = take();
-      if (out.length) yield out;
-    }
-    parser.end();
-    await ending;
-    const out = take();
+  for await (const rows of csvRows(layout.sepLine ? withoutSepLine(blocks) : blocks, layout.delimiter!, name)) {
+    const out = take(rows);
     if (out.length) yield out;
-    if (held.length) {
-      const shown = held[0]!.filter((c) => c.trim() !== '').join(' ').replace(/\s+/g, ' ').trim();
-      note(`${name}: skipped ${held.length} line${held.length === 1 ? '' : 's'} below the data (not records): "${shown.length > 60 ? shown.slice(0, 59) + '…' : shown}"`);
-    }
-  } finally {
-    if (!parser.destroyed) parser.destroy();
+  }
+  if (held.length) {
+    const shown = held[0]!.filter((c) => c.trim() !== '').join(' ').replace(/\s+/g, ' ').trim();
+    note(`${name}: skipped ${held.length} line${held.length === 1 ? '' : 's'} below the data (not records): "${shown.length > 60 ? shown.slice(0, 59) + '…' : shown}"`);
   }
 }
 
-/** csv-parse's message without its code name and final period. */
-function csvMessage(err: unknown): string {
-  return String((err as Error)?.message ?? err).replace(/^[A-Z_]+: /, '').replace(/\.$/, '');
+/** The blocks without an Excel `sep=X` first line. */
+async function* withoutSepLine(blocks: AsyncIterable<string>): AsyncGenerator<string> {
+  let first = true;
+  for await (const block of blocks) {
+    yield first ? block.replace(/^sep=.[ \t]*(\r\n|\n|\r)?/i, '') : block;
+    first = false;
+  }
 }

@@ -54,9 +54,15 @@ interface Layout {
 function layout(o: FormatOptions): Layout {
   const extra = o.suggest ? ['suggestion'] : [];
   const ours = (r: OutRecord) => (o.suggest ? [r.status, o.suggest(r.item) ?? ''] : [r.status]);
-  if (!(o.keepColumns && o.delimiter !== null)) {
+  if (!o.keepColumns) {
     const names = [o.column, 'status', ...extra];
     return { names, keys: names, cells: 1, values: o.suggest ? (r) => [r.item, ...ours(r)] : (r) => [r.item, r.status] };
+  }
+  if (o.delimiter === null) {
+    // A plain list is a table of one column: its header as written (idv's name when it has none), each
+    // line as read.
+    const names = [o.header?.[0] ?? o.column, 'status', ...extra];
+    return { names, keys: keyNames([names[0]!], names.slice(1)), cells: 1, values: (r) => [r.fields?.[0] ?? r.item, ...ours(r)] };
   }
   // The width cells are laid out to; 0 (not known) keeps each row as it is.
   const width = Math.max(o.width ?? 0, o.header?.length ?? 0);

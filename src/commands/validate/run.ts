@@ -56,14 +56,18 @@ async function validate(o: ValidateOptions, io: Io, facts: RunFacts): Promise<vo
   const plan = new Plan();
   try {
     const cache = await openCache(o, io, target, plan);
-    const overrides: LayoutOverrides = { column: o.column, delimiter: o.delimiter, noHeader: o.noHeader };
+    const overrides: LayoutOverrides = { column: o.column, delimiter: o.delimiter, noHeader: o.noHeader, keepColumns: o.keepColumns };
     // Notes (skipped preamble or footer rows, a close column choice) go above the spinner once it turns.
     let say = (line: string) => warn(io, line);
     const note = (line: string) => say(`idv: note: ${line}`);
     const open = (s: Source) => openSource(s, o.kind, overrides, note);
     const first = await open(sources[0]!);
-    // With --keep-columns every file is opened first: their columns must agree before anything is sent.
-    const rest: Array<Source | OpenedSource> = o.keepColumns ? await sameColumns(first, sources.slice(1), open) : sources.slice(1);
+    // Every source's layout is known before anything is sent, so that a file idv cannot read is refused
+    // (exit 2) before paying for the files before it. With --keep-columns they stay open: their columns
+    // must agree.
+    const rest: Array<Source | OpenedSource> = o.keepColumns
+      ? await sameColumns(first, sources.slice(1), open)
+      : await readable(sources.slice(1), (s) => openSource(s, o.kind, overrides), open);
     const read = recordsOf([first, ...rest], open, (i, n) => (facts.inputs[i]!.records += n));
     const records = planRecords(read, checkerFor(o.kind), plan);
     if (o.dryRun) {
@@ -219,6 +223,32 @@ async function sameColumns(first: OpenedSource, rest: Source[], open: (s: Source
     }
   }
   return opened;
+}
+
+/**
+ * The other sources, each opened once to guess its layout (which throws when idv cannot read it) and closed
+ * again, silently: it is read, and its notes said, when its turn comes. Standard input cannot be opened twice,
+ * so it stays open.
+ */
+async function readable(
+  rest: Source[],
+  probe: (s: Source) => Promise<OpenedSource>,
+  open: (s: Source) => Promise<OpenedSource>,
+): Promise<Array<Source | OpenedSource>> {
+  const out: Array<Source | OpenedSource> = [];
+  try {
+    for (const source of rest) {
+      if (source.path === '-') out.push(await open(source));
+      else {
+        await (await probe(source)).close();
+        out.push(source);
+      }
+    }
+  } catch (err) {
+    for (const s of out) if ('records' in s) await s.close();
+    throw err;
+  }
+  return out;
 }
 
 /** The records of every source in turn (the first is open already: its layout shapes the output); `count` learns how many each gave. */
