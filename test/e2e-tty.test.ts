@@ -218,7 +218,9 @@ afterAll(async () => {
 });
 
 // ---------------------------------------------------------------------------------------------
-describe.skipIf(!hasScript)('on a terminal (util-linux script)', () => {
+// Concurrent: each test has its own pty, HOME and sandbox, and most of a test's time is waiting (a quota
+// window, slow answers), so running them one after another only added those waits up.
+describe.skipIf(!hasScript)('on a terminal (util-linux script)', { concurrent: true }, () => {
   it('the harness really gives idv a terminal of the size asked for', async () => {
     const r = await execa(
       SCRIPT ?? 'script',
