@@ -473,11 +473,11 @@ describe.concurrent('encodings, line ends, trimming, dedup, invalid', () => {
 
   it('items that cannot be addresses are invalid and never sent (no request at all)', async () => {
     await withSandbox({}, async ({ sb, env }) => {
-      const input = 'no-at\n@gmail.com\nann@\nann smith@gmail.com\nann@localhost\n';
+      const input = 'no-at\n@gmail.com\nann@\nann smith@gmail.com\nann@localhost\na@.com\n';
       const r = await run(['emails', '-'], { env, input });
       expect(r.exitCode).toBe(0);
       expect(r.stdout).toBe(
-        'email,status\nno-at,invalid\n@gmail.com,invalid\nann@,invalid\nann smith@gmail.com,invalid\nann@localhost,invalid\n',
+        'email,status\nno-at,invalid\n@gmail.com,invalid\nann@,invalid\nann smith@gmail.com,invalid\nann@localhost,invalid\na@.com,invalid\n',
       );
       expect(sb.requests).toHaveLength(0);
     });
@@ -555,6 +555,18 @@ describe.concurrent('output', () => {
         '', '', '', '', 'Asked to "pause" emails until spring.\nPrefers plain text.', 'QA signup, do not mail', '',
         'Re-subscribed from the pricing page', '', '', '',
       ]);
+    });
+  });
+
+  it('--only " ok, Alias " (spaces and capitals, as typed in a shell): names trimmed, no unknown-status warning', async () => {
+    await withSandbox({}, async ({ env }) => {
+      const r = await run(['emails', '--only', ' ok, Alias ', '-q'], { env, input: INPUT });
+      expect(r.exitCode).toBe(0);
+      expect(r.stdout).toBe('email,status\na@gmail.com,ok\nc+tag@gmail.com,alias\n');
+      expect(r.stderr).toBe('');
+      const ex = await run(['emails', '--exclude', 'fake , invalid', '-q'], { env, input: INPUT });
+      expect(ex.stdout).toBe('email,status\na@gmail.com,ok\nc+tag@gmail.com,alias\n');
+      expect(ex.stderr).toBe('');
     });
   });
 

@@ -4,6 +4,8 @@
 // process (test/fake-io.ts); the built program is spawned where a process matters: signals (SIGINT,
 // SIGTERM, kill -9), a closed stdout, and two runs at once sharing the cache.
 import { describe, it, expect } from 'vitest';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { execa, type Result } from 'execa';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
@@ -630,6 +632,35 @@ describe.concurrent('retries and faults', () => {
     expect(r.exitCode, String(r.stderr)).toBe(4);
     expect(r.stdout).toBe(csv(xs.map(([e, st], i) => [e, i < 5 ? 'error' : i < 12 ? st : 'quota_exceeded'])));
     expect(sentBatches(sb).map((b) => b.length)).toEqual([5, 5, 5, 5, 2]);
+  });
+
+  it('a 401 after the quota stop exits 3 (3 wins over 4): the key is what needs fixing first', async ({ onTestFinished }) => {
+    // Two batches in flight: the first is answered 429 once the second has arrived, the second 401 just after.
+    const home = await makeHome();
+    const held: http.ServerResponse[] = [];
+    const server = http.createServer((req, res) => {
+      req.resume();
+      req.on('end', () => {
+        held.push(res);
+        if (held.length < 2) return;
+        held[0]!.writeHead(429, { 'Content-Type': 'application/json', RateLimit: '"validations";r=0;t=600' }).end('{"message":"Quota exceeded."}');
+        setTimeout(() => held[1]!.writeHead(401, { 'Content-Type': 'application/json' }).end('{"message":"Unauthorized."}'), 100);
+      });
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+    onTestFinished(async () => {
+      server.closeAllConnections();
+      await new Promise((r) => server.close(r));
+      await home.cleanup();
+    });
+    const xs = items(10);
+    const file = join(home.dir, 'list.txt');
+    await writeFile(file, list(xs));
+    const env = { ...home.env, IDV_API_KEY: KEY, IDV_BASE_URL: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
+    const r = await run(['emails', file, '--batch-size', '5', '--concurrency', '2', '--retries', '0'], env);
+    expect(held).toHaveLength(2);
+    expect(r.stderr).toBe('idv: The service refused the API key (401 Unauthorized); check it, or store a new one with idv auth login.\n');
+    expect(r.exitCode).toBe(3);
   });
 
   it('an item dropped from the answer → error, exit 1, not re-sent in that run', async ({ onTestFinished }) => {
