@@ -604,8 +604,9 @@ describe.concurrent('output', () => {
       // The built program: whether stdout is a terminal (and so colour) is decided by src/cli.cts.
       const r = await idv(['emails', '-f', 'table'], { env, input: INPUT });
       expect(r.exitCode).toBe(0);
-      expect(r.stdout).not.toContain('\u001b[');
-      const lines = r.stdout.replace(/\n$/, '').split('\n');
+      const stdout = String(r.stdout);
+      expect(stdout).not.toContain('\u001b[');
+      const lines = stdout.replace(/\n$/, '').split('\n');
       expect(lines).toHaveLength(5);
       const parsed = lines.map((l) => /^(\S+)( +)(\S+) *$/.exec(l));
       expect(parsed.every((m) => m !== null)).toBe(true);
