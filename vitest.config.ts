@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
@@ -7,5 +8,9 @@ export default defineConfig({
     include: ['test/**/*.test.ts'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
+    // At least two test files at once, even on a 2-core machine (vitest's default there is one): the
+    // end-to-end files spend most of their time waiting (quota windows, Retry-After, slow answers, the
+    // grace after a signal), not computing, so one file's waits overlap another's work.
+    maxWorkers: Math.max(2, availableParallelism() - 1),
   },
 });

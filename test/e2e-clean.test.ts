@@ -13,6 +13,7 @@ import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fixture, idv, makeHome, sandbox, sentItems, type Home } from './helpers.js';
+import { run } from './fake-io.js';
 import { classifyEmail } from '../src/sandbox/rules.js';
 
 let home: Home;
@@ -245,7 +246,7 @@ for (const fx of FIXTURES) {
     const expectedStatuses = () => expectedRows(fx).map((r) => r[r.length - 1]!);
 
     it('--keep-columns to csv: exact bytes (header, delimiter, column order, RFC 4180 quoting, status last)', async () => {
-      const r = await idv(['emails', file, '--sandbox', '--keep-columns'], { env: home.env });
+      const r = await run(['emails', file, '--sandbox', '--keep-columns'], { env: home.env });
       expect(r.exitCode).toBe(0);
       const out = String(r.stdout);
       // parsed: input rows + status, header (when there is one) + status
@@ -268,7 +269,7 @@ for (const fx of FIXTURES) {
     it('the cleaned file (--exclude disposable,fake,invalid -o clean.csv) re-imports with csv-parse', async () => {
       const out = join(home.dir, 'clean.csv');
       const excluded = new Set(['disposable', 'fake', 'invalid']);
-      const r = await idv(['emails', file, '--sandbox', '--keep-columns', '--exclude', 'disposable,fake,invalid', '-o', out], {
+      const r = await run(['emails', file, '--sandbox', '--keep-columns', '--exclude', 'disposable,fake,invalid', '-o', out], {
         env: home.env,
       });
       expect(r.exitCode).toBe(0);
@@ -291,7 +292,7 @@ for (const fx of FIXTURES) {
     });
 
     it('--keep-columns -f json: one array of objects keyed by header names, plus status', async () => {
-      const r = await idv(['emails', file, '--sandbox', '--keep-columns', '-f', 'json'], { env: home.env });
+      const r = await run(['emails', file, '--sandbox', '--keep-columns', '-f', 'json'], { env: home.env });
       expect(r.exitCode).toBe(0);
       const arr = JSON.parse(String(r.stdout)) as Record<string, string>[];
       expect(Array.isArray(arr)).toBe(true);
@@ -305,7 +306,7 @@ for (const fx of FIXTURES) {
     });
 
     it('--keep-columns -f ndjson: one object per line keyed by header names, plus status', async () => {
-      const r = await idv(['emails', file, '--sandbox', '--keep-columns', '-f', 'ndjson'], { env: home.env });
+      const r = await run(['emails', file, '--sandbox', '--keep-columns', '-f', 'ndjson'], { env: home.env });
       expect(r.exitCode).toBe(0);
       const out = String(r.stdout);
       expect(out.endsWith('\n')).toBe(true);
@@ -321,18 +322,18 @@ for (const fx of FIXTURES) {
     });
 
     it('--only ok,alias and --exclude filter written records; the summary still counts every record', async () => {
-      const only = await idv(['emails', file, '--sandbox', '--keep-columns', '--only', 'ok,alias'], { env: home.env });
+      const only = await run(['emails', file, '--sandbox', '--keep-columns', '--only', 'ok,alias'], { env: home.env });
       expect(only.exitCode).toBe(0);
       expect(only.stdout).toBe(expectedCsv(fx, (s) => s === 'ok' || s === 'alias'));
       expectSummary(String(only.stderr), fx.counts, fx.records);
 
-      const ex = await idv(['emails', file, '--sandbox', '--keep-columns', '--exclude', 'ok'], { env: home.env });
+      const ex = await run(['emails', file, '--sandbox', '--keep-columns', '--exclude', 'ok'], { env: home.env });
       expect(ex.exitCode).toBe(0);
       expect(ex.stdout).toBe(expectedCsv(fx, (s) => s !== 'ok'));
       expectSummary(String(ex.stderr), fx.counts, fx.records);
 
       // without --keep-columns: email,status records, filtered
-      const plain = await idv(['emails', file, '--sandbox', '--only', 'disposable', '-f', 'ndjson', '-q'], { env: home.env });
+      const plain = await run(['emails', file, '--sandbox', '--only', 'disposable', '-f', 'ndjson', '-q'], { env: home.env });
       expect(plain.exitCode).toBe(0);
       const recs = String(plain.stdout).trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as { email: string; status: string });
       expect(recs.map((x) => x.status)).toEqual(expectedStatuses().filter((s) => s === 'disposable'));
@@ -342,7 +343,7 @@ for (const fx of FIXTURES) {
     });
 
     it('an unknown status name (--exclude disposible) warns on one stderr line listing the known statuses, and still runs', async () => {
-      const r = await idv(['emails', file, '--sandbox', '--keep-columns', '--exclude', 'disposible'], { env: home.env });
+      const r = await run(['emails', file, '--sandbox', '--keep-columns', '--exclude', 'disposible'], { env: home.env });
       expect(r.exitCode).toBe(0);
       const warnings = String(r.stderr).split('\n').filter((l) => l.includes('disposible'));
       expect(warnings.length).toBe(1);
@@ -356,7 +357,7 @@ for (const fx of FIXTURES) {
       const { sb, env } = await sandbox({}, home);
       try {
         const want = { records: fx.records, unique: fx.sent, invalid: fx.counts.invalid, cached: 0, quota: fx.sent };
-        const j = await idv(['emails', file, '--dry-run', '--format', 'json'], { env });
+        const j = await run(['emails', file, '--dry-run', '--format', 'json'], { env });
         expect(j.exitCode).toBe(0);
         const text = String(j.stdout).trim();
         expect(text.split('\n').length).toBe(1);
@@ -364,7 +365,7 @@ for (const fx of FIXTURES) {
         expect(Object.keys(obj)).toEqual(['records', 'unique', 'invalid', 'cached', 'quota']);
         expect(obj).toEqual(want);
 
-        const c = await idv(['emails', file, '--dry-run'], { env });
+        const c = await run(['emails', file, '--dry-run'], { env });
         expect(c.exitCode).toBe(0);
         const out = String(c.stdout);
         for (const [k, v] of Object.entries(want)) expect(out).toMatch(new RegExp(k));
@@ -372,7 +373,7 @@ for (const fx of FIXTURES) {
 
         const noKey = { ...env };
         delete noKey.IDV_API_KEY;
-        const k = await idv(['emails', file, '--dry-run', '-f', 'json'], { env: noKey });
+        const k = await run(['emails', file, '--dry-run', '-f', 'json'], { env: noKey });
         expect(k.exitCode).toBe(0);
         expect(JSON.parse(String(k.stdout))).toEqual(want);
 
@@ -385,11 +386,11 @@ for (const fx of FIXTURES) {
     it('--dry-run after a real run (cache filled): cached = unique, quota 0, no request', async () => {
       const { sb, env } = await sandbox({}, home);
       try {
-        const real = await idv(['emails', file, '-q'], { env });
+        const real = await run(['emails', file, '-q'], { env });
         expect(real.exitCode).toBe(0);
         expect(sentItems(sb).length).toBe(fx.sent);
         const before = sb.requests.length;
-        const j = await idv(['emails', file, '--dry-run', '-f', 'json'], { env });
+        const j = await run(['emails', file, '--dry-run', '-f', 'json'], { env });
         expect(j.exitCode).toBe(0);
         expect(JSON.parse(String(j.stdout))).toEqual({
           records: fx.records,
@@ -406,7 +407,7 @@ for (const fx of FIXTURES) {
 
     it('summary on stderr (not stdout): each status with count and percentage, cached vs sent', async () => {
       const out = join(home.dir, 'out.csv');
-      const r = await idv(['emails', file, '--sandbox', '--keep-columns', '-o', out], { env: home.env });
+      const r = await run(['emails', file, '--sandbox', '--keep-columns', '-o', out], { env: home.env });
       expect(r.exitCode).toBe(0);
       expect(r.stdout).toBe('');
       const err = String(r.stderr);
@@ -414,7 +415,7 @@ for (const fx of FIXTURES) {
       expect(cachedCount(err)).toBe(0);
       expect(sentCount(err)).toBe(fx.sent);
       // and with output on stdout, none of the summary is mixed into it
-      const s = await idv(['emails', file, '--sandbox', '--keep-columns'], { env: home.env });
+      const s = await run(['emails', file, '--sandbox', '--keep-columns'], { env: home.env });
       expect(String(s.stdout)).not.toMatch(/records in|from the cache|%/);
       expectSummary(String(s.stderr), fx.counts, fx.records);
     });
@@ -428,7 +429,7 @@ describe('spreadsheet-semicolon.csv specifics', () => {
     // Choice (README "Choices", consistent with the contract's "header and delimiter are kept"): the
     // `sep=` line is an Excel directive, neither the header nor a row; keeping it would make csv-parse and
     // most importers read `sep=` as the header, and makes Excel ignore UTF-8. The delimiter itself is kept.
-    const r = await idv(['emails', fixture(fx.file), '--sandbox', '--keep-columns', '-q'], { env: home.env });
+    const r = await run(['emails', fixture(fx.file), '--sandbox', '--keep-columns', '-q'], { env: home.env });
     expect(r.exitCode).toBe(0);
     const out = String(r.stdout);
     expect(out.split('\n')[0]).toBe('Nom;Prénom;Courriel;Ville;status');
@@ -438,7 +439,7 @@ describe('spreadsheet-semicolon.csv specifics', () => {
   });
 
   it('Windows-1252 input is written as UTF-8 (é=0xE9 → é, ’=0x92 → U+2019), never as C1 controls or �', async () => {
-    const r = await idv(['emails', fixture(fx.file), '--sandbox', '--keep-columns', '-q'], { env: home.env, });
+    const r = await run(['emails', fixture(fx.file), '--sandbox', '--keep-columns', '-q'], { env: home.env, });
     expect(r.exitCode).toBe(0);
     const bytes = Buffer.from(String(r.stdout), 'utf8');
     const out = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
@@ -453,7 +454,7 @@ describe('--dry-run on emails.txt (the contract example)', () => {
   it('prints exactly {"records":19,"unique":14,"invalid":3,"cached":0,"quota":14} and sends nothing', async () => {
     const { sb, env } = await sandbox({}, home);
     try {
-      const r = await idv(['emails', fixture('emails.txt'), '--dry-run', '--format', 'json'], { env });
+      const r = await run(['emails', fixture('emails.txt'), '--dry-run', '--format', 'json'], { env });
       expect(r.exitCode).toBe(0);
       const text = String(r.stdout).trim();
       expect(JSON.parse(text)).toEqual({ records: 19, unique: 14, invalid: 3, cached: 0, quota: 14 });
@@ -467,7 +468,7 @@ describe('--dry-run on emails.txt (the contract example)', () => {
   it('after a real run: cached = unique = 14, quota 0; the rerun sends nothing and the summary says so', async () => {
     const { sb, env } = await sandbox({}, home);
     try {
-      const first = await idv(['emails', fixture('emails.txt')], { env });
+      const first = await run(['emails', fixture('emails.txt')], { env });
       expect(first.exitCode).toBe(0);
       expect(sentItems(sb).length).toBe(14);
       expect(cachedCount(String(first.stderr))).toBe(0);
@@ -475,11 +476,11 @@ describe('--dry-run on emails.txt (the contract example)', () => {
       expectSummary(String(first.stderr), { ok: 8, alias: 2, disposable: 3, fake: 3, invalid: 3 }, 19);
 
       const n = sb.requests.length;
-      const dry = await idv(['emails', fixture('emails.txt'), '--dry-run', '-f', 'json'], { env });
+      const dry = await run(['emails', fixture('emails.txt'), '--dry-run', '-f', 'json'], { env });
       expect(dry.exitCode).toBe(0);
       expect(sb.requests.length).toBe(n);
 
-      const again = await idv(['emails', fixture('emails.txt')], { env });
+      const again = await run(['emails', fixture('emails.txt')], { env });
       expect(again.exitCode).toBe(0);
       expect(sb.requests.length).toBe(n);
       expect(sentCount(String(again.stderr))).toBe(0);
@@ -511,7 +512,7 @@ describe('idv domains with addresses and URLs', () => {
   it('emails.txt: one request item per distinct domain; each record is its domain part', async () => {
     const { sb, env } = await sandbox({}, home);
     try {
-      const r = await idv(['domains', fixture('emails.txt'), '-f', 'ndjson'], { env });
+      const r = await run(['domains', fixture('emails.txt'), '-f', 'ndjson'], { env });
       expect(r.exitCode).toBe(0);
       const recs = ndjson(r.stdout);
       const want: [string | null, string][] = [
@@ -556,7 +557,7 @@ describe('idv domains with addresses and URLs', () => {
   it('crm.csv (--column E-mail): one item per distinct domain; domain field is the domain part; --keep-columns keeps the row', async () => {
     const { sb, env } = await sandbox({}, home);
     try {
-      const r = await idv(['domains', fixture('crm.csv'), '--column', 'E-mail', '-f', 'ndjson'], { env });
+      const r = await run(['domains', fixture('crm.csv'), '--column', 'E-mail', '-f', 'ndjson'], { env });
       expect(r.exitCode).toBe(0);
       const recs = ndjson(r.stdout);
       expect(recs).toEqual([
@@ -578,7 +579,7 @@ describe('idv domains with addresses and URLs', () => {
         ['northwind.io', 'globex.com', 'mueller-gmbh.de', 'acme-corp.com', '10minutemail.com', 'fakemail.net', 'outlook.com', 'vandelay.example'].sort(),
       );
 
-      const k = await idv(['domains', fixture('crm.csv'), '--column', 'E-mail', '--keep-columns', '-q'], { env });
+      const k = await run(['domains', fixture('crm.csv'), '--column', 'E-mail', '--keep-columns', '-q'], { env });
       expect(k.exitCode).toBe(0);
       const lines = String(k.stdout).split('\n');
       expect(lines[0]).toBe('Record ID,First Name,Last Name,Company Name,Job Title,E-mail,Phone,Website,Lifecycle Stage,Create Date,status');
@@ -591,7 +592,7 @@ describe('idv domains with addresses and URLs', () => {
   it('websites.csv: URLs → host, one item per distinct host', async () => {
     const { sb, env } = await sandbox({}, home);
     try {
-      const r = await idv(['domains', fixture('websites.csv'), '-f', 'ndjson'], { env });
+      const r = await run(['domains', fixture('websites.csv'), '-f', 'ndjson'], { env });
       expect(r.exitCode).toBe(0);
       const recs = ndjson(r.stdout);
       const want: [string | null, string][] = [
@@ -628,7 +629,7 @@ describe('idv domains with addresses and URLs', () => {
     const { sb, env } = await sandbox({}, home);
     try {
       const input = 'website\nwww.Globex.com/about\nwww.globex.com\nhooli.xyz?ref=mail\nlocalhost/admin\n';
-      const r = await idv(['domains', '-', '-f', 'csv', '-q'], { env, input });
+      const r = await run(['domains', '-', '-f', 'csv', '-q'], { env, input });
       expect(r.exitCode).toBe(0);
       expect(r.stdout).toBe('domain,status\nwww.Globex.com,ok\nwww.globex.com,ok\nhooli.xyz,ok\nlocalhost/admin,invalid\n');
       expect(sentItems(sb)).toEqual(['www.globex.com', 'hooli.xyz']); // what is sent is the canonical form

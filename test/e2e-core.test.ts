@@ -1,5 +1,7 @@
-// End-to-end tests of the core contract (issue 2): the built idv run with execa against the sandbox,
-// asserting exact output, exit codes and what the server received.
+// End-to-end tests of the core contract (issue 2): idv run in this process through a fake Io
+// (test/fake-io.ts) against the sandbox, asserting exact output, exit codes and what the server received.
+// The built program (execa) only where the process matters: a terminal on stdin, colour in a pipe,
+// --help/--version (answered by src/cli.cts alone) and `idv sandbox` serving.
 import { describe, expect, it } from 'vitest';
 import { execa } from 'execa';
 import http from 'node:http';
@@ -10,6 +12,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse as parseCsv } from 'csv-parse/sync';
 import { fixture, idv, IDV, makeHome, ROOT, sandbox, sentBatches, sentItems, type Home } from './helpers.js';
+import { run } from './fake-io.js';
 
 // Tests run concurrently (describe.concurrent): each one gets its own HOME and sandbox.
 
@@ -160,7 +163,7 @@ const EMAILS_TXT_SENT = [
 describe.concurrent('input sources', () => {
   it('reads a FILE: exact CSV, invalid items never sent, duplicates sent once', async () => {
     await withSandbox({}, async ({ sb, env }) => {
-      const r = await idv(['emails', fixture('emails.txt')], { env });
+      const r = await run(['emails', fixture('emails.txt')], { env });
       expect(r.exitCode).toBe(0);
       expect(r.stdout).toBe(EMAILS_TXT_CSV);
       expect([...sentItems(sb)].sort()).toEqual([...EMAILS_TXT_SENT].sort());
@@ -171,7 +174,7 @@ describe.concurrent('input sources', () => {
   it('reads "-" as standard input', async () => {
     const input = await readFile(fixture('emails.txt'));
     await withSandbox({}, async ({ sb, env }) => {
-      const r = await idv(['emails', '-'], { env, input });
+      const r = await run(['emails', '-'], { env, input });
       expect(r.exitCode).toBe(0);
       expect(r.stdout).toBe(EMAILS_TXT_CSV);
       expect(sentItems(sb)).toHaveLength(14);
@@ -181,7 +184,7 @@ describe.concurrent('input sources', () => {
   it('reads piped standard input when no FILE is given', async () => {
     const input = await readFile(fixture('emails.txt'));
     await withSandbox({}, async ({ sb, env }) => {
-      const r = await idv(['emails'], { env, input });
+      const r = await run(['emails'], { env, input });
       expect(r.exitCode).toBe(0);
       expect(r.stdout).toBe(EMAILS_TXT_CSV);
       expect(sentItems(sb)).toHaveLength(14);
@@ -206,7 +209,7 @@ describe.concurrent('input sources', () => {
 
   it('a missing file: exit 2, one line naming it, nothing on stdout, nothing sent', async () => {
     await withSandbox({}, async ({ sb, env }) => {
-      const r = await idv(['emails', 'no-such-list.txt'], { env });
+      const r = await run(['emails', 'no-such-list.txt'], { env });
       expect(r.exitCode).toBe(2);
       expect(r.stdout).toBe('');
       expect(r.stderr.trimEnd().split('\n')).toHaveLength(1);
@@ -217,7 +220,7 @@ describe.concurrent('input sources', () => {
 
   it('a directory: exit 2, naming it, nothing sent', async () => {
     await withSandbox({}, async ({ sb, env }) => {
-      const r = await idv(['emails', 'fixtures'], { env });
+      const r = await run(['emails', 'fixtures'], { env });
       expect(r.exitCode).toBe(2);
       expect(r.stdout).toBe('');
       expect(r.stderr.trimEnd().split('\n')).toHaveLength(1);
@@ -230,7 +233,7 @@ describe.concurrent('input sources', () => {
     await withSandbox({}, async ({ env, home }) => {
       const a = await tmpFile(home, 'a.txt', 'a1@gmail.com\na2@fake.com\n');
       const b = await tmpFile(home, 'b.txt', 'b1+x@gmail.com\nb2\n');
-      const r = await idv(['emails', b, '-', a], { env, input: 's1@mailinator.com\n' });
+      const r = await run(['emails', b, '-', a], { env, input: 's1@mailinator.com\n' });
       expect(r.exitCode).toBe(0);
       expect(r.stdout).toBe(
         'email,status\nb1+x@gmail.com,alias\nb2,invalid\ns1@mailinator.com,disposable\na1@gmail.com,ok\na2@fake.com,fake\n',
@@ -255,7 +258,7 @@ describe.concurrent('fixtures: status counts (fixtures/README.md) and items sent
   ];
   it.each(cases)('%s (%s)', async (file, cmd, expected, sent) => {
     await withSandbox({}, async ({ sb, env }) => {
-      const r = await idv([cmd, fixture(file), '--format', 'json'], { env });
+      const r = await run([cmd, fixture(file), '--format', 'json'], { env });
       expect(r.exitCode).toBe(0);
       const records = JSON.parse(r.stdout) as Rec[];
       expect(counts(records)).toEqual(expected);
@@ -273,7 +276,7 @@ describe.concurrent('fixtures: status counts (fixtures/README.md) and items sent
 describe.concurrent('CSV detection and overrides', () => {
   it('crm.csv: the E-mail column (6), not Website; BOM ignored', async () => {
     await withSandbox({}, async ({ sb, env }) => {
-      const r = await idv(['emails', fixture('crm.csv')], { env });
+      const r = await run(['emails', fixture('crm.csv')], { env });
       expect(r.exitCode).toBe(0);
       expect(r.stdout).toBe(
         'email,status\n' +
@@ -295,7 +298,7 @@ describe.concurrent('CSV detection and overrides', () => {
 
   it('google-contacts.csv: picks "E-mail 1 - Value"', async () => {
     await withSandbox({}, async ({ env }) => {
-      const r = await idv(['emails', fixture('google-contacts.csv')], { env });
+      const r = await run(['emails', fixture('google-contacts.csv')], { env });
       expect(r.exitCode).toBe(0);
       expect(r.stdout).toBe(
         'email,status\n' +
@@ -326,7 +329,7 @@ describe.concurrent('CSV detection and overrides', () => {
 
   it('--column NAME chooses the column', async () => {
     await withSandbox({}, async ({ sb, env }) => {
-      const r = await idv(['emails', fixture('google-contacts.csv'), '--column', 'E-mail 2 - Value'], { env });
+      const r = await run(['emails', fixture('google-contacts.csv'), '--column', 'E-mail 2 - Value'], { env });
       expect(r.exitCode).toBe(0);
       expect(r.stdout).toBe(EMAIL2);
       expect([...sentItems(sb)].sort()).toEqual(
@@ -337,7 +340,7 @@ describe.concurrent('CSV detection and overrides', () => {
 
   it('--column N (from 1) chooses the column', async () => {
     await withSandbox({}, async ({ env }) => {
-      const r = await idv(['emails', fixture('google-contacts.csv'), '--column', '33'], { env });
+      const r = await run(['emails', fixture('google-contacts.csv'), '--column', '33'], { env });
       expect(r.exitCode).toBe(0);
       expect(r.stdout).toBe(EMAIL2);
     });
@@ -346,7 +349,7 @@ describe.concurrent('CSV detection and overrides', () => {
   it('--delimiter sets the delimiter', async () => {
     await withSandbox({}, async ({ sb, env, home }) => {
       const f = await tmpFile(home, 'pipe.csv', 'note|email\nhi, there|ann@gmail.com\nx, y|bob@fake.com\n');
-      const r = await idv(['emails', f, '--delimiter', '|'], { env });
+      const r = await run(['emails', f, '--delimiter', '|'], { env });
       expect(r.exitCode).toBe(0);
       expect(r.stdout).toBe('email,status\nann@gmail.com,ok\nbob@fake.com,fake\n');
       expect(sentItems(sb)).toEqual(['ann@gmail.com', 'bob@fake.com']);
@@ -355,7 +358,7 @@ describe.concurrent('CSV detection and overrides', () => {
 
   it('--no-header makes the first row a record', async () => {
     await withSandbox({}, async ({ sb, env }) => {
-      const r = await idv(['emails', '--no-header'], { env, input: 'email,name\nann@gmail.com,Ann\n' });
+      const r = await run(['emails', '--no-header'], { env, input: 'email,name\nann@gmail.com,Ann\n' });
       expect(r.exitCode).toBe(0);
       expect(r.stdout).toBe('email,status\nemail,invalid\nann@gmail.com,ok\n');
       expect(sentItems(sb)).toEqual(['ann@gmail.com']);
@@ -364,7 +367,7 @@ describe.concurrent('CSV detection and overrides', () => {
 
   it('no-header.csv: the column is found from its contents', async () => {
     await withSandbox({}, async ({ env }) => {
-      const r = await idv(['emails', fixture('no-header.csv')], { env });
+      const r = await run(['emails', fixture('no-header.csv')], { env });
       expect(r.exitCode).toBe(0);
       expect(r.stdout).toBe(
         'email,status\n' +
@@ -386,7 +389,7 @@ describe.concurrent('CSV detection and overrides', () => {
 describe.concurrent('encodings, line ends, trimming, dedup, invalid', () => {
   it('a UTF-8 BOM on a plain list is not part of the first item', async () => {
     await withSandbox({}, async ({ sb, env }) => {
-      const r = await idv(['emails', '-'], { env, input: '\uFEFFann@gmail.com\nbob@fake.com\n' });
+      const r = await run(['emails', '-'], { env, input: '\uFEFFann@gmail.com\nbob@fake.com\n' });
       expect(r.exitCode).toBe(0);
       expect(r.stdout).toBe('email,status\nann@gmail.com,ok\nbob@fake.com,fake\n');
       expect(sentItems(sb)).toEqual(['ann@gmail.com', 'bob@fake.com']);
@@ -395,7 +398,7 @@ describe.concurrent('encodings, line ends, trimming, dedup, invalid', () => {
 
   it('CRLF line ends: no \\r in items or output', async () => {
     await withSandbox({}, async ({ sb, env }) => {
-      const r = await idv(['emails', '-'], { env, input: 'ann@gmail.com\r\n\r\nbob@fake.com\r\n' });
+      const r = await run(['emails', '-'], { env, input: 'ann@gmail.com\r\n\r\nbob@fake.com\r\n' });
       expect(r.exitCode).toBe(0);
       expect(r.stdout).toBe('email,status\nann@gmail.com,ok\nbob@fake.com,fake\n');
       expect(sentItems(sb)).toEqual(['ann@gmail.com', 'bob@fake.com']);
@@ -404,7 +407,7 @@ describe.concurrent('encodings, line ends, trimming, dedup, invalid', () => {
 
   it('Windows-1252 input (spreadsheet-semicolon.csv) comes out as UTF-8, nothing replaced', async () => {
     await withSandbox({}, async ({ env }) => {
-      const r = await idv(['emails', fixture('spreadsheet-semicolon.csv'), '--column', 'Nom'], { env });
+      const r = await run(['emails', fixture('spreadsheet-semicolon.csv'), '--column', 'Nom'], { env });
       expect(r.exitCode).toBe(0);
       expect(r.stdout).not.toMatch(/[\uFFFD\u0080-\u009F]/);
       expect(r.stdout).toBe(
@@ -418,7 +421,7 @@ describe.concurrent('encodings, line ends, trimming, dedup, invalid', () => {
 
   it('Windows-1252: a header with an accent (Prénom) can be chosen by name', async () => {
     await withSandbox({}, async ({ env }) => {
-      const r = await idv(['emails', fixture('spreadsheet-semicolon.csv'), '--column', 'Prénom', '-f', 'json'], { env });
+      const r = await run(['emails', fixture('spreadsheet-semicolon.csv'), '--column', 'Prénom', '-f', 'json'], { env });
       expect(r.exitCode).toBe(0);
       expect((JSON.parse(r.stdout) as Rec[]).map((x) => x.email)).toEqual([
         'Camille', 'Hélène', 'Minh', 'François', 'Zoé', 'Aïssatou', 'Test', 'Camille', 'Jérôme', 'Léa',
@@ -428,7 +431,7 @@ describe.concurrent('encodings, line ends, trimming, dedup, invalid', () => {
 
   it('spreadsheet-semicolon.csv: sep=; line, Courriel column found by contents', async () => {
     await withSandbox({}, async ({ env }) => {
-      const r = await idv(['emails', fixture('spreadsheet-semicolon.csv')], { env });
+      const r = await run(['emails', fixture('spreadsheet-semicolon.csv')], { env });
       expect(r.exitCode).toBe(0);
       expect(r.stdout).toBe(
         'email,status\n' +
@@ -448,10 +451,10 @@ describe.concurrent('encodings, line ends, trimming, dedup, invalid', () => {
 
   it('items are trimmed (list and CSV cells)', async () => {
     await withSandbox({}, async ({ sb, env }) => {
-      const r = await idv(['emails', '-'], { env, input: '  ann@gmail.com\n   bob@fake.com  \n' });
+      const r = await run(['emails', '-'], { env, input: '  ann@gmail.com\n   bob@fake.com  \n' });
       expect(r.stdout).toBe('email,status\nann@gmail.com,ok\nbob@fake.com,fake\n');
       expect(sentItems(sb)).toEqual(['ann@gmail.com', 'bob@fake.com']);
-      const t = await idv(['emails', fixture('contacts.tsv'), '-f', 'json'], { env });
+      const t = await run(['emails', fixture('contacts.tsv'), '-f', 'json'], { env });
       expect((JSON.parse(t.stdout) as Rec[])[6]).toEqual({ email: 'amelia.jones@NorthWind.io', status: 'ok' });
     });
   });
@@ -459,7 +462,7 @@ describe.concurrent('encodings, line ends, trimming, dedup, invalid', () => {
   it('dedup: same address with different domain case / spaces sent once, every record gets its result', async () => {
     await withSandbox({}, async ({ sb, env }) => {
       const input = 'ann+x@gmail.com\nann+x@GMAIL.COM\n  ann+x@Gmail.com \nAnn+x@gmail.com\n';
-      const r = await idv(['emails', '-'], { env, input });
+      const r = await run(['emails', '-'], { env, input });
       expect(r.exitCode).toBe(0);
       expect(r.stdout).toBe(
         'email,status\nann+x@gmail.com,alias\nann+x@GMAIL.COM,alias\nann+x@Gmail.com,alias\nAnn+x@gmail.com,alias\n',
@@ -470,11 +473,11 @@ describe.concurrent('encodings, line ends, trimming, dedup, invalid', () => {
 
   it('items that cannot be addresses are invalid and never sent (no request at all)', async () => {
     await withSandbox({}, async ({ sb, env }) => {
-      const input = 'no-at\n@gmail.com\nann@\nann smith@gmail.com\nann@localhost\n';
-      const r = await idv(['emails', '-'], { env, input });
+      const input = 'no-at\n@gmail.com\nann@\nann smith@gmail.com\nann@localhost\na@.com\n';
+      const r = await run(['emails', '-'], { env, input });
       expect(r.exitCode).toBe(0);
       expect(r.stdout).toBe(
-        'email,status\nno-at,invalid\n@gmail.com,invalid\nann@,invalid\nann smith@gmail.com,invalid\nann@localhost,invalid\n',
+        'email,status\nno-at,invalid\n@gmail.com,invalid\nann@,invalid\nann smith@gmail.com,invalid\nann@localhost,invalid\na@.com,invalid\n',
       );
       expect(sb.requests).toHaveLength(0);
     });
@@ -485,7 +488,7 @@ describe.concurrent('encodings, line ends, trimming, dedup, invalid', () => {
 describe.concurrent('idv domains', () => {
   it('domains.txt: exact output; address lines give their domain; sent once per distinct domain', async () => {
     await withSandbox({}, async ({ sb, env }) => {
-      const r = await idv(['domains', fixture('domains.txt')], { env });
+      const r = await run(['domains', fixture('domains.txt')], { env });
       expect(r.exitCode).toBe(0);
       expect(r.stdout).toBe(
         'domain,status\n' +
@@ -506,7 +509,7 @@ describe.concurrent('idv domains', () => {
 
   it('websites.csv: URLs and www hosts become hosts', async () => {
     await withSandbox({}, async ({ sb, env }) => {
-      const r = await idv(['domains', fixture('websites.csv')], { env });
+      const r = await run(['domains', fixture('websites.csv')], { env });
       expect(r.exitCode).toBe(0);
       expect(r.stdout).toBe(
         'domain,status\n' +
@@ -522,7 +525,7 @@ describe.concurrent('idv domains', () => {
   it('addresses: one request item per distinct domain', async () => {
     await withSandbox({}, async ({ sb, env }) => {
       const input = 'a@gmail.com\nb@gmail.com\nc@GMAIL.com\nd@fake.com\nnope\n';
-      const r = await idv(['domains', '-'], { env, input });
+      const r = await run(['domains', '-'], { env, input });
       expect(r.exitCode).toBe(0);
       expect(r.stdout).toBe('domain,status\ngmail.com,ok\ngmail.com,ok\nGMAIL.com,ok\nfake.com,fake\nnope,invalid\n');
       expect(sentItems(sb)).toEqual(['gmail.com', 'fake.com']);
@@ -542,7 +545,7 @@ describe.concurrent('output', () => {
 
   it('csv is the default in a pipe, RFC 4180 quoting', async () => {
     await withSandbox({}, async ({ env }) => {
-      const r = await idv(['emails', fixture('newsletter.csv'), '--column', 'NOTES'], { env });
+      const r = await run(['emails', fixture('newsletter.csv'), '--column', 'NOTES'], { env });
       expect(r.exitCode).toBe(0);
       expect(r.stdout).toContain('"QA signup, do not mail",invalid\n');
       expect(r.stdout).toContain('"Asked to ""pause"" emails until spring.\nPrefers plain text.",invalid\n');
@@ -555,9 +558,21 @@ describe.concurrent('output', () => {
     });
   });
 
+  it('--only " ok, Alias " (spaces and capitals, as typed in a shell): names trimmed, no unknown-status warning', async () => {
+    await withSandbox({}, async ({ env }) => {
+      const r = await run(['emails', '--only', ' ok, Alias ', '-q'], { env, input: INPUT });
+      expect(r.exitCode).toBe(0);
+      expect(r.stdout).toBe('email,status\na@gmail.com,ok\nc+tag@gmail.com,alias\n');
+      expect(r.stderr).toBe('');
+      const ex = await run(['emails', '--exclude', 'fake , invalid', '-q'], { env, input: INPUT });
+      expect(ex.stdout).toBe('email,status\na@gmail.com,ok\nc+tag@gmail.com,alias\n');
+      expect(ex.stderr).toBe('');
+    });
+  });
+
   it('-f json: one array of {email, status}', async () => {
     await withSandbox({}, async ({ env }) => {
-      const r = await idv(['emails', '-f', 'json'], { env, input: INPUT });
+      const r = await run(['emails', '-f', 'json'], { env, input: INPUT });
       expect(r.exitCode).toBe(0);
       expect(JSON.parse(r.stdout)).toEqual(RECORDS);
       expect(r.stdout.trimStart().startsWith('[')).toBe(true);
@@ -566,7 +581,7 @@ describe.concurrent('output', () => {
 
   it('-f json with domains uses the domain field', async () => {
     await withSandbox({}, async ({ env }) => {
-      const r = await idv(['domains', '-f', 'json'], { env, input: 'gmail.com\nfake.com\n' });
+      const r = await run(['domains', '-f', 'json'], { env, input: 'gmail.com\nfake.com\n' });
       expect(JSON.parse(r.stdout)).toEqual([
         { domain: 'gmail.com', status: 'ok' },
         { domain: 'fake.com', status: 'fake' },
@@ -576,7 +591,7 @@ describe.concurrent('output', () => {
 
   it('-f ndjson: one object per line', async () => {
     await withSandbox({}, async ({ env }) => {
-      const r = await idv(['emails', '-f', 'ndjson'], { env, input: INPUT });
+      const r = await run(['emails', '-f', 'ndjson'], { env, input: INPUT });
       expect(r.exitCode).toBe(0);
       expect(r.stdout.endsWith('\n')).toBe(true);
       const lines = r.stdout.slice(0, -1).split('\n');
@@ -586,10 +601,12 @@ describe.concurrent('output', () => {
 
   it('-f table: aligned columns, no colour in a pipe', async () => {
     await withSandbox({}, async ({ env }) => {
+      // The built program: whether stdout is a terminal (and so colour) is decided by src/cli.cts.
       const r = await idv(['emails', '-f', 'table'], { env, input: INPUT });
       expect(r.exitCode).toBe(0);
-      expect(r.stdout).not.toContain('\u001b[');
-      const lines = r.stdout.replace(/\n$/, '').split('\n');
+      const stdout = String(r.stdout);
+      expect(stdout).not.toContain('\u001b[');
+      const lines = stdout.replace(/\n$/, '').split('\n');
       expect(lines).toHaveLength(5);
       const parsed = lines.map((l) => /^(\S+)( +)(\S+) *$/.exec(l));
       expect(parsed.every((m) => m !== null)).toBe(true);
@@ -603,19 +620,19 @@ describe.concurrent('output', () => {
   it('-o FILE picks the format by extension and writes nothing to stdout', async () => {
     await withSandbox({}, async ({ env, home }) => {
       const json = join(home.dir, 'out.json');
-      let r = await idv(['emails', '-o', json], { env, input: INPUT });
+      let r = await run(['emails', '-o', json], { env, input: INPUT });
       expect(r.exitCode).toBe(0);
       expect(r.stdout).toBe('');
       expect(JSON.parse(await readFile(json, 'utf8'))).toEqual(RECORDS);
 
       const nd = join(home.dir, 'out.ndjson');
-      r = await idv(['emails', '-o', nd], { env, input: INPUT });
+      r = await run(['emails', '-o', nd], { env, input: INPUT });
       expect(r.stdout).toBe('');
       const text = await readFile(nd, 'utf8');
       expect(text.trimEnd().split('\n').map((l) => JSON.parse(l))).toEqual(RECORDS);
 
       const csv = join(home.dir, 'out.csv');
-      r = await idv(['emails', '-o', csv], { env, input: INPUT });
+      r = await run(['emails', '-o', csv], { env, input: INPUT });
       expect(r.stdout).toBe('');
       expect(await readFile(csv, 'utf8')).toBe(
         'email,status\na@gmail.com,ok\nbobby+x@fake.com,fake\nc+tag@gmail.com,alias\nnope,invalid\n',
@@ -628,7 +645,7 @@ describe.concurrent('output', () => {
       const proxy = await delayingProxy(sb.url, (n) => (n === 0 ? 500 : n === 1 ? 250 : 0));
       try {
         const emails = Array.from({ length: 8 }, (_, i) => `user${i}${i % 2 ? '+t' : ''}@gmail.com`);
-        const r = await idv(['emails', '--batch-size', '2', '--concurrency', '4', '--base-url', proxy.url], {
+        const r = await run(['emails', '--batch-size', '2', '--concurrency', '4', '--base-url', proxy.url], {
           env,
           input: emails.join('\n') + '\n',
         });
@@ -646,14 +663,14 @@ describe.concurrent('output', () => {
 
   it('stdout carries only data; the summary (count per status) is on stderr; -q silences stderr', async () => {
     await withSandbox({}, async ({ env }) => {
-      const r = await idv(['emails', fixture('emails.txt')], { env });
+      const r = await run(['emails', fixture('emails.txt')], { env });
       expect(r.stdout).toBe(EMAILS_TXT_CSV);
       expect(r.stderr).toMatch(/\bok\s+8\b/);
       expect(r.stderr).toMatch(/\balias\s+2\b/);
       expect(r.stderr).toMatch(/\bdisposable\s+3\b/);
       expect(r.stderr).toMatch(/\bfake\s+3\b/);
       expect(r.stderr).toMatch(/\binvalid\s+3\b/);
-      const q = await idv(['emails', fixture('emails.txt'), '-q'], { env });
+      const q = await run(['emails', fixture('emails.txt'), '-q'], { env });
       expect(q.exitCode).toBe(0);
       expect(q.stdout).toBe(EMAILS_TXT_CSV);
       expect(q.stderr).toBe('');
@@ -665,8 +682,8 @@ describe.concurrent('output', () => {
 describe.concurrent('API client', () => {
   it('sends Authorization: Bearer <key> and a JSON content type, field "emails" / "domains"', async () => {
     await withSandbox({}, async ({ sb, env }) => {
-      const e = await idv(['emails', '-', '--verbose'], { env, input: 'a@gmail.com\n' });
-      const d = await idv(['domains', '-', '--verbose'], { env, input: 'gmail.com\n' });
+      const e = await run(['emails', '-', '--verbose'], { env, input: 'a@gmail.com\n' });
+      const d = await run(['domains', '-', '--verbose'], { env, input: 'gmail.com\n' });
       expect([e.exitCode, d.exitCode]).toEqual([0, 0]);
       for (const r of [e, d]) expect(`${r.stdout}${r.stderr}`).not.toContain(env.IDV_API_KEY);
       expect(e.stderr).toContain('/emails/validate'); // --verbose logs the request, key masked
@@ -687,7 +704,7 @@ describe.concurrent('API client', () => {
 
   it('--batch-size 3 bounds the items per request', async () => {
     await withSandbox({}, async ({ sb, env }) => {
-      const r = await idv(['emails', fixture('emails.txt'), '--batch-size', '3'], { env });
+      const r = await run(['emails', fixture('emails.txt'), '--batch-size', '3'], { env });
       expect(r.exitCode).toBe(0);
       expect(r.stdout).toBe(EMAILS_TXT_CSV);
       const batches = sentBatches(sb);
@@ -700,7 +717,7 @@ describe.concurrent('API client', () => {
   it('--concurrency 2 bounds the requests in flight', async () => {
     await withSandbox({ delayMs: 200 }, async ({ sb, env }) => {
       const input = Array.from({ length: 20 }, (_, i) => `c${i}@gmail.com`).join('\n');
-      const r = await idv(['emails', '--batch-size', '2', '--concurrency', '2'], { env, input });
+      const r = await run(['emails', '--batch-size', '2', '--concurrency', '2'], { env, input });
       expect(r.exitCode).toBe(0);
       expect(sentBatches(sb)).toHaveLength(10);
       expect(sb.maxInFlight).toBe(2);
@@ -710,12 +727,12 @@ describe.concurrent('API client', () => {
   it('default concurrency is 4 and default batch size 100', async () => {
     await withSandbox({ delayMs: 200 }, async ({ sb, env }) => {
       const input = Array.from({ length: 12 }, (_, i) => `d${i}@gmail.com`).join('\n');
-      const r = await idv(['emails', '--batch-size', '1'], { env, input });
+      const r = await run(['emails', '--batch-size', '1'], { env, input });
       expect(r.exitCode).toBe(0);
       expect(sb.maxInFlight).toBe(4);
       sb.requests.length = 0;
       const big = Array.from({ length: 150 }, (_, i) => `e${i}@gmail.com`).join('\n');
-      await idv(['emails', '-q'], { env, input: big });
+      await run(['emails', '-q'], { env, input: big });
       expect(sentBatches(sb).map((b) => b.length).sort((a, b) => b - a)).toEqual([100, 50]);
     });
   });
@@ -723,7 +740,7 @@ describe.concurrent('API client', () => {
   it('an unknown status is passed through unchanged', async () => {
     await withSandbox({}, async ({ sb, env }) => {
       sb.inject({ kind: 'status-for', status: 'risky', item: 'b@gmail.com' });
-      const r = await idv(['emails', '-'], { env, input: 'a@gmail.com\nb@gmail.com\n' });
+      const r = await run(['emails', '-'], { env, input: 'a@gmail.com\nb@gmail.com\n' });
       expect(r.exitCode).toBe(0);
       expect(r.stdout).toBe('email,status\na@gmail.com,ok\nb@gmail.com,risky\n');
       expect(r.stderr).toMatch(/\brisky\s+1\b/);
@@ -733,7 +750,7 @@ describe.concurrent('API client', () => {
   it('an item missing from a 2xx answer is "error", exit 1, not sent again', async () => {
     await withSandbox({}, async ({ sb, env }) => {
       sb.inject({ kind: 'drop', item: 'b@gmail.com' });
-      const r = await idv(['emails', '-'], { env, input: 'a@gmail.com\nb@gmail.com\nc@fake.com\n' });
+      const r = await run(['emails', '-'], { env, input: 'a@gmail.com\nb@gmail.com\nc@fake.com\n' });
       expect(r.exitCode).toBe(1);
       expect(r.stdout).toBe('email,status\na@gmail.com,ok\nb@gmail.com,error\nc@fake.com,fake\n');
       expect(sentItems(sb)).toEqual(['a@gmail.com', 'b@gmail.com', 'c@fake.com']);
@@ -751,7 +768,7 @@ describe.concurrent('API client', () => {
         meta: { v: 2 },
       });
       sb.inject({ kind: 'status', status: 202, body });
-      const r = await idv(['emails', '-'], { env, input: 'a@gmail.com\nb@gmail.com\n' });
+      const r = await run(['emails', '-'], { env, input: 'a@gmail.com\nb@gmail.com\n' });
       expect(r.exitCode).toBe(0);
       expect(r.stdout).toBe('email,status\na@gmail.com,ok\nb@gmail.com,alias\n');
       expect(sb.requests).toHaveLength(1);
@@ -780,7 +797,7 @@ describe.concurrent('base URL', () => {
         const args = ['emails', '-'];
         if (how === 'flag') args.push('--base-url', 'http://example.com');
         else env.IDV_BASE_URL = 'http://10.0.0.1';
-        const r = await idv(args, { env, input: 'a@gmail.com\n', timeout: 10_000 });
+        const r = await run(args, { env, input: 'a@gmail.com\n'});
         expect(r.exitCode).toBe(2);
         expect(r.stdout).toBe('');
         expect(r.stderr).toContain(how === 'flag' ? 'example.com' : '10.0.0.1');
@@ -794,10 +811,10 @@ describe.concurrent('base URL', () => {
 
   it('http://127.0.0.1 and http://localhost are accepted', async () => {
     await withSandbox({}, async ({ sb, env }) => {
-      const r1 = await idv(['emails', '-', '--base-url', `http://127.0.0.1:${sb.port}`], { env, input: 'a@gmail.com\n' });
+      const r1 = await run(['emails', '-', '--base-url', `http://127.0.0.1:${sb.port}`], { env, input: 'a@gmail.com\n' });
       expect(r1.exitCode).toBe(0);
       expect(r1.stdout).toBe('email,status\na@gmail.com,ok\n');
-      const r2 = await idv(['emails', '-'], {
+      const r2 = await run(['emails', '-'], {
         env: { ...env, IDV_BASE_URL: `http://localhost:${sb.port}` },
         input: 'b@gmail.com\n',
       });
@@ -831,7 +848,7 @@ describe.concurrent('quota', () => {
 
   it('partial quota (10 of 25 in one request): exit 4, 10 validated, 15 quota_exceeded', async () => {
     await withSandbox({ quota: 10 }, async ({ sb, env }) => {
-      const r = await idv(['emails', '-'], { env, input });
+      const r = await run(['emails', '-'], { env, input });
       expect(r.exitCode).toBe(4);
       checkQuotaStop(r.stdout, 10);
       quotaLine(r.stderr);
@@ -841,7 +858,7 @@ describe.concurrent('quota', () => {
 
   it('partial quota over several batches: no request after the quota is used up', async () => {
     await withSandbox({ quota: 10 }, async ({ sb, env }) => {
-      const r = await idv(['emails', '-', '--batch-size', '5', '--concurrency', '1'], { env, input });
+      const r = await run(['emails', '-', '--batch-size', '5', '--concurrency', '1'], { env, input });
       expect(r.exitCode).toBe(4);
       checkQuotaStop(r.stdout, 10);
       quotaLine(r.stderr);
@@ -853,7 +870,7 @@ describe.concurrent('quota', () => {
   it('a 429 stops at once: nothing sent after it, exit 4, all quota_exceeded', async () => {
     await withSandbox({ quota: 100 }, async ({ sb, env }) => {
       sb.setRemaining(0);
-      const r = await idv(['emails', '-', '--batch-size', '5', '--concurrency', '1'], { env, input });
+      const r = await run(['emails', '-', '--batch-size', '5', '--concurrency', '1'], { env, input });
       expect(r.exitCode).toBe(4);
       checkQuotaStop(r.stdout, 0);
       quotaLine(r.stderr);
@@ -865,7 +882,7 @@ describe.concurrent('quota', () => {
   it('a 429 with an HTML body is handled the same way', async () => {
     await withSandbox({}, async ({ sb, env }) => {
       sb.inject({ kind: 'status', status: 429, body: '<html><body><h1>429 Too Many Requests</h1></body></html>' });
-      const r = await idv(['emails', '-', '--batch-size', '5', '--concurrency', '1'], { env, input });
+      const r = await run(['emails', '-', '--batch-size', '5', '--concurrency', '1'], { env, input });
       expect(r.exitCode).toBe(4);
       checkQuotaStop(r.stdout, 0);
       quotaLine(r.stderr);
@@ -880,7 +897,7 @@ describe.concurrent('key', () => {
   it('no key: exit 3, hint names IDV_API_KEY and idv auth login, no request', async () => {
     await withSandbox({}, async ({ sb, env }) => {
       const { IDV_API_KEY: _k, ...noKey } = env;
-      const r = await idv(['emails', '-'], { env: noKey, input: 'a@gmail.com\n' });
+      const r = await run(['emails', '-'], { env: noKey, input: 'a@gmail.com\n' });
       expect(r.exitCode).toBe(3);
       expect(r.stdout).toBe('');
       expect(r.stderr).toContain('IDV_API_KEY');
@@ -892,7 +909,7 @@ describe.concurrent('key', () => {
   it('a key that cannot travel in a header (non-ASCII, a space inside): exit 3 at once, one line, no request', async () => {
     await withSandbox({}, async ({ sb, env }) => {
       for (const bad of ['sk_test_0123€456789', 'sk_test 0123456789']) {
-        const r = await idv(['emails', '-'], { env: { ...env, IDV_API_KEY: bad }, input: 'a@gmail.com\n' });
+        const r = await run(['emails', '-'], { env: { ...env, IDV_API_KEY: bad }, input: 'a@gmail.com\n' });
         expect(r.exitCode).toBe(3);
         expect(r.stdout).toBe('');
         expect(r.stderr).toBe(
@@ -906,7 +923,7 @@ describe.concurrent('key', () => {
   it('a wrong key: 401 → exit 3, the wrong key not printed', async () => {
     await withSandbox({}, async ({ sb, env }) => {
       const wrong = 'sk_wrong_ZZZZ9999YYYY8888';
-      const r = await idv(['emails', '-', '--verbose'], { env: { ...env, IDV_API_KEY: wrong }, input: 'a@gmail.com\n' });
+      const r = await run(['emails', '-', '--verbose'], { env: { ...env, IDV_API_KEY: wrong }, input: 'a@gmail.com\n' });
       expect(r.exitCode).toBe(3);
       expect(sb.requests[0]!.status).toBe(401);
       expect(r.stderr).toMatch(/401|unauthori[sz]ed|refused/i);
@@ -919,13 +936,13 @@ describe.concurrent('key', () => {
     await withSandbox({ key: KEY }, async ({ sb, env, home }) => {
       const { IDV_API_KEY: _k, ...noKey } = env;
       const outputs: string[] = [];
-      const run = async (args: string[], input?: string) => {
-        const r = await idv(args, { env: noKey, input });
+      const step = async (args: string[], input?: string) => {
+        const r = await run(args, { env: noKey, input });
         outputs.push(r.stdout, r.stderr);
         return r;
       };
 
-      const login = await run(['auth', 'login'], KEY + '\n');
+      const login = await step(['auth', 'login'], KEY + '\n');
       expect(login.exitCode).toBe(0);
       const dir = join(home.env.XDG_CONFIG_HOME!, 'idv');
       const file = join(dir, 'config.json');
@@ -933,25 +950,25 @@ describe.concurrent('key', () => {
       expect(((await stat(dir)).mode & 0o777).toString(8)).toBe('700');
       expect(await readFile(file, 'utf8')).toContain(KEY);
 
-      const status = await run(['auth', 'status']);
+      const status = await step(['auth', 'status']);
       expect(status.exitCode).toBe(0);
       expect(status.stdout + status.stderr).toContain(file);
       expect(status.stdout + status.stderr).toContain(KEY.slice(-4));
 
-      const envStatus = await idv(['auth', 'status'], { env: { ...noKey, IDV_API_KEY: 'sk_env_other_key_7777' } });
+      const envStatus = await run(['auth', 'status'], { env: { ...noKey, IDV_API_KEY: 'sk_env_other_key_7777' } });
       outputs.push(envStatus.stdout, envStatus.stderr);
       expect(envStatus.stdout + envStatus.stderr).toContain('IDV_API_KEY');
       expect(envStatus.stdout + envStatus.stderr).not.toContain('sk_env_other_key_7777');
 
-      const e = await run(['emails', '-', '--verbose'], 'a@gmail.com\nb+x@gmail.com\n');
+      const e = await step(['emails', '-', '--verbose'], 'a@gmail.com\nb+x@gmail.com\n');
       expect(e.exitCode).toBe(0);
       expect(e.stdout).toBe('email,status\na@gmail.com,ok\nb+x@gmail.com,alias\n');
       expect(sb.requests[0]!.authorization).toBe(`Bearer ${KEY}`);
 
-      const logout = await run(['auth', 'logout']);
+      const logout = await step(['auth', 'logout']);
       expect(logout.exitCode).toBe(0);
       expect(existsSync(file)).toBe(false);
-      const after = await run(['emails', '-'], 'a@gmail.com\n');
+      const after = await step(['emails', '-'], 'a@gmail.com\n');
       expect(after.exitCode).toBe(3);
       expect(sb.requests).toHaveLength(1);
 
@@ -964,7 +981,7 @@ describe.concurrent('key', () => {
       const { IDV_API_KEY: _k, ...noKey } = env;
       await mkdir(join(home.env.XDG_CONFIG_HOME!, 'idv'), { recursive: true, mode: 0o700 });
       await writeFile(join(home.env.XDG_CONFIG_HOME!, 'idv', 'config.json'), '{}\n', { mode: 0o600 });
-      const r = await idv(['emails', '-'], { env: noKey, input: 'a@gmail.com\n' });
+      const r = await run(['emails', '-'], { env: noKey, input: 'a@gmail.com\n' });
       expect(r.exitCode).toBe(3);
       expect(r.stderr).toContain('IDV_API_KEY');
       expect(sb.requests).toHaveLength(0);
@@ -993,7 +1010,7 @@ describe.concurrent('help, version, usage errors', () => {
 
   it('an unknown flag: exit 2, nothing sent', async () => {
     await withSandbox({}, async ({ sb, env }) => {
-      const r = await idv(['emails', '--bogus', '-'], { env, input: 'a@gmail.com\n' });
+      const r = await run(['emails', '--bogus', '-'], { env, input: 'a@gmail.com\n' });
       expect(r.exitCode).toBe(2);
       expect(r.stdout).toBe('');
       expect(r.stderr).toContain('--bogus');
@@ -1003,7 +1020,7 @@ describe.concurrent('help, version, usage errors', () => {
 
   it('--format xml: exit 2, nothing sent', async () => {
     await withSandbox({}, async ({ sb, env }) => {
-      const r = await idv(['emails', '--format', 'xml', '-'], { env, input: 'a@gmail.com\n' });
+      const r = await run(['emails', '--format', 'xml', '-'], { env, input: 'a@gmail.com\n' });
       expect(r.exitCode).toBe(2);
       expect(r.stdout).toBe('');
       expect(r.stderr).toContain('xml');
@@ -1038,12 +1055,12 @@ describe.concurrent('idv sandbox (subprocess)', () => {
       });
       const items = Array.from({ length: 7 }, (_, i) => `s${i}@gmail.com`);
       const env = { ...home.env, IDV_BASE_URL: url, IDV_API_KEY: 'k123456789012' };
-      const r = await idv(['emails', '-'], { env, input: items.join('\n') + '\n' });
+      const r = await run(['emails', '-'], { env, input: items.join('\n') + '\n' });
       expect(r.exitCode).toBe(4);
       expect(r.stdout).toBe(
         'email,status\n' + items.map((e, i) => `${e},${i < 5 ? 'ok' : 'quota_exceeded'}\n`).join(''),
       );
-      const bad = await idv(['emails', '-'], { env: { ...env, IDV_API_KEY: 'nope_wrong_key' }, input: 'a@gmail.com\n' });
+      const bad = await run(['emails', '-'], { env: { ...env, IDV_API_KEY: 'nope_wrong_key' }, input: 'a@gmail.com\n' });
       expect(bad.exitCode).toBe(3);
     } finally {
       proc.kill('SIGINT');

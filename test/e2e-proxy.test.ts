@@ -504,7 +504,7 @@ describe.concurrent('proxy failures', () => {
     const proc = idv(['emails', c.list, '-f', 'csv', '--retries', '0', '--timeout', '1'], {
       env: { ...c.env, HTTPS_PROXY: silent.url },
     }) as ReturnType<typeof idv> & { kill(signal?: NodeJS.Signals): boolean };
-    const stuck = setTimeout(() => proc.kill('SIGKILL'), 6_000); // a hang (undici's own 300 s CONNECT limit) fails the test
+    const stuck = setTimeout(() => proc.kill('SIGKILL'), 20_000); // a busy machine may take seconds; a hang (undici's own 300 s CONNECT limit) fails the test
     const r = await proc;
     clearTimeout(stuck);
     expect(silent.received()).toMatch(/^CONNECT api\.example\.test:443 HTTP\/1\.1\r\n/);
@@ -540,7 +540,7 @@ describe.concurrent('proxy failures', () => {
     c.sb.inject({ kind: 'hang' });
     const r = await idv(['emails', c.list, '-f', 'csv', '--retries', '0', '--timeout', '1'], {
       env: { ...c.env, HTTPS_PROXY: c.proxy.url },
-      timeout: 8_000,
+      timeout: 20_000, // --timeout 1, not the default 30 s, even on a busy machine
     });
     expect(r.timedOut).toBe(false);
     expect(r.exitCode).toBe(1);

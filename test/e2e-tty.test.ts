@@ -59,6 +59,8 @@ const coloured = (status: string, text = status) => `${ESC}[${COLOUR[status]}m${
 const bold = (text: string) => `${ESC}[1m${text}${ESC}[22m`;
 
 const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+/** The run's elapsed time in the summary: `2.4 s` under ten seconds, `12s`, `1m 5s` from there (a busy machine). */
+const ELAPSED = '(?:\\d+\\.\\d s|\\d+m \\d+s|\\d+[ms])';
 const crlf = (s: string) => s.replace(/\n/g, '\r\n');
 
 // ---------------------------------------------------------------------------------------------
@@ -181,7 +183,7 @@ function newsletterSummary(colour: boolean, nl: '\n' | '\r\n', bars = nl === '\r
     newsletterSummaryRows(colour, bars) +
     '0 items from the cache · 9 items sent in 1 request · quota left 991 of 1,000, resets in @RESET@\n';
   const text = escapeRe(nl === '\r\n' ? crlf(body) : body)
-    .replace('@TIME@', '\\d+\\.\\d s')
+    .replace('@TIME@', ELAPSED)
     .replace('@RESET@', '(?:\\d+[hms] ?)+');
   return new RegExp(text);
 }
@@ -191,7 +193,7 @@ const BIG_EMAILS = Array.from({ length: 3000 }, (_, i) =>
   i % 10 === 0 ? `user${i}+tag@example.com` : i % 10 === 1 ? `user${i}@mailinator.com` : `user${i}@example.com`,
 );
 const BIG_STATUSES = BIG_EMAILS.map((_, i) => (i % 10 === 0 ? 'alias' : i % 10 === 1 ? 'disposable' : 'ok'));
-/** Run with --batch-size 10 --concurrency 1 against an unlimited sandbox (no quota line). */
+/** Run with --batch-size 100 --concurrency 1 against an unlimited sandbox (no quota line). */
 function bigSummary(colour: boolean, bars: boolean): RegExp {
   const row = (s: string, rest: string, n: number) => summaryRow(colour, bars, s, rest, n, 3000);
   const body =
@@ -199,12 +201,12 @@ function bigSummary(colour: boolean, bars: boolean): RegExp {
     row('ok', '2,400   80.0%', 2400) +
     row('alias', '  300   10.0%', 300) +
     row('disposable', '  300   10.0%', 300) +
-    '0 items from the cache · 3,000 items sent in 300 requests\n';
-  return new RegExp('^' + escapeRe(body).replace('@TIME@', '\\d+\\.\\d s') + '$');
+    '0 items from the cache · 3,000 items sent in 30 requests\n';
+  return new RegExp('^' + escapeRe(body).replace('@TIME@', ELAPSED) + '$');
 }
-const BIG_ARGS = ['--batch-size', '10', '--concurrency', '1'];
-/** 300 sequential requests of 5 ms each: at least 1.5 s, so the spinner turns several times. */
-const BIG_SANDBOX: SandboxOptions = { quota: 0, delayMs: 5 };
+const BIG_ARGS = ['--batch-size', '100', '--concurrency', '1'];
+/** 30 sequential requests of 60 ms each: at least 1.8 s, so the spinner turns several times (few requests: cheap on a busy machine). */
+const BIG_SANDBOX: SandboxOptions = { quota: 0, delayMs: 60 };
 
 let bigList = '';
 let scratch = '';
@@ -218,7 +220,9 @@ afterAll(async () => {
 });
 
 // ---------------------------------------------------------------------------------------------
-describe.skipIf(!hasScript)('on a terminal (util-linux script)', () => {
+// Concurrent: each test has its own pty, HOME and sandbox, and most of a test's time is waiting (a quota
+// window, slow answers), so running them one after another only added those waits up.
+describe.skipIf(!hasScript)('on a terminal (util-linux script)', { concurrent: true }, () => {
   it('the harness really gives idv a terminal of the size asked for', async () => {
     const r = await execa(
       SCRIPT ?? 'script',
@@ -329,7 +333,7 @@ describe.skipIf(!hasScript)('on a terminal (util-linux script)', () => {
       expect(FRAMES.some((f) => plain.slice(at).includes(f))).toBe(false);
       // The whole list was validated, each item once.
       expect(sentItems(sb)).toHaveLength(3000);
-      expect(sentBatches(sb)).toHaveLength(300);
+      expect(sentBatches(sb)).toHaveLength(30);
       // 4: stdout is a file: exact CSV, nothing of the progress in it.
       expect(await readFile(outFile, 'utf8')).toBe(expectedCsv(BIG_EMAILS, BIG_STATUSES));
     });
@@ -394,13 +398,13 @@ describe.skipIf(!hasScript)('on a terminal (util-linux script)', () => {
       const emails = Array.from({ length: 8 }, (_, i) => `person${i + 1}@example.com`);
       await writeFile(list, emails.join('\n') + '\n');
       // One request at a time and batches of 5, so that no item is sent while the quota is used up.
-      const r = await onTty({ args: ['emails', list, '--wait', '--batch-size', '5', '--concurrency', '1'], env, timeout: 15_000 });
+      const r = await onTty({ args: ['emails', list, '--wait', '--batch-size', '5', '--concurrency', '1'], env, timeout: 25_000 });
       expect(r.exitCode).toBe(0);
       const out = r.stdout as string;
       expect(out).toMatch(/Quota used up; waiting \d+s for it to reset \(at \d\d:\d\d UTC\), as --wait asks\./);
       expect(out).toContain(crlf(expectedTable(emails, emails.map(() => 'ok'), true)));
       expect(out).not.toContain('quota_exceeded');
-      expect(stripAnsi(out)).toMatch(/8 records in \d+\.\d s\r\n {2}ok {6}8 {2}100\.0% {2}█{20}\r\n0 items from the cache · 8 items sent in 2 requests · quota left/);
+      expect(stripAnsi(out)).toMatch(new RegExp(`8 records in ${ELAPSED}\\r\\n {2}ok {6}8 {2}100\\.0% {2}█{20}\\r\\n0 items from the cache · 8 items sent in 2 requests · quota left`));
       expect([...sentItems(sb)].sort()).toEqual([...emails].sort());
       expect(sentBatches(sb).map((b) => b.length)).toEqual([5, 3]);
     });
@@ -411,7 +415,7 @@ describe.skipIf(!hasScript)('on a terminal (util-linux script)', () => {
       const list = path('eight.txt');
       const emails = Array.from({ length: 8 }, (_, i) => `person${i + 1}@example.com`);
       await writeFile(list, emails.join('\n') + '\n');
-      const r = await onTty({ args: ['emails', list, '--wait'], env, timeout: 15_000 });
+      const r = await onTty({ args: ['emails', list, '--wait'], env, timeout: 25_000 });
       expect(r.exitCode).toBe(0);
       const out = r.stdout as string;
       expect(out).toMatch(/Quota used up; waiting \d+s for it to reset/);
@@ -464,8 +468,8 @@ describe.skipIf(!hasScript)('on a terminal (util-linux script)', () => {
   it('on a 0-column pty the run ends (no spinner there: ora would loop forever)', async () => {
     await withSandbox({}, async ({ env, path }) => {
       const outFile = path('out.txt');
-      // `timeout -s KILL 5` is the hard stop: the hung node ignores anything gentler.
-      const r = await onTty({ args: ['emails', NEWSLETTER], env, size: null, killAfterSeconds: 5, redirect: `>${q(outFile)}` });
+      // `timeout -s KILL 15` is the hard stop: the hung node ignores anything gentler.
+      const r = await onTty({ args: ['emails', NEWSLETTER], env, size: null, killAfterSeconds: 15, redirect: `>${q(outFile)}` });
       expect(r.exitCode).toBe(0);
       expect(await readFile(outFile, 'utf8')).toBe(expectedCsv(NEWSLETTER_EMAILS, NEWSLETTER_STATUSES));
     });

@@ -23,6 +23,8 @@ describe('checkEmail', () => {
     ['jane@example.', null],
     ['jane@exa..mple.com', null],
     ['a@b@example.com', null],
+    ['a@.com', null], // an empty first label: no host
+    ['a@.example.com', null],
     ['x'.repeat(250) + '@ex.com', null],
   ])('%j is invalid', (raw, want) => {
     expect(checkEmail(raw)).toBe(want);
@@ -98,6 +100,43 @@ describe('layout detection (openSource)', () => {
   it('an address repeated on every row (an owner) loses to the contacts column', async () => {
     const rows = Array.from({ length: 20 }, (_, i) => `${i % 3 === 0 ? '' : `c${i}@x.com`},owner@acme.com`);
     expect((await layoutOf('Email,Owner Email\n' + rows.join('\n') + '\n')).column).toBe(0);
+  });
+  // The column-choice rules, each at its threshold: among columns whose header names the item, the most
+  // distinct items wins unless another has at least 90% as many (then the better name); a note when the
+  // runner-up has at least half as many; with no header, the first column of which at least half the filled
+  // cells are items; a first row without items is a header when some column below is at least half items.
+  const chosen = async (text: string) => {
+    const notes: string[] = [];
+    const s = await openSource({ name: 'c.csv', path: 'c.csv', open: () => Readable.from([Buffer.from(text)]) }, 'emails', {}, (n) => notes.push(n));
+    return { column: s.layout.column, header: s.layout.header, notes };
+  };
+  /** A two-column CSV whose columns hold a and b distinct addresses (the rest of each column empty). */
+  const twoColumns = (names: string, a: number, b: number) =>
+    names + '\n' + Array.from({ length: 10 }, (_, i) => `${i < a ? `a${i}@x.com` : ''},${i < b ? `b${i}@y.com` : ''}`).join('\n') + '\n';
+  it('within 90% of the most distinct items, the better name wins (Email over Billing Email)', async () => {
+    expect((await chosen(twoColumns('Billing Email,Email', 10, 9))).column).toBe(1);
+  });
+  it('below 90% of the most distinct items, the most distinct items win, whatever the name; the runner-up with half as many is said', async () => {
+    const c = await chosen(twoColumns('Email,Billing Email', 6, 10));
+    expect(c.column).toBe(1);
+    expect(c.notes).toEqual(['c.csv: took the column "Billing Email" (10 distinct addresses in the first rows; "Email" has 6); pick another with --column NAME.']);
+  });
+  it('a runner-up with less than half as many distinct items is not said', async () => {
+    const c = await chosen(twoColumns('Email,Billing Email', 4, 10));
+    expect(c.column).toBe(1);
+    expect(c.notes).toEqual([]);
+  });
+  it('with no header: the first column at least half of whose filled cells are items', async () => {
+    // Column 1: 3 of 10 cells are addresses (not enough); column 2: all are.
+    const mostlyNames = Array.from({ length: 10 }, (_, i) => `${i < 3 ? `c${i}@x.com` : `Name ${i}`},d${i}@y.com`).join('\n') + '\n';
+    expect(await chosen(mostlyNames)).toMatchObject({ header: null, column: 1 });
+    // Column 2: 6 of 10 (enough); column 1 none.
+    const someNa = Array.from({ length: 10 }, (_, i) => `Name ${i},${i < 6 ? `d${i}@y.com` : 'n/a'}`).join('\n') + '\n';
+    expect(await chosen(someNa)).toMatchObject({ header: null, column: 1 });
+  });
+  it('a first row with no known name and no item is a header when a column below is at least half items', async () => {
+    const text = 'Name,Contact\n' + Array.from({ length: 10 }, (_, i) => `Name ${i},${i < 6 ? `d${i}@y.com` : 'n/a'}`).join('\n') + '\n';
+    expect(await chosen(text)).toMatchObject({ header: ['Name', 'Contact'], column: 1 });
   });
   it('a preamble above the header is skipped and said', async () => {
     const notes: string[] = [];

@@ -7,6 +7,8 @@ import { join } from 'node:path';
 import { makeHome, sandbox, type Home } from './helpers.js';
 import { run } from './fake-io.js';
 import type { Fault, Sandbox } from '../src/sandbox/server.js';
+import { createClient } from '../src/api/client.js';
+import { Secrets } from '../src/secrets.js';
 
 // Characters that make its URL-encoded and JSON-escaped forms differ from the key itself.
 const KEY = 'sk_live_Zx9+/Q"w\\T~1aB';
@@ -116,3 +118,32 @@ for (const source of ['IDV_API_KEY', 'the config file'] as const) {
     }
   });
 }
+
+// Two layers keep the key out: the client masks what the service says before it becomes a reason
+// (src/api/client.ts), and every message for a person is masked again on its way out (forPerson in
+// src/io.ts). The runs above pass through both; each layer is pinned alone here.
+describe('each layer alone', () => {
+  it('an error message that holds the key for another reason (a file named after it) shows it masked', async () => {
+    const missing = join(home.dir, `list-${KEY}.txt`);
+    const r = await run(['emails', missing], { env: { ...home.env, IDV_API_KEY: KEY } });
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain(join(home.dir, 'list-****.txt'));
+    expectNoKey(r.stdout, r.stderr);
+  });
+
+  it('the client masks the key in the reason it gives for a refused batch', async () => {
+    const { sb } = await sandbox({ key: KEY }, home);
+    const client = await createClient({ baseUrl: sb.url, key: KEY, timeoutMs: 5000, connections: 1, env: {}, secrets: new Secrets() });
+    try {
+      sb.inject({ kind: 'status', status: 400, body: JSON.stringify({ message: echo('Bad request for') }) });
+      const outcome = await client.validate('/emails/validate', 'emails', ['a@example.com'], new AbortController().signal);
+      expect(outcome).toMatchObject({ type: 'failed' });
+      const reason = (outcome as { reason: string }).reason;
+      expect(reason).toBe('the service answered HTTP 400: Bad request for: Bearer **** / **** / ****');
+      expectNoKey(reason);
+    } finally {
+      await client.close();
+      await sb.close();
+    }
+  });
+});

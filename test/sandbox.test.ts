@@ -1,5 +1,5 @@
 import { fakeIo as sharedFakeIo, run as runCli } from './fake-io.js';
-import { describe, it, expect, afterEach } from 'vitest';
+import { describe, it, expect, afterEach, vi } from 'vitest';
 import { PassThrough } from 'node:stream';
 import { startSandbox, type Sandbox, type SandboxOptions } from '../src/sandbox/server.js';
 import { classifyDomain, classifyEmail, DISPOSABLE_DOMAINS, FAKE_DOMAINS, FAKE_TLDS } from '../src/sandbox/rules.js';
@@ -345,14 +345,15 @@ describe('faults', () => {
     s.inject({ kind: 'hang' }, 2);
     const ac = new AbortController();
     const aborted = emails(s, ['a@example.com'], { signal: ac.signal });
-    setTimeout(() => ac.abort(), 50);
+    // Each step waits for the request to arrive (a fixed 50 ms was too short on a busy machine).
+    await vi.waitFor(() => expect(s.requests).toHaveLength(1));
+    ac.abort();
     await expect(aborted).rejects.toThrow();
     const outstanding = emails(s, ['b@example.com']).then(
       () => 'answered',
       () => 'failed',
     );
-    await new Promise((r) => setTimeout(r, 50));
-    expect(s.requests).toHaveLength(2);
+    await vi.waitFor(() => expect(s.requests).toHaveLength(2));
     const t0 = Date.now();
     await s.close();
     expect(Date.now() - t0).toBeLessThan(500);
