@@ -18,6 +18,7 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
+import { createHash } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -248,7 +249,9 @@ if (said.status !== 0 || said.stdout !== `${pkg.version}\n`) {
 mkdirSync(dirname(opt.out), { recursive: true });
 renameSync(exe, opt.out);
 // What bench/binary.mjs compares against (the same Node running bin/idv.js).
-const facts = { version: pkg.version, node, nodeVersion, codeCache: opt.codeCache, entryBytes: statSync(bundle).size, programBytes: statSync(program).size, bytes: statSync(opt.out).size };
+// What it was built from: test/binary.test.ts skips (loudly) a binary older than the dist/ under test.
+const builtFrom = createHash('sha256').update(readFileSync(join(ROOT, 'dist', 'program.cjs'))).digest('hex');
+const facts = { version: pkg.version, node, nodeVersion, codeCache: opt.codeCache, entryBytes: statSync(bundle).size, programBytes: statSync(program).size, bytes: statSync(opt.out).size, builtFrom };
 writeFileSync(`${opt.out}.build.json`, JSON.stringify(facts, null, 2) + '\n');
 rmSync(work, { recursive: true, force: true });
 const mb = (statSync(opt.out).size / 1024 / 1024).toFixed(1);

@@ -8,20 +8,29 @@
 import { describe, expect, it } from 'vitest';
 import { execa, type Result } from 'execa';
 import { existsSync, readFileSync, statSync } from 'node:fs';
+import { createHash } from 'node:crypto';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fixture, idv, makeHome, ROOT, sandbox, sentBatches, sentItems, type Home } from './helpers.js';
 
 /** IDV_BINARY=path tests another build (e.g. `node scripts/build-binary.mjs --node 26 --out /tmp/idv26`). */
 const BIN = process.env.IDV_BINARY || join(ROOT, 'dist-bin', 'idv');
-const built = existsSync(BIN);
+/** The binary's build facts say which dist/program.cjs it was made from: one made from another is stale. */
+function staleness(): string | null {
+  if (!existsSync(BIN)) return 'dist-bin/idv is not built';
+  if (process.env.IDV_BINARY) return null;
+  try {
+    const facts = JSON.parse(readFileSync(`${BIN}.build.json`, 'utf8')) as { builtFrom?: string };
+    const now = createHash('sha256').update(readFileSync(join(ROOT, 'dist', 'program.cjs'))).digest('hex');
+    return facts.builtFrom === now ? null : 'dist-bin/idv was built from another dist/ than the one under test';
+  } catch {
+    return 'dist-bin/idv has no build facts (dist-bin/idv.build.json)';
+  }
+}
+const why = staleness();
+const built = why === null;
 if (!built) {
-  console.warn(
-    '\n*** test/binary.test.ts: SKIPPED — dist-bin/idv is not built, so the single executable is NOT tested. ' +
-      'Run `npm run build:binary`, then this test. ***\n',
-  );
-} else if (statSync(BIN).mtimeMs < statSync(join(ROOT, 'src', 'cli.cts')).mtimeMs) {
-  console.warn('\n*** test/binary.test.ts: dist-bin/idv is older than src/cli.cts: it may not be the code under test; run `npm run build:binary`. ***\n');
+  console.warn(`\n*** test/binary.test.ts: SKIPPED — ${why}, so the single executable is NOT tested. Run \`npm run build:binary\`, then this test. ***\n`);
 }
 
 /** Run the binary; never rejects. */
