@@ -7,7 +7,7 @@
 // server received; where the text is long (help), the binary must print exactly what `node bin/idv.js` does.
 import { describe, expect, it } from 'vitest';
 import { execa, type Result } from 'execa';
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
