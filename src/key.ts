@@ -1,10 +1,9 @@
 // Where the API key comes from, and how it is shown (never whole).
 import { chmod, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { randomBytes } from 'node:crypto';
 import { IdvError, fsReason } from './errors.js';
 import { configDir } from './paths.js';
-import { tempFileGone, tempFileOpened } from './temp-files.js';
+import { tempFileGone, tempFileOpened, randomHex } from './temp-files.js';
 
 export const NO_KEY_MESSAGE = 'No API key found: set IDV_API_KEY, or store one with idv auth login.';
 
@@ -64,7 +63,7 @@ export async function storedKey(env: Record<string, string | undefined>): Promis
 export async function saveKey(env: Record<string, string | undefined>, key: string): Promise<string> {
   const dir = configDir(env);
   const path = configPath(env);
-  const tmp = `${path}.${randomBytes(6).toString('hex')}.tmp`;
+  const tmp = `${path}.${randomHex(6)}.tmp`;
   tempFileOpened(tmp);
   try {
     await mkdir(dir, { recursive: true, mode: 0o700 });

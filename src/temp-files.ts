@@ -27,3 +27,11 @@ export function removeTempFilesNow(): void {
   }
   live.clear();
 }
+
+/**
+ * Random hex for temporary file names (and the sandbox's made-up key), from the global Web Crypto: it is
+ * loaded on first use, so a run that writes no temporary file never loads node:crypto (a start-up cost).
+ */
+export function randomHex(bytes: number): string {
+  return Buffer.from(globalThis.crypto.getRandomValues(new Uint8Array(bytes))).toString('hex');
+}

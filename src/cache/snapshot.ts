@@ -15,9 +15,8 @@
 import { closeSync, fstatSync, openSync, readSync, readFileSync } from 'node:fs';
 import { rename, rm, writeFile } from 'node:fs/promises';
 import { endianness } from 'node:os';
-import { randomBytes } from 'node:crypto';
 import type { KeyHash } from '../key-hash.js';
-import { tempFileGone, tempFileOpened } from '../temp-files.js';
+import { tempFileGone, tempFileOpened, randomHex } from '../temp-files.js';
 
 const MAGIC = 0x31584449; // "IDX1"
 const VERSION = 1;
@@ -118,7 +117,7 @@ export async function writeSnapshot(
   const st = Buffer.alloc(statusBytes);
   statuses.copy(st);
   const parts = [bytesOf(header), fp, st, bytesOf(dir), bytesOf(sorted.subarray(0, n * W))];
-  const tmp = `${path}.${randomBytes(6).toString('hex')}.tmp`;
+  const tmp = `${path}.${randomHex(6)}.tmp`;
   tempFileOpened(tmp);
   try {
     await writeFile(tmp, Buffer.concat(parts), { mode: 0o600 });

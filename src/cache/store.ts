@@ -17,11 +17,11 @@
 // Line format: <unix seconds>\t<status>\t<key>\n   (keys never hold white space: such items are invalid)
 import { appendFileSync } from 'node:fs';
 import { mkdir, readdir, rename, rm, stat, utimes, writeFile, open as openFile, type FileHandle } from 'node:fs/promises';
-import { createHash, randomBytes } from 'node:crypto';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { isCacheable, isPlainStatus } from '../statuses.js';
 import { KeyHash } from '../key-hash.js';
-import { tempFileGone, tempFileOpened } from '../temp-files.js';
+import { tempFileGone, tempFileOpened, randomHex } from '../temp-files.js';
 import { HEADER_PREFIX, readLines, textLines, TORN_LINE_END } from './log.js';
 import { Entries, openSnapshot, writeSnapshot, type Freshness, type Snapshot } from './snapshot.js';
 import { ttlOf, uniformTtl, type CacheTtl } from './ttl.js';
@@ -84,7 +84,7 @@ export function openScope(
   tuning: ScopeTuning = {},
 ): CacheScope {
   const policy = typeof ttl === 'number' ? uniformTtl(ttl) : ttl;
-  const id = createHash('sha256').update(`${baseUrl.replace(/\/+$/, '')}\n${endpoint}`).digest('hex').slice(0, 16);
+  const id = sha256(`${baseUrl.replace(/\/+$/, '')}\n${endpoint}`).slice(0, 16);
   const path = join(dir, `${id}.log`);
   const index = `${path}.idx`;
   const header = `${HEADER_PREFIX}${baseUrl.replace(/\/+$/, '')} ${endpoint}\n`;
@@ -263,7 +263,7 @@ export function openScope(
           void utimes(lock, beat / 1000, beat / 1000).catch(() => undefined); // still alive
         }
       });
-      const tmp = `${path}.${randomBytes(6).toString('hex')}.tmp`;
+      const tmp = `${path}.${randomHex(6)}.tmp`;
       let out = header;
       for (const line of kept.values()) out += line;
       tempFileOpened(tmp);
@@ -289,6 +289,12 @@ export function openScope(
       await rm(lock, { force: true }).catch(() => undefined);
     }
   }
+}
+
+/** node:crypto loaded when a cache is opened, not by every run that imports this module (start-up counts). */
+function sha256(text: string): string {
+  const { createHash } = createRequire(import.meta.url)('node:crypto') as typeof import('node:crypto');
+  return createHash('sha256').update(text).digest('hex');
 }
 
 /** Append what `from` holds from byte `at` on to the file `to`; give where it ended. */
@@ -318,7 +324,7 @@ async function takeLock(lock: string, now: () => number): Promise<boolean> {
       const st = await stat(lock);
       if (now() - st.mtimeMs < LOCK_STALE_MS) return false; // its holder is alive
       // Claim the stale lock by renaming it: of two runs that found it stale, one rename succeeds.
-      const claimed = `${lock}.${randomBytes(4).toString('hex')}.stale`;
+      const claimed = `${lock}.${randomHex(4)}.stale`;
       await rename(lock, claimed);
       await rm(claimed, { recursive: true, force: true });
     } catch {

@@ -5,10 +5,9 @@
 // gives, as the shell's `>` does.
 import { open, rename, rm, stat, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { randomBytes } from 'node:crypto';
 import type { Writable } from 'node:stream';
 import { fsReason, IdvError } from '../errors.js';
-import { tempFileGone, tempFileOpened } from '../temp-files.js';
+import { tempFileGone, tempFileOpened, randomHex } from '../temp-files.js';
 
 export interface Sink {
   /** Resolves once the destination can be written; a file that cannot (a folder, no such folder) fails here, before anything is sent. */
@@ -88,7 +87,7 @@ export function stdoutSink(stdout: Writable): Sink {
 }
 
 export function fileSink(path: string): Sink {
-  const tmp = join(dirname(path), `.${basename(path)}.${randomBytes(4).toString('hex')}.tmp`);
+  const tmp = join(dirname(path), `.${basename(path)}.${randomHex(4)}.tmp`);
   const fail = (err: unknown) =>
     new IdvError(
       'failed',

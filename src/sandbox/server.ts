@@ -4,9 +4,9 @@
 import { isLoopback } from '../api/loopback.js';
 import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { randomBytes } from 'node:crypto';
 import { answerOther, answerValidate, authorized, ENDPOINTS, message, parseItems, type Body, type Fault, type Reply } from './answer.js';
 import { QuotaWindow } from './quota.js';
+import { randomHex } from '../temp-files.js';
 
 export type { Fault } from './answer.js';
 
@@ -85,7 +85,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
   checkInteger('window', windowSec, 1);
   const delayMs = opts.delayMs ?? 0;
   if (!Number.isFinite(delayMs) || delayMs < 0) throw new RangeError(`sandbox: delayMs must be >= 0, got ${delayMs}`);
-  const key = opts.key ?? 'sk_sandbox_' + randomBytes(8).toString('hex');
+  const key = opts.key ?? 'sk_sandbox_' + randomHex(8);
   if (key === '' || /\s/.test(key)) throw new Error('sandbox: the key must be non-empty, without white space');
   const now = opts.now ?? Date.now;
   const window = new QuotaWindow(quota, windowSec, now);
