@@ -26,7 +26,7 @@ const W = 5; // words per entry
 /** Disk probes before the snapshot is read whole: past this, the run is a large one. */
 const PROBES_IN_PLACE = 1024;
 /** Aim for about this many entries a bucket (one bucket: one read of a few hundred bytes). */
-const BUCKET_TARGET = 16;
+const BUCKET_TARGET = 4;
 
 /** Entries in log order, before sorting: a growable array of 5-word entries. */
 export class Entries {
