@@ -1,9 +1,9 @@
 // Where the API key comes from, and how it is shown (never whole).
-import { chmod, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { IdvError, fsReason } from './errors.js';
 import { configDir } from './paths.js';
-import { tempFileGone, tempFileOpened, randomHex } from './temp-files.js';
+import { replaceFile } from './temp-files.js';
 
 export const NO_KEY_MESSAGE = 'No API key found: set IDV_API_KEY, or store one with idv auth login.';
 
@@ -63,22 +63,18 @@ export async function storedKey(env: Record<string, string | undefined>): Promis
 export async function saveKey(env: Record<string, string | undefined>, key: string): Promise<string> {
   const dir = configDir(env);
   const path = configPath(env);
-  const tmp = `${path}.${randomHex(6)}.tmp`;
-  tempFileOpened(tmp);
   try {
     await mkdir(dir, { recursive: true, mode: 0o700 });
     await chmod(dir, 0o700);
-    await writeFile(tmp, JSON.stringify({ apiKey: key }, null, 2) + '\n', { mode: 0o600 });
-    await chmod(tmp, 0o600);
-    await rename(tmp, path);
+    await replaceFile(path, async (tmp) => {
+      await writeFile(tmp, JSON.stringify({ apiKey: key }, null, 2) + '\n', { mode: 0o600 });
+      await chmod(tmp, 0o600);
+    });
   } catch (err) {
-    await rm(tmp, { force: true }).catch(() => undefined);
     throw new IdvError(
       'failed',
       `Cannot save the key in ${dir}: ${fsReason(err)}; set XDG_CONFIG_HOME to a folder you can write, or give the key in IDV_API_KEY.`,
     );
-  } finally {
-    tempFileGone(tmp);
   }
   return path;
 }

@@ -3,6 +3,7 @@
 // process must end at once (a second Ctrl-C, the safety net), cli.cts calls removeTempFilesNow() first, so
 // that no `.tmp` file is ever left behind.
 import { rmSync } from 'node:fs';
+import { rename, rm } from 'node:fs/promises';
 
 const live = new Set<string>();
 
@@ -34,4 +35,22 @@ export function removeTempFilesNow(): void {
  */
 export function randomHex(bytes: number): string {
   return Buffer.from(globalThis.crypto.getRandomValues(new Uint8Array(bytes))).toString('hex');
+}
+
+/**
+ * Replace `path` atomically: `fill` writes a temporary file beside it (registered while it exists), which
+ * is then renamed over `path`; on failure it is removed and `path` is left as it was.
+ */
+export async function replaceFile(path: string, fill: (tmp: string) => Promise<void>): Promise<void> {
+  const tmp = `${path}.${randomHex(6)}.tmp`;
+  tempFileOpened(tmp);
+  try {
+    await fill(tmp);
+    await rename(tmp, path);
+  } catch (err) {
+    await rm(tmp, { force: true }).catch(() => undefined);
+    throw err;
+  } finally {
+    tempFileGone(tmp);
+  }
 }

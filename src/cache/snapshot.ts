@@ -13,10 +13,10 @@
 //   directory    2^bits + 1 words: entry index where bucket i starts
 //   entries      5 words each: hash a, b, c, time (unsigned seconds), status index
 import { closeSync, fstatSync, openSync, readSync, readFileSync } from 'node:fs';
-import { rename, rm, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import { endianness } from 'node:os';
 import type { KeyHash } from '../key-hash.js';
-import { tempFileGone, tempFileOpened, randomHex } from '../temp-files.js';
+import { replaceFile } from '../temp-files.js';
 
 const MAGIC = 0x31584449; // "IDX1"
 const VERSION = 1;
@@ -117,17 +117,7 @@ export async function writeSnapshot(
   const st = Buffer.alloc(statusBytes);
   statuses.copy(st);
   const parts = [bytesOf(header), fp, st, bytesOf(dir), bytesOf(sorted.subarray(0, n * W))];
-  const tmp = `${path}.${randomHex(6)}.tmp`;
-  tempFileOpened(tmp);
-  try {
-    await writeFile(tmp, Buffer.concat(parts), { mode: 0o600 });
-    await rename(tmp, path);
-  } catch (err) {
-    await rm(tmp, { force: true }).catch(() => undefined);
-    throw err;
-  } finally {
-    tempFileGone(tmp);
-  }
+  await replaceFile(path, (tmp) => writeFile(tmp, Buffer.concat(parts), { mode: 0o600 }));
   return { entries: n, fresh: freshCount };
 }
 

@@ -21,7 +21,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { isCacheable, isPlainStatus } from '../statuses.js';
 import { KeyHash } from '../key-hash.js';
-import { tempFileGone, tempFileOpened, randomHex } from '../temp-files.js';
+import { randomHex, replaceFile } from '../temp-files.js';
 import { HEADER_PREFIX, readLines, textLines, TORN_LINE_END } from './log.js';
 import { Entries, openSnapshot, writeSnapshot, type Freshness, type Snapshot } from './snapshot.js';
 import { ttlOf, uniformTtl, type CacheTtl } from './ttl.js';
@@ -263,22 +263,14 @@ export function openScope(
           void utimes(lock, beat / 1000, beat / 1000).catch(() => undefined); // still alive
         }
       });
-      const tmp = `${path}.${randomHex(6)}.tmp`;
       let out = header;
       for (const line of kept.values()) out += line;
-      tempFileOpened(tmp);
-      let copied: number;
-      try {
+      let copied = end;
+      await replaceFile(path, async (tmp) => {
         await writeFile(tmp, out, { mode: 0o600 });
         // What was appended since it was read (by this run or another), whole lines or not, as it is.
-        copied = await copyTail(old, end, tmp);
-        await rename(tmp, path);
-      } catch (err) {
-        await rm(tmp, { force: true }).catch(() => undefined);
-        throw err;
-      } finally {
-        tempFileGone(tmp);
-      }
+        copied = await copyTail(old!, end, tmp);
+      });
       await new Promise((r) => setTimeout(r, 20));
       await copyTail(old, copied, path);
       return true;
