@@ -17,7 +17,7 @@
 // Line format: <unix seconds>\t<status>\t<key>\n   (keys never hold white space: such items are invalid)
 import { appendFileSync } from 'node:fs';
 import { mkdir, readdir, rename, rm, stat, utimes, writeFile, open as openFile, type FileHandle } from 'node:fs/promises';
-import { createRequire } from 'node:module';
+import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { isCacheable, isPlainStatus } from '../statuses.js';
 import { KeyHash } from '../key-hash.js';
@@ -283,9 +283,7 @@ export function openScope(
   }
 }
 
-/** node:crypto loaded when a cache is opened, not by every run that imports this module (start-up counts). */
 function sha256(text: string): string {
-  const { createHash } = createRequire(import.meta.url)('node:crypto') as typeof import('node:crypto');
   return createHash('sha256').update(text).digest('hex');
 }
 
