@@ -11,7 +11,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { fixture, idv, makeHome, ROOT, sandbox, sentBatches, sentItems, type Home } from './helpers.js';
+import { fixture, idv, ROOT, sandbox, sentBatches, sentItems, type Home, withHome } from './helpers.js';
 
 /** IDV_BINARY=path tests another build (e.g. `node scripts/build-binary.mjs --node 26 --out /tmp/idv26`). */
 const BIN = process.env.IDV_BINARY || join(ROOT, 'dist-bin', 'idv');
@@ -46,14 +46,6 @@ function bin(args: string[], o: { env: Record<string, string>; input?: string; c
   }) as unknown as Promise<Result>;
 }
 
-async function withHome<T>(fn: (home: Home) => Promise<T>): Promise<T> {
-  const home = await makeHome();
-  try {
-    return await fn(home);
-  } finally {
-    await home.cleanup();
-  }
-}
 
 // A small list with every status the sandbox gives, a duplicate (by domain case) and an invalid line.
 const LIST = [

@@ -11,22 +11,13 @@ import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse as parseCsv } from 'csv-parse/sync';
-import { fixture, idv, IDV, makeHome, ROOT, sandbox, sentBatches, sentItems, type Home } from './helpers.js';
+import { fixture, idv, IDV, makeHome, ROOT, sandbox, sentBatches, sentItems, type Home, withHome } from './helpers.js';
 import { run } from './fake-io.js';
 
 // Tests run concurrently (describe.concurrent): each one gets its own HOME and sandbox.
 
 type Rec = { email?: string; domain?: string; status: string };
 
-/** Run fn with a fresh HOME, always removing it. */
-async function withHome<T>(fn: (home: Home) => Promise<T>): Promise<T> {
-  const home = await makeHome();
-  try {
-    return await fn(home);
-  } finally {
-    await home.cleanup();
-  }
-}
 
 /** Run fn with a fresh HOME and a sandbox (and the env pointing idv at it), always closing both. */
 async function withSandbox<T>(

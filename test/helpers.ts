@@ -1,7 +1,7 @@
 // Shared by the end-to-end tests: run the built `idv` (bin/idv.js → dist/) with execa, in a clean
 // environment with its own HOME, config and cache folders, against a sandbox started in this process.
 import { execa, type Options, type Result } from 'execa';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -31,6 +31,23 @@ export async function makeHome(): Promise<Home> {
     },
     cleanup: () => rm(dir, { recursive: true, force: true }),
   };
+}
+
+/** Run fn with a fresh HOME, always removing it. */
+export async function withHome<T>(fn: (home: Home) => Promise<T>): Promise<T> {
+  const home = await makeHome();
+  try {
+    return await fn(home);
+  } finally {
+    await home.cleanup();
+  }
+}
+
+/** Write `lines` as a list file in the home's folder; its path. */
+export async function writeList(home: Home, lines: string[], name = 'list.txt'): Promise<string> {
+  const p = join(home.dir, name);
+  await writeFile(p, lines.join('\n') + '\n');
+  return p;
 }
 
 export interface RunOptions {

@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { chmod, readdir, readFile, stat, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { execa } from 'execa';
-import { IDV, makeHome, sandbox, sentBatches, type Home } from './helpers.js';
+import { IDV, makeHome, sandbox, sentBatches, type Home, writeList } from './helpers.js';
 import { run } from './fake-io.js';
 import { cacheDir, openScope } from '../src/cache/store.js';
 import { defaultSleep } from '../src/dispatch/dispatch.js';
@@ -19,11 +19,7 @@ afterEach(async () => {
   await home.cleanup();
 });
 
-const list = async (lines: string[], name = 'list.txt') => {
-  const p = join(home.dir, name);
-  await writeFile(p, lines.join('\n') + '\n');
-  return p;
-};
+const list = (lines: string[], name?: string) => writeList(home, lines, name);
 
 /** A loopback server answering every request with `answer`; counts requests. */
 async function server(answer: (req: http.IncomingMessage, res: http.ServerResponse, n: number) => void) {

@@ -2,7 +2,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { fixture, makeHome, sandbox, sentItems, type Home } from './helpers.js';
+import { fixture, makeHome, sandbox, sentItems, type Home, writeList } from './helpers.js';
 import { run } from './fake-io.js';
 
 let home: Home;
@@ -13,11 +13,7 @@ afterEach(async () => {
   await home.cleanup();
 });
 
-const list = async (lines: string[], name = 'list.txt') => {
-  const p = join(home.dir, name);
-  await writeFile(p, lines.join('\n') + '\n');
-  return p;
-};
+const list = (lines: string[], name?: string) => writeList(home, lines, name);
 const addresses = (n: number) => Array.from({ length: n }, (_, i) => `user${String(i).padStart(2, '0')}@example.com`);
 const readJson = async (p: string) => JSON.parse(await readFile(p, 'utf8')) as Record<string, unknown>;
 

@@ -5,7 +5,7 @@ import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import http from 'node:http';
 import { execa } from 'execa';
-import { IDV, makeHome, ROOT, sandbox, sentBatches, type Home } from './helpers.js';
+import { IDV, makeHome, ROOT, sandbox, sentBatches, type Home, writeList } from './helpers.js';
 import { run } from './fake-io.js';
 import { cacheDir, openScope } from '../src/cache/store.js';
 import { parseCacheTtl, ttlOf } from '../src/cache/ttl.js';
@@ -18,11 +18,7 @@ afterEach(async () => {
   await home.cleanup();
 });
 
-const list = async (lines: string[], name = 'list.txt') => {
-  const p = join(home.dir, name);
-  await writeFile(p, lines.join('\n') + '\n');
-  return p;
-};
+const list = (lines: string[], name?: string) => writeList(home, lines, name);
 const readJson = async (p: string) => JSON.parse(await readFile(p, 'utf8')) as Record<string, unknown>;
 const DAY = 86_400;
 

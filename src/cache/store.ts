@@ -111,7 +111,7 @@ export function openScope(
     snapshot?.close();
     report.damaged = built.damaged;
     if (built.compact) {
-      report.rebuilt = await compact(true);
+      report.rebuilt = await compact();
       log = (await identity()) ?? log;
       if (report.rebuilt) await rebuild(null, log);
     }
@@ -134,7 +134,7 @@ export function openScope(
     const read = await readInto(into, report, 0, size, true);
     const waste = read.damaged + report.expired;
     if (read.damaged > 0 || (read.lines > 10_000 && waste * 2 > read.lines)) {
-      report.rebuilt = await compact(read.damaged > 0 || waste * 2 > read.lines);
+      report.rebuilt = await compact();
     }
     return report;
   }
@@ -144,7 +144,7 @@ export function openScope(
     const read = await readInto(into, report, snapshot.covered, size, false);
     report.loaded += snapshot.entries;
     report.snapshot = snapshot;
-    if (read.damaged > 0) report.rebuilt = await compact(true);
+    if (read.damaged > 0) report.rebuilt = await compact();
     return report;
   }
 
@@ -241,8 +241,7 @@ export function openScope(
    * the old file's tail, and a last look at the old file after the rename catches an append that had opened
    * it just before.
    */
-  async function compact(go: boolean): Promise<boolean> {
-    if (!go) return false;
+  async function compact(): Promise<boolean> {
     const lock = `${path}.lock`;
     if (!(await takeLock(lock, now))) return false; // another run is at it
     let old: FileHandle | null = null;
