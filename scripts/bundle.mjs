@@ -1,32 +1,54 @@
-#!/usr/bin/env node
 // Part of `npm run build`: dist/run-entry.js (tsc's output) and everything it imports, dependencies
-// included, bundled by esbuild into one CommonJS file, dist/program.cjs, which dist/cli.cjs require()s when
-// a command runs. Why: Node resolves and loads each ES module on its own (~1 ms each here), and a 3-item run
+// included, bundled by esbuild into one CommonJS file, dist/program.cjs, which dist/cli.cjs loads when a
+// command runs. Why: Node resolves and loads each ES module on its own (~1 ms each here), and a 3-item run
 // loaded about sixty of them: more than half its time before any work. One file is read and compiled
 // lazily (V8 compiles a function when it first runs). `import()` of a bundled module becomes a lazy
 // require() of its part of the bundle, so what a run does not use (the CSV parser for a plain list, the
-// spinner without a terminal) is still never run. What only some runs need and is large stays a package
-// of its own, loaded with import() when needed: undici (through a proxy), ora and chalk with the ~100 KB of
-// spinners and terminal helpers they bring (a terminal only), so a run in a pipe or from cron does not even
-// parse them.
+// spinner without a terminal) is still never run. What only some runs need and is large stays a file of
+// its own, required when needed: undici (through a proxy: a package of its own) and ora and chalk with the
+// ~100 KB of spinners and terminal helpers they bring (a terminal only: dist/terminal.cjs, made here from
+// their ES modules), so a run in a pipe or from cron does not even parse them.
+//
+// No import() is left in dist/program.cjs: cli.cjs compiles it with a V8 code cache (dist/program.cache,
+// made last, below), and Node 20 loses a script's import() callback when the script comes from a cache.
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as esbuild from 'esbuild';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const DIST = join(ROOT, 'dist');
+
+// ora and chalk are ES modules only: a CommonJS file of their own, which the program require()s (an ES
+// module would need import(), or require(esm), which Node 22 before 22.12 does not have).
 await esbuild.build({
-  entryPoints: [join(ROOT, 'dist', 'run-entry.js')],
-  outfile: join(ROOT, 'dist', 'program.cjs'),
+  stdin: { contents: "export { default as ora } from 'ora';\nexport { Chalk } from 'chalk';\n", resolveDir: ROOT, loader: 'js' },
+  outfile: join(DIST, 'terminal.cjs'),
   bundle: true,
   platform: 'node',
   format: 'cjs',
   target: 'node20.19',
-  external: ['undici', 'ora', 'chalk'],
+  legalComments: 'none',
+  logLevel: 'warning',
+});
+
+const result = await esbuild.build({
+  entryPoints: [join(DIST, 'run-entry.js')],
+  outfile: join(DIST, 'program.cjs'),
+  bundle: true,
+  platform: 'node',
+  format: 'cjs',
+  target: 'node20.19',
+  // Every import() becomes a require(), lazy as before (see above).
+  supported: { 'dynamic-import': false },
+  external: ['undici', './terminal.cjs'],
   // dist/version.js finds package.json from its own URL; in the bundle that is dist/program.cjs's.
   define: { 'import.meta.url': '__idvModuleUrl' },
   banner: { js: "const __idvModuleUrl = require('node:url').pathToFileURL(__filename).href;" },
   legalComments: 'none',
   logLevel: 'warning',
+  metafile: true,
   plugins: [
     {
       // commander requires node:child_process at load time, for subcommands that are separate programs,
@@ -41,5 +63,36 @@ await esbuild.build({
         }));
       },
     },
+    {
+      // `import('ora')` and `import('chalk')` (src/output/) take their module from dist/terminal.cjs.
+      name: 'terminal-packages',
+      setup(b) {
+        const exportOf = { ora: 'module.exports = require("./terminal.cjs").ora;', chalk: 'module.exports = { Chalk: require("./terminal.cjs").Chalk };' };
+        b.onResolve({ filter: /^(ora|chalk)$/ }, (a) => ({ path: a.path, namespace: 'terminal' }));
+        b.onLoad({ filter: /.*/, namespace: 'terminal' }, (a) => ({ contents: exportOf[a.path], loader: 'js' }));
+      },
+    },
   ],
 });
+const imports = Object.values(result.metafile.outputs).flatMap((o) => o.imports);
+const dynamic = imports.filter((i) => i.kind === 'dynamic-import');
+if (dynamic.length) throw new Error(`dist/program.cjs still has import() of ${dynamic.map((i) => i.path).join(', ')}: see the comment at the top of scripts/bundle.mjs`);
+
+// The code cache: V8's compiled code for the program as a real run uses it (a 3-item run spends a third of
+// its time compiling otherwise). Made by the Node that builds: a cache is for one V8 version and set of
+// flags; another Node rejects it (dist/cli.cjs then compiles the program as usual, ~10 ms), and only the
+// same source is ever given it. The run: the shipped sample against the in-process sandbox, nothing written
+// outside a throw-away HOME.
+const cache = join(DIST, 'program.cache');
+rmSync(cache, { force: true });
+const home = join(DIST, '.code-cache-home');
+rmSync(home, { recursive: true, force: true });
+const run = spawnSync(process.execPath, [join(DIST, 'cli.cjs'), 'emails', join(ROOT, 'examples', 'sample.csv'), '--sandbox', '-q', '-f', 'csv'], {
+  env: { PATH: process.env.PATH ?? '', HOME: home, XDG_CACHE_HOME: join(home, 'cache'), XDG_CONFIG_HOME: join(home, 'config'), IDV_MAKE_CODE_CACHE: '1' },
+  stdio: ['ignore', 'ignore', 'pipe'],
+  encoding: 'utf8',
+});
+rmSync(home, { recursive: true, force: true });
+if (run.status !== 0 || !existsSync(cache) || readFileSync(cache).length === 0) {
+  throw new Error(`making dist/program.cache: the sample run ended ${run.status ?? run.signal}: ${run.stderr.trim()}`);
+}

@@ -85,8 +85,7 @@ async function main(): Promise<void> {
     process.exit(1);
   });
 
-  // The program, bundled into one file at build time (scripts/bundle.mjs): no ES module loader at all.
-  const { runCli, fail, Secrets, removeTempFilesNow } = require('./program.cjs') as typeof Program;
+  const { runCli, fail, Secrets, removeTempFilesNow } = loadProgram();
   removeTempFiles = removeTempFilesNow;
   const io: Io = {
     stdin: process.stdin,
@@ -114,6 +113,15 @@ async function main(): Promise<void> {
   const code = await runCli(argv, io);
   finished = true;
   exit(code);
+}
+
+/** The program (src/load-program.cts); in the single executable, its asset (scripts/build-binary.mjs). */
+function loadProgram(): typeof Program {
+  if (typeof IDV_EMBEDDED !== 'undefined') return require('./program.cjs') as typeof Program;
+  const loaded = (require('./load-program.cjs') as typeof import('./load-program.cjs')).loadProgram();
+  // `npm run build` makes the code cache from a sample run (scripts/bundle.mjs).
+  if (process.env.IDV_MAKE_CODE_CACHE === '1') process.once('exit', loaded.saveCache);
+  return loaded.program;
 }
 
 /** The working directory, or null when it no longer exists (process.cwd() throws uv_cwd): see paths.ts. */

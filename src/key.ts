@@ -1,5 +1,5 @@
 // Where the API key comes from, and how it is shown (never whole).
-import { chmod, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { promises as fsp, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { IdvError, fsReason } from './errors.js';
 import { configDir } from './paths.js';
@@ -46,7 +46,9 @@ export async function findKey(env: Record<string, string | undefined>): Promise<
 export async function storedKey(env: Record<string, string | undefined>): Promise<string | null> {
   let text: string;
   try {
-    text = await readFile(configPath(env), 'utf8'); // configPath throws without a home folder: no key (exit 3 with the hint)
+    // configPath throws without a home folder: no key (exit 3 with the hint). Read at once: every run reads
+    // it, and fs.promises (a module of its own, loaded on first use) would add a millisecond to each.
+    text = readFileSync(configPath(env), 'utf8');
   } catch {
     return null;
   }
@@ -64,11 +66,11 @@ export async function saveKey(env: Record<string, string | undefined>, key: stri
   const dir = configDir(env);
   const path = configPath(env);
   try {
-    await mkdir(dir, { recursive: true, mode: 0o700 });
-    await chmod(dir, 0o700);
+    await fsp.mkdir(dir, { recursive: true, mode: 0o700 });
+    await fsp.chmod(dir, 0o700);
     await replaceFile(path, async (tmp) => {
-      await writeFile(tmp, JSON.stringify({ apiKey: key }, null, 2) + '\n', { mode: 0o600 });
-      await chmod(tmp, 0o600);
+      await fsp.writeFile(tmp, JSON.stringify({ apiKey: key }, null, 2) + '\n', { mode: 0o600 });
+      await fsp.chmod(tmp, 0o600);
     });
   } catch (err) {
     throw new IdvError(
@@ -82,7 +84,7 @@ export async function saveKey(env: Record<string, string | undefined>, key: stri
 export async function removeKey(env: Record<string, string | undefined>): Promise<boolean> {
   const path = configPath(env);
   try {
-    await rm(path);
+    await fsp.rm(path);
     return true;
   } catch {
     return false;

@@ -3,7 +3,7 @@
 // process must end at once (a second Ctrl-C, the safety net), cli.cts calls removeTempFilesNow() first, so
 // that no `.tmp` file is ever left behind.
 import { rmSync } from 'node:fs';
-import { rename, rm } from 'node:fs/promises';
+import { promises as fsp } from 'node:fs';
 
 const live = new Set<string>();
 
@@ -46,9 +46,9 @@ export async function replaceFile(path: string, fill: (tmp: string) => Promise<v
   tempFileOpened(tmp);
   try {
     await fill(tmp);
-    await rename(tmp, path);
+    await fsp.rename(tmp, path);
   } catch (err) {
-    await rm(tmp, { force: true }).catch(() => undefined);
+    await fsp.rm(tmp, { force: true }).catch(() => undefined);
     throw err;
   } finally {
     tempFileGone(tmp);

@@ -1,6 +1,6 @@
 // Sources (files, `-`, stdin) → records in input order, one per data row or non-blank line.
 import { createReadStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
+import { promises as fsp } from 'node:fs';
 import { resolvePath } from '../paths.js';
 import type { Readable } from 'node:stream';
 import type { Kind } from '../defaults.js';
@@ -61,7 +61,7 @@ export async function checkReadable(files: string[], cwd: string | null): Promis
     if (f === '-') continue;
     let st;
     try {
-      st = await stat(resolvePath(cwd, f));
+      st = await fsp.stat(resolvePath(cwd, f));
     } catch (err) {
       throw readError(err, f);
     }

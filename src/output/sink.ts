@@ -3,7 +3,8 @@
 // The temporary file takes the mode (and, where allowed, the owner) of the file it will replace before any
 // data is written, as `sed -i` and git do: a private list stays private. A new file gets what the umask
 // gives, as the shell's `>` does.
-import { open, rename, rm, stat, type FileHandle } from 'node:fs/promises';
+import { promises as fsp } from 'node:fs';
+import type { FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { Writable } from 'node:stream';
 import { fsReason, IdvError } from '../errors.js';
@@ -103,7 +104,7 @@ export function fileSink(path: string): Sink {
     let mode: number | undefined;
     let owner: { uid: number; gid: number } | undefined;
     try {
-      const st = await stat(path);
+      const st = await fsp.stat(path);
       existed = true;
       folder = st.isDirectory();
       if (st.isFile()) {
@@ -116,7 +117,7 @@ export function fileSink(path: string): Sink {
     // A folder cannot be replaced: say so now, before anything is sent and paid for, not at the final rename.
     if (folder) throw Object.assign(new Error('it is a folder'), { code: 'EISDIR' });
     tempFileOpened(tmp);
-    handle = await open(tmp, 'wx', mode ?? 0o666);
+    handle = await fsp.open(tmp, 'wx', mode ?? 0o666);
     if (aborted) throw new Error('aborted');
     if (mode !== undefined) {
       await handle.chmod(mode); // the umask narrowed the mode open() was given
@@ -152,10 +153,10 @@ export function fileSink(path: string): Sink {
       });
       if (writer.failed()) throw fail(writer.failed());
       try {
-        await rename(tmp, path);
+        await fsp.rename(tmp, path);
         tempFileGone(tmp);
       } catch (err) {
-        await rm(tmp, { force: true });
+        await fsp.rm(tmp, { force: true });
         tempFileGone(tmp);
         throw fail(err);
       }
@@ -165,7 +166,7 @@ export function fileSink(path: string): Sink {
       await opened.catch(() => undefined);
       stream?.destroy();
       await handle?.close().catch(() => undefined);
-      await rm(tmp, { force: true }).catch(() => undefined);
+      await fsp.rm(tmp, { force: true }).catch(() => undefined);
       tempFileGone(tmp);
     },
     closed: false,

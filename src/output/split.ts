@@ -1,7 +1,7 @@
 // --split DIR: one file per status (ok.csv, disposable.csv…), each written atomically. Every status the
 // command can give has its file, header-only when no record has it, so that a file left by an earlier run
 // never passes for this run's; a status the service adds later gets its file when it first comes.
-import { mkdir } from 'node:fs/promises';
+import { promises as fsp } from 'node:fs';
 import { join } from 'node:path';
 import { fsReason, IdvError } from '../errors.js';
 import type { Output, SplitOutputs } from './ordered-writer.js';
@@ -12,7 +12,7 @@ const EXTENSION: Record<Exclude<Format, 'table'>, string> = { csv: '.csv', json:
 
 export async function splitOutputs(dir: string, format: Exclude<Format, 'table'>, options: FormatOptions, statuses: readonly string[]): Promise<SplitOutputs> {
   try {
-    await mkdir(dir, { recursive: true });
+    await fsp.mkdir(dir, { recursive: true });
   } catch (err) {
     throw new IdvError('failed', `Cannot make the --split folder ${dir}: ${fsReason(err)}.`);
   }

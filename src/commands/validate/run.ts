@@ -1,7 +1,7 @@
 // `idv emails` / `idv domains`, as the pipeline it is: resolve the target, open the sources, plan, then
 // dispatch and write (or, for --dry-run, only count), summarise, and end with the outcome's exit code.
 // What the run learns along the way goes into its facts, for the summary and for --report.
-import { stat } from 'node:fs/promises';
+import { promises as fsp } from 'node:fs';
 import { resolvePath } from '../../paths.js';
 import { COLUMN, ENDPOINT } from '../../defaults.js';
 import { oneLine, warn, type Io } from '../../io.js';
@@ -9,7 +9,7 @@ import { fsReason, inputError } from '../../errors.js';
 import { checkerFor } from '../../input/check.js';
 import { checkReadable, openSource, sourcesFor, type InputRecord, type OpenedSource, type Source } from '../../input/read.js';
 import type { LayoutOverrides } from '../../input/detect.js';
-import { cacheDir, openScope, type CacheScope } from '../../cache/store.js';
+import type { CacheScope } from '../../cache/store.js';
 import type { CacheTtl } from '../../cache/ttl.js';
 import { Plan } from '../../plan/plan.js';
 import { planRecords, type PlannedRecord } from '../../plan/planned.js';
@@ -51,7 +51,7 @@ async function validate(o: ValidateOptions, io: Io, facts: RunFacts): Promise<vo
   warnUncachedStatuses(io, o.cacheTtl);
   const sources = sourcesFor(o.files, io);
   await checkReadable(o.files, io.cwd);
-  facts.inputs = await Promise.all(sources.map(async (s) => ({ path: s.path, bytes: s.path === '-' ? null : (await stat(resolvePath(io.cwd, s.path))).size, records: 0 })));
+  facts.inputs = await Promise.all(sources.map(async (s) => ({ path: s.path, bytes: s.path === '-' ? null : (await fsp.stat(resolvePath(io.cwd, s.path))).size, records: 0 })));
   const target = await resolveTarget(o, io);
   const plan = new Plan();
   try {
@@ -184,6 +184,8 @@ async function saveReport(path: string, io: Io, facts: RunFacts, failure: unknow
 /** The result cache of this run's service and endpoint, loaded into the plan; null without one. */
 async function openCache(o: ValidateOptions, io: Io, target: Target, plan: Plan): Promise<CacheScope | null> {
   if (!o.cache || target.sandbox) return null;
+  // Loaded only here: a run without a cache does not load it, nor node:crypto (a few ms of a short run).
+  const { cacheDir, openScope } = await import('../../cache/store.js');
   let dir: string;
   try {
     dir = cacheDir(io.env);
