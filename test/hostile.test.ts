@@ -10,6 +10,8 @@ import { IDV, makeHome, sandbox, sentBatches, type Home, writeList } from './hel
 import { run } from './fake-io.js';
 import { cacheDir, openScope } from '../src/cache/store.js';
 import { defaultSleep } from '../src/dispatch/dispatch.js';
+import { createClient } from '../src/api/client.js';
+import { Secrets } from '../src/secrets.js';
 
 let home: Home;
 beforeEach(async () => {
@@ -173,6 +175,26 @@ describe('server answers: a body cap, statuses only as plain words', () => {
       expect(r.exitCode).toBe(1);
     } finally {
       await sb.close();
+    }
+  });
+});
+
+describe('server answers: what an answer lacks', () => {
+  it("an item the answer lacks is none, even one named like something every object has (the client's lookup reads no prototype)", async () => {
+    const s = await server((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end('{"emails":{"a@example.com":{"status":"ok"}}}');
+    });
+    try {
+      const client = await createClient({ baseUrl: s.url, key: 'sk_test_0123456789abcdef', timeoutMs: 5000, connections: 1, env: {}, secrets: new Secrets() });
+      const items = ['a@example.com', '__proto__', 'toString', 'constructor', 'hasOwnProperty', 'valueOf', 'b@example.com'];
+      const outcome = await client.validate('/emails/validate', 'emails', items, new AbortController().signal);
+      await client.close();
+      expect(outcome.type).toBe('ok');
+      if (outcome.type !== 'ok') return;
+      expect(items.map((i) => outcome.results.get(i))).toEqual(['ok', undefined, undefined, undefined, undefined, undefined, undefined]);
+    } finally {
+      await s.close();
     }
   });
 });

@@ -83,7 +83,7 @@ export async function createClient(opts: ClientOptions): Promise<Client> {
       );
       statusCode = res.statusCode;
       rate = parseRateHeaders(res.header);
-      rateText = describeRateHeaders(res.header);
+      if (opts.log) rateText = describeRateHeaders(res.header); // for --verbose only
       const text = res.text;
       log(String(statusCode));
       if (statusCode >= 200 && statusCode < 300) {
@@ -170,7 +170,8 @@ function parseBody(text: string, field: string, secrets: Secrets, accepted: Set<
   const entries = map as Record<string, unknown>;
   return {
     get(item) {
-      if (!Object.hasOwn(entries, item)) return undefined;
+      // No hasOwn check (a second lookup per item): what an item that is not in the answer finds on the
+      // prototype is a function, or Object.prototype for `__proto__`, whose `status` is undefined.
       const entry = entries[item];
       const status = typeof entry === 'object' && entry !== null ? (entry as { status?: unknown }).status : undefined;
       return typeof status === 'string' && acceptable(status, secrets, accepted) ? status : undefined;

@@ -99,9 +99,18 @@ export class ItemIndex {
     const old = this.table;
     this.table = new Int32Array(n * 4);
     this.mask = n - 1;
+    const table = this.table;
     for (let j = 0; j < old.length; j += 4) {
       if (old[j + 3] === 0) continue;
-      this.table.set(old.subarray(j, j + 4), this.slot(old[j]!, old[j + 1]!, old[j + 2]!));
+      // Word by word: a subarray per item made growing to a million items cost ~0.15 s.
+      const a = old[j]!;
+      const b = old[j + 1]!;
+      const c = old[j + 2]!;
+      const w = this.slot(a, b, c);
+      table[w] = a;
+      table[w + 1] = b;
+      table[w + 2] = c;
+      table[w + 3] = old[j + 3]!;
     }
   }
 }
