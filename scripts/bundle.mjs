@@ -9,10 +9,10 @@
 // ~100 KB of spinners and terminal helpers they bring (a terminal only: dist/terminal.cjs, made here from
 // their ES modules), so a run in a pipe or from cron does not even parse them.
 //
-// No import() is left in dist/program.cjs: cli.cjs compiles it with a V8 code cache (dist/program.cache,
-// made last, below), and Node 20 loses a script's import() callback when the script comes from a cache.
+// No import() is left in dist/program.cjs: cli.cjs compiles it with a V8 code cache (made last, below),
+// and Node 20 loses a script's import() callback when the script comes from a cache.
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as esbuild from 'esbuild';
@@ -79,12 +79,11 @@ const dynamic = imports.filter((i) => i.kind === 'dynamic-import');
 if (dynamic.length) throw new Error(`dist/program.cjs still has import() of ${dynamic.map((i) => i.path).join(', ')}: see the comment at the top of scripts/bundle.mjs`);
 
 // The code cache: V8's compiled code for the program as a real run uses it (a 3-item run spends a third of
-// its time compiling otherwise). Made by the Node that builds: a cache is for one V8 version and set of
-// flags; another Node rejects it (dist/cli.cjs then compiles the program as usual, ~10 ms), and only the
-// same source is ever given it. The run: the shipped sample against the in-process sandbox, nothing written
-// outside a throw-away HOME.
-const cache = join(DIST, 'program.cache');
-rmSync(cache, { force: true });
+// its time compiling otherwise). Made by the Node that builds, for that Node only (src/load-program.cts:
+// another one compiles the program as usual). The run: the shipped sample against the in-process
+// sandbox, nothing written outside a throw-away HOME.
+for (const old of readdirSync(DIST)) if (/^program.*\.cache$/.test(old)) rmSync(join(DIST, old));
+const cache = join(DIST, `program-${process.version}-${process.arch}.cache`);
 const home = join(DIST, '.code-cache-home');
 rmSync(home, { recursive: true, force: true });
 const run = spawnSync(process.execPath, [join(DIST, 'cli.cjs'), 'emails', join(ROOT, 'examples', 'sample.csv'), '--sandbox', '-q', '-f', 'csv'], {
@@ -94,5 +93,5 @@ const run = spawnSync(process.execPath, [join(DIST, 'cli.cjs'), 'emails', join(R
 });
 rmSync(home, { recursive: true, force: true });
 if (run.status !== 0 || !existsSync(cache) || readFileSync(cache).length === 0) {
-  throw new Error(`making dist/program.cache: the sample run ended ${run.status ?? run.signal}: ${run.stderr.trim()}`);
+  throw new Error(`making ${cache}: the sample run ended ${run.status ?? run.signal}: ${run.stderr.trim()}`);
 }

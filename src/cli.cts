@@ -118,7 +118,7 @@ async function main(): Promise<void> {
 /** The program (src/load-program.cts); in the single executable, its asset (scripts/build-binary.mjs). */
 function loadProgram(): typeof Program {
   if (typeof IDV_EMBEDDED !== 'undefined') return require('./program.cjs') as typeof Program;
-  const loaded = (require('./load-program.cjs') as typeof import('./load-program.cjs')).loadProgram();
+  const loaded = (require('./load-program.cjs') as typeof import('./load-program.cjs')).loadProgram(__dirname, process.version, process.arch);
   // `npm run build` makes the code cache from a sample run (scripts/bundle.mjs).
   if (process.env.IDV_MAKE_CODE_CACHE === '1') process.once('exit', loaded.saveCache);
   return loaded.program;

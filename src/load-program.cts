@@ -1,9 +1,11 @@
 // How src/cli.cts loads the program: dist/program.cjs (everything it runs, bundled at build time by
 // scripts/bundle.mjs), compiled as require() would compile it, with the V8 code cache that the build made
-// beside it (dist/program.cache). V8 then skips compiling what a run uses: about a third of a short run's
-// time. A cache this Node cannot use (another version, other flags) is rejected by V8, and the source is
-// compiled as usual. CommonJS, like cli.cts; in the single executable the program is an asset with a code
-// cache of its own (scripts/build-binary.mjs), and this file is not used.
+// beside it. V8 then skips compiling what a run uses: about a third of a short run's time. A cache is for
+// the Node that made it (one V8 version and set of flags), so its name says which
+// (dist/program-v20.20.2-x64.cache): another Node does not even read it, and compiles the source as usual;
+// a cache V8 turns down all the same (other flags, a damaged file) costs a read, never correctness.
+// CommonJS, like cli.cts; in the single executable the program is an asset with a code cache of its own
+// (scripts/build-binary.mjs), and this file is not used.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Script } from 'node:vm';
@@ -17,9 +19,14 @@ export interface LoadedProgram {
   saveCache(): void;
 }
 
-export function loadProgram(dir: string = __dirname): LoadedProgram {
+/** The code cache's file name for a Node (`node` is process.version, `arch` process.arch). */
+export function cacheName(node: string, arch: string): string {
+  return `program-${node}-${arch}.cache`;
+}
+
+export function loadProgram(dir: string, node: string, arch: string): LoadedProgram {
   const file = join(dir, 'program.cjs');
-  const cacheFile = join(dir, 'program.cache');
+  const cacheFile = join(dir, cacheName(node, arch));
   let cachedData: Buffer | undefined;
   try {
     cachedData = readFileSync(cacheFile);

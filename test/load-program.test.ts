@@ -1,38 +1,52 @@
 // How dist/cli.cjs loads the program (src/load-program.cts): dist/program.cjs with the V8 code cache that
-// `npm run build` made beside it (scripts/bundle.mjs). A short run spends a third of its time compiling
-// without it (npm run bench, start-up lines), so a cache that this Node turns down is a bug of the build.
-// Each load is in a fresh process: V8 keeps what it compiled, and a second load of the same source in one
-// process takes that, whatever the cache file holds.
+// `npm run build` made beside it for the Node that built (scripts/bundle.mjs). A short run spends a third of
+// its time compiling without it (npm run bench, start-up lines), so a cache that its own Node turns down is
+// a bug. Each load is in a fresh process of this Node: V8 keeps what it compiled, and a second load of the
+// same source in one process takes that, whatever the cache file holds.
 import { execFileSync } from 'node:child_process';
-import { copyFile, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT } from './helpers.js';
+import { cacheName } from '../src/load-program.cjs';
 
-/** Load the program from `dir` in a new process of this Node: whether V8 turned its cache down, and what it exports. */
-function load(dir: string): { rejected: boolean | null; exports: string[] } {
-  const script = `const l = require(${JSON.stringify(join(ROOT, 'dist', 'load-program.cjs'))}).loadProgram(${JSON.stringify(dir)});
+const DIST = join(ROOT, 'dist');
+const LOADER = join(DIST, 'load-program.cjs');
+const EXPORTS = ['Secrets', 'fail', 'removeTempFilesNow', 'runCli'];
+
+/** Load the program from `dir` in a new process of this Node (then save its cache, if asked): whether V8 turned the cache down, what it exports. */
+function load(dir: string, node = process.version, save = false): { rejected: boolean | null; exports: string[] } {
+  const script = `const l = require(${JSON.stringify(LOADER)}).loadProgram(${JSON.stringify(dir)}, ${JSON.stringify(node)}, process.arch);
+${save ? 'l.saveCache();' : ''}
 process.stdout.write(JSON.stringify({ rejected: l.cacheRejected ?? null, exports: Object.keys(l.program).sort() }));`;
   return JSON.parse(execFileSync(process.execPath, ['-e', script], { encoding: 'utf8' })) as { rejected: boolean | null; exports: string[] };
 }
 
-const EXPORTS = ['Secrets', 'fail', 'removeTempFilesNow', 'runCli'];
+let dir: string;
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'idv-load-'));
+  await copyFile(join(DIST, 'program.cjs'), join(dir, 'program.cjs'));
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
 
-describe('loading the program', () => {
-  it('the code cache the build made is the one this Node takes: the program compiles from it', () => {
-    expect(load(join(ROOT, 'dist'))).toEqual({ rejected: false, exports: EXPORTS });
+describe('loading the program with a code cache', () => {
+  it('npm run build made one cache, for the Node that built; when that is this Node, it takes it', async () => {
+    const made = (await readdir(DIST)).filter((f) => f.endsWith('.cache'));
+    expect(made).toHaveLength(1);
+    expect(made[0]).toMatch(/^program-v\d+\.\d+\.\d+-[a-z0-9]+\.cache$/);
+    // CI builds once and runs the suite on other Node versions too: for them, the build's cache is not this Node's.
+    const mine = made[0] === cacheName(process.version, process.arch);
+    expect(load(DIST)).toEqual({ rejected: mine ? false : null, exports: EXPORTS });
   });
 
-  it('a cache this Node cannot use (another version, damaged) is turned down and the program compiled as usual; none at all too', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'idv-load-'));
-    try {
-      await copyFile(join(ROOT, 'dist', 'program.cjs'), join(dir, 'program.cjs'));
-      expect(load(dir)).toEqual({ rejected: null, exports: EXPORTS });
-      await writeFile(join(dir, 'program.cache'), Buffer.alloc(4096, 7));
-      expect(load(dir)).toEqual({ rejected: true, exports: EXPORTS });
-    } finally {
-      await rm(dir, { recursive: true, force: true });
-    }
+  it("a cache saved by this Node is taken by the next run; another Node's is not even read; none, or a damaged one, compiles as usual", async () => {
+    expect(load(dir, process.version, true)).toEqual({ rejected: null, exports: EXPORTS }); // none yet: saved now
+    expect(load(dir)).toEqual({ rejected: false, exports: EXPORTS });
+    expect(load(dir, 'v0.0.1')).toEqual({ rejected: null, exports: EXPORTS });
+    await writeFile(join(dir, cacheName(process.version, process.arch)), Buffer.alloc(4096, 7));
+    expect(load(dir)).toEqual({ rejected: true, exports: EXPORTS });
   });
 });

@@ -74,7 +74,7 @@ describe('npm pack', () => {
   it('ships the built program, its man page, docs, a sample list, LICENSE and README; no sources, tests, build tools or stale output', () => {
     const allowed = /^(LICENSE|README\.md|package\.json|bin\/idv\.js|bin\/package\.json|dist\/.+|docs\/cli\.md|docs\/report\.md|examples\/sample\.csv)$/;
     expect(packed.filter((f) => !allowed.test(f))).toEqual([]);
-    for (const f of ['LICENSE', 'README.md', 'bin/idv.js', 'dist/cli.cjs', 'dist/main.js', 'dist/program.cache', 'dist/idv.1', 'dist/help/idv.txt', 'docs/cli.md', 'examples/sample.csv']) {
+    for (const f of ['LICENSE', 'README.md', 'bin/idv.js', 'dist/cli.cjs', 'dist/main.js', 'dist/idv.1', 'dist/help/idv.txt', 'docs/cli.md', 'examples/sample.csv']) {
       expect(packed).toContain(f);
     }
     expect(packed.filter((f) => f.startsWith('dist/tools/') || f === 'dist/deleted-module.js' || f.endsWith('.ts'))).toEqual([]);
@@ -91,6 +91,8 @@ describe('npm pack', () => {
     expect(packed.filter((f) => /^dist\/.*\.c?js$/.test(f))).toEqual(
       [...compiled('src').filter((f) => !f.startsWith('dist/tools/')), 'dist/program.cjs', 'dist/terminal.cjs'].sort(),
     );
+    // … and the program's code cache, made for the Node that packed (src/load-program.cts)
+    expect(packed.filter((f) => f.endsWith('.cache'))).toEqual([`dist/program-${process.version}-${process.arch}.cache`]);
   });
 });
 
