@@ -6,7 +6,7 @@
 //   node bench/run.mjs           full run (~1.5 min on an idle 2-core machine; must stay under 10)
 //   node bench/run.mjs --quick   smaller sizes (~15 s): a smoke check that everything works; its
 //                                figures are dominated by start-up and are not the ones to quote
-//   node bench/run.mjs --runs 5  more interleaved throughput runs per client (default 3): the
+//   node bench/run.mjs --runs 7  more interleaved throughput runs per client (default 5): the
 //                                ratio moves by ~±10% from run to run on a 2-core machine
 //
 // The sandbox runs as a separate process (`idv sandbox`), so its CPU is never counted against the
@@ -36,7 +36,7 @@ if (runsArg > 0 && !(Number.isInteger(RUNS) && RUNS > 0)) {
 
 const CFG = QUICK
   ? { startRuns: 5, tpSize: 20_000, tpRuns: 2, memSizes: [1_000, 10_000, 100_000], cachedSize: 100_000, cachedRuns: 1 }
-  : { startRuns: 15, tpSize: 200_000, tpRuns: 3, memSizes: [10_000, 100_000, 1_000_000], cachedSize: 1_000_000, cachedRuns: 3 };
+  : { startRuns: 21, tpSize: 200_000, tpRuns: 5, memSizes: [10_000, 100_000, 1_000_000], cachedSize: 1_000_000, cachedRuns: 3 };
 if (!Number.isNaN(RUNS)) CFG.tpRuns = RUNS;
 const CHILD_TIMEOUT_MS = QUICK ? 60_000 : 180_000;
 const KEY = 'sk_bench_0123456789abcdef';
