@@ -12,13 +12,17 @@
 // No import() is left in dist/program.cjs: cli.cjs compiles it with a V8 code cache (made last, below),
 // and Node 20 loses a script's import() callback when the script comes from a cache.
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { appendFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as esbuild from 'esbuild';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const DIST = join(ROOT, 'dist');
+// The code caches of an earlier build go first: a build that stops half-way leaves none.
+for (const old of readdirSync(DIST)) if (/^program.*\.cache$/.test(old)) rmSync(join(DIST, old));
 
 // ora and chalk are ES modules only: a CommonJS file of their own, which the program require()s (an ES
 // module would need import(), or require(esm), which Node 22 before 22.12 does not have).
@@ -64,11 +68,14 @@ const result = await esbuild.build({
       },
     },
     {
-      // `import('ora')` and `import('chalk')` (src/output/) take their module from dist/terminal.cjs.
+      // `import('ora')` in src/output/progress.ts and `import('chalk')` in src/output/colors.ts take their
+      // module from dist/terminal.cjs: ora's default export, chalk's `Chalk`, what those two files use (a
+      // module of another importer is bundled as usual). Another name from either needs a line here.
       name: 'terminal-packages',
       setup(b) {
         const exportOf = { ora: 'module.exports = require("./terminal.cjs").ora;', chalk: 'module.exports = { Chalk: require("./terminal.cjs").Chalk };' };
-        b.onResolve({ filter: /^(ora|chalk)$/ }, (a) => ({ path: a.path, namespace: 'terminal' }));
+        const importers = { ora: join(DIST, 'output', 'progress.js'), chalk: join(DIST, 'output', 'colors.js') };
+        b.onResolve({ filter: /^(ora|chalk)$/ }, (a) => (a.importer === importers[a.path] ? { path: a.path, namespace: 'terminal' } : undefined));
         b.onLoad({ filter: /.*/, namespace: 'terminal' }, (a) => ({ contents: exportOf[a.path], loader: 'js' }));
       },
     },
@@ -78,14 +85,17 @@ const imports = Object.values(result.metafile.outputs).flatMap((o) => o.imports)
 const dynamic = imports.filter((i) => i.kind === 'dynamic-import');
 if (dynamic.length) throw new Error(`dist/program.cjs still has import() of ${dynamic.map((i) => i.path).join(', ')}: see the comment at the top of scripts/bundle.mjs`);
 
+// The build's tag on the bundle's last line: a code cache is for this build only (src/load-program.cts).
+const program = join(DIST, 'program.cjs');
+const build = createHash('sha256').update(readFileSync(program)).digest('hex').slice(0, 16);
+appendFileSync(program, `//# idv-build=${build}\n`);
+
 // The code cache: V8's compiled code for the program as a real run uses it (a 3-item run spends a third of
-// its time compiling otherwise). Made by the Node that builds, for that Node only (src/load-program.cts:
-// another one compiles the program as usual). The run: the shipped sample against the in-process
-// sandbox, nothing written outside a throw-away HOME.
-for (const old of readdirSync(DIST)) if (/^program.*\.cache$/.test(old)) rmSync(join(DIST, old));
-const cache = join(DIST, `program-${process.version}-${process.arch}.cache`);
-const home = join(DIST, '.code-cache-home');
-rmSync(home, { recursive: true, force: true });
+// its time compiling otherwise). Made by the Node that builds, for that Node only (another one compiles the
+// program as usual). The run: the shipped sample against the in-process sandbox, nothing written outside
+// a throw-away HOME.
+const cache = join(DIST, `program-${build}-${process.version}-${process.arch}.cache`);
+const home = mkdtempSync(join(tmpdir(), 'idv-code-cache-'));
 const run = spawnSync(process.execPath, [join(DIST, 'cli.cjs'), 'emails', join(ROOT, 'examples', 'sample.csv'), '--sandbox', '-q', '-f', 'csv'], {
   env: { PATH: process.env.PATH ?? '', HOME: home, XDG_CACHE_HOME: join(home, 'cache'), XDG_CONFIG_HOME: join(home, 'config'), IDV_MAKE_CODE_CACHE: '1' },
   stdio: ['ignore', 'ignore', 'pipe'],

@@ -1,5 +1,5 @@
 // Where the API key comes from, and how it is shown (never whole).
-import { promises as fsp, readFileSync } from 'node:fs';
+import { promises as fsp, readFile } from 'node:fs';
 import { join } from 'node:path';
 import { IdvError, fsReason } from './errors.js';
 import { configDir } from './paths.js';
@@ -46,9 +46,11 @@ export async function findKey(env: Record<string, string | undefined>): Promise<
 export async function storedKey(env: Record<string, string | undefined>): Promise<string | null> {
   let text: string;
   try {
-    // configPath throws without a home folder: no key (exit 3 with the hint). Read at once: every run reads
-    // it, and fs.promises (a module of its own, loaded on first use) would add a millisecond to each.
-    text = readFileSync(configPath(env), 'utf8');
+    // configPath throws without a home folder: no key (exit 3 with the hint). Every run reads it: through the
+    // callback API, as fs.promises (a module of its own, loaded on first use) would add a millisecond to
+    // each; not at once (readFileSync), which would leave a run whose config is a FIFO deaf to Ctrl-C.
+    const path = configPath(env);
+    text = await new Promise<string>((resolve, reject) => readFile(path, 'utf8', (err, t) => (err ? reject(err) : resolve(t))));
   } catch {
     return null;
   }

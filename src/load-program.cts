@@ -1,12 +1,15 @@
 // How src/cli.cts loads the program: dist/program.cjs (everything it runs, bundled at build time by
 // scripts/bundle.mjs), compiled as require() would compile it, with the V8 code cache that the build made
-// beside it. V8 then skips compiling what a run uses: about a third of a short run's time. A cache is for
-// the Node that made it (one V8 version and set of flags), so its name says which
-// (dist/program-v20.20.2-x64.cache): another Node does not even read it, and compiles the source as usual;
-// a cache V8 turns down all the same (other flags, a damaged file) costs a read, never correctness.
+// beside it. V8 then skips compiling what a run uses: about a third of a short run's time. A cache is for one
+// build of the program and the Node that made it (one V8 version and set of flags), and its name says which:
+// dist/program-<build>-v20.20.2-x64.cache, where <build> is the tag the build wrote on the last line of
+// program.cjs (V8 itself checks only that the source has the same length). Another Node, or another build,
+// does not even read it and compiles the source as usual; a cache V8 turns down all the same (V8 flags in
+// NODE_OPTIONS, a damaged file) costs a read, never correctness.
 // CommonJS, like cli.cts; in the single executable the program is an asset with a code cache of its own
 // (scripts/build-binary.mjs), and this file is not used.
 import { readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { Script } from 'node:vm';
 import type * as Program from './run-entry.js' with { 'resolution-mode': 'import' };
@@ -19,30 +22,36 @@ export interface LoadedProgram {
   saveCache(): void;
 }
 
-/** The code cache's file name for a Node (`node` is process.version, `arch` process.arch). */
-export function cacheName(node: string, arch: string): string {
-  return `program-${node}-${arch}.cache`;
+/** The build tag on the last line of the bundle (scripts/bundle.mjs), or null. */
+export function buildTag(source: string): string | null {
+  return /\/\/# idv-build=([0-9a-f]{16})\s*$/.exec(source.slice(-64))?.[1] ?? null;
+}
+
+/** The code cache's file name for a build and a Node (`node` is process.version, `arch` process.arch). */
+export function cacheName(build: string, node: string, arch: string): string {
+  return `program-${build}-${node}-${arch}.cache`;
 }
 
 export function loadProgram(dir: string, node: string, arch: string): LoadedProgram {
   const file = join(dir, 'program.cjs');
-  const cacheFile = join(dir, cacheName(node, arch));
+  const source = readFileSync(file, 'utf8');
+  const build = buildTag(source);
+  const cacheFile = build === null ? null : join(dir, cacheName(build, node, arch));
   let cachedData: Buffer | undefined;
   try {
-    cachedData = readFileSync(cacheFile);
+    if (cacheFile !== null) cachedData = readFileSync(cacheFile);
   } catch {
     /* none: compiled without */
   }
   // The wrapper require() puts around a CommonJS module, on the source's first line (stack lines stay true).
-  const script = new Script(`(function (exports, require, module, __filename, __dirname) {${readFileSync(file, 'utf8')}\n})`, {
-    filename: file,
-    cachedData,
-  });
+  const script = new Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, { filename: file, cachedData });
   const mod = { exports: {} as typeof Program };
-  (script.runInThisContext() as (...args: unknown[]) => void)(mod.exports, require, mod, file, dir);
+  (script.runInThisContext() as (...args: unknown[]) => void)(mod.exports, createRequire(file), mod, file, dir);
   return {
     program: mod.exports,
     cacheRejected: cachedData ? script.cachedDataRejected : undefined,
-    saveCache: () => writeFileSync(cacheFile, script.createCachedData()),
+    saveCache: () => {
+      if (cacheFile !== null) writeFileSync(cacheFile, script.createCachedData());
+    },
   };
 }

@@ -170,8 +170,8 @@ function parseBody(text: string, field: string, secrets: Secrets, accepted: Set<
   const entries = map as Record<string, unknown>;
   return {
     get(item) {
-      // No hasOwn check (a second lookup per item): what an item that is not in the answer finds on the
-      // prototype is a function, or Object.prototype for `__proto__`, whose `status` is undefined.
+      // No hasOwn check (a second lookup per item): an item idv sends holds `@` or `.`, which no name an
+      // object inherits does (test/hostile.test.ts), so what it finds is the answer's own.
       const entry = entries[item];
       const status = typeof entry === 'object' && entry !== null ? (entry as { status?: unknown }).status : undefined;
       return typeof status === 'string' && acceptable(status, secrets, accepted) ? status : undefined;
