@@ -2,8 +2,7 @@
 // end; the key's config file; a cache compaction). Every normal ending removes or renames its own. When the
 // process must end at once (a second Ctrl-C, the safety net), cli.cts calls removeTempFilesNow() first, so
 // that no `.tmp` file is ever left behind.
-import { rmSync } from 'node:fs';
-import { promises as fsp } from 'node:fs';
+import { promises as fsp, rmSync } from 'node:fs';
 
 const live = new Set<string>();
 

@@ -3,7 +3,11 @@ import { describe, expect, it } from 'vitest';
 import { Readable } from 'node:stream';
 import { checkDomain, checkEmail } from '../src/input/check.js';
 import { decodeText } from '../src/input/decode.js';
-import { openSource } from '../src/input/read.js';
+import { openSource, sourcesFor } from '../src/input/read.js';
+import type { Io } from '../src/io.js';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 async function collect(chunks: Buffer[]): Promise<string> {
   let out = '';
@@ -181,5 +185,39 @@ describe('openSource', () => {
     await expect(async () => {
       for await (const _ of s.records) void _;
     }).rejects.toMatchObject({ kind: 'input' });
+  });
+});
+
+describe('reading a named file (src/input/read.ts)', () => {
+  const openFds = () => readdirSync('/proc/self/fd').length;
+  const fakeIo = { cwd: null, stdinIsTTY: false, stdin: Readable.from([]) } as unknown as Io;
+
+  it('reads every byte of a file larger than a block, in order, and lets the file go at the end or when closed early', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'idv-read-'));
+    try {
+      const lines = Array.from({ length: 20_000 }, (_, i) => `person${i}@example.com`);
+      const file = join(dir, 'list.txt');
+      writeFileSync(file, lines.join('\n') + '\n'); // ~470 KB: eight blocks
+      const before = openFds();
+      const [source] = sourcesFor([file], fakeIo);
+      const whole = await openSource(source!, 'emails', {});
+      const got: string[] = [];
+      for await (const block of whole.records) for (const r of block) got.push(r.value);
+      expect(got).toEqual(lines);
+      expect(openFds()).toBe(before);
+      // closed after the first block: the file is let go (not left open until the process ends)
+      const early = await openSource(sourcesFor([file], fakeIo)[0]!, 'emails', {});
+      for await (const block of early.records) {
+        expect(block.length).toBeGreaterThan(0);
+        break;
+      }
+      await early.close();
+      await new Promise((r) => setTimeout(r, 50)); // fs.close's callback
+      expect(openFds()).toBe(before);
+      // a file that is not there: the reason, named
+      await expect(openSource(sourcesFor([join(dir, 'gone.txt')], fakeIo)[0]!, 'emails', {})).rejects.toThrow(/Cannot read .*gone\.txt: no such file\./);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

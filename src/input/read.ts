@@ -55,8 +55,12 @@ export function sourcesFor(files: string[], io: Io): Source[] {
 }
 
 
-/** Fail before anything is sent when a named file cannot be read (not after paying for the first ones). */
-export async function checkReadable(files: string[], cwd: string | null): Promise<void> {
+/**
+ * Fail before anything is sent when a named file cannot be read (not after paying for the first ones); the
+ * size of each file, for the report.
+ */
+export async function checkReadable(files: string[], cwd: string | null): Promise<Map<string, number>> {
+  const sizes = new Map<string, number>();
   for (const f of files) {
     if (f === '-') continue;
     let st;
@@ -66,7 +70,9 @@ export async function checkReadable(files: string[], cwd: string | null): Promis
       throw readError(err, f);
     }
     if (st.isDirectory()) throw readError(Object.assign(new Error('directory'), { code: 'EISDIR' }), f);
+    sizes.set(f, st.size);
   }
+  return sizes;
 }
 
 function readError(err: unknown, name: string): IdvError {

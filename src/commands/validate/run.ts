@@ -1,7 +1,6 @@
 // `idv emails` / `idv domains`, as the pipeline it is: resolve the target, open the sources, plan, then
 // dispatch and write (or, for --dry-run, only count), summarise, and end with the outcome's exit code.
 // What the run learns along the way goes into its facts, for the summary and for --report.
-import { promises as fsp } from 'node:fs';
 import { resolvePath } from '../../paths.js';
 import { COLUMN, ENDPOINT } from '../../defaults.js';
 import { oneLine, warn, type Io } from '../../io.js';
@@ -50,8 +49,8 @@ async function validate(o: ValidateOptions, io: Io, facts: RunFacts): Promise<vo
   warnUnknownStatuses(io, '--exclude', o.exclude);
   warnUncachedStatuses(io, o.cacheTtl);
   const sources = sourcesFor(o.files, io);
-  await checkReadable(o.files, io.cwd);
-  facts.inputs = await Promise.all(sources.map(async (s) => ({ path: s.path, bytes: s.path === '-' ? null : (await fsp.stat(resolvePath(io.cwd, s.path))).size, records: 0 })));
+  const sizes = await checkReadable(o.files, io.cwd);
+  facts.inputs = sources.map((s) => ({ path: s.path, bytes: sizes.get(s.path) ?? null, records: 0 }));
   const target = await resolveTarget(o, io);
   const plan = new Plan();
   try {
