@@ -100,6 +100,7 @@ async function main(): Promise<void> {
     cwd: workingDirectory(),
     signal: controller.signal,
     secrets: new Secrets(),
+    uid: process.geteuid?.() ?? null,
   };
   // The last net: an error nothing caught (a library's callback, a stray rejection) is one line through the
   // run's secrets, like any other failure, and its temporary files go: never Node's raw stack with the key in it.

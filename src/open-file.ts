@@ -6,6 +6,7 @@ import { constants as C, createReadStream, fstatSync, open, openSync, closeSync,
 import { Socket } from 'node:net';
 import { isatty, ReadStream as TtyReadStream, WriteStream as TtyWriteStream } from 'node:tty';
 import type { Readable, Writable } from 'node:stream';
+import { interruptedError } from './errors.js';
 
 const NONBLOCK = C.O_NONBLOCK ?? 0;
 const NOFOLLOW = C.O_NOFOLLOW ?? 0;
@@ -17,9 +18,10 @@ export function fsError(code: string, message: string): NodeJS.ErrnoException {
 
 /**
  * A file to read, opened at once: a regular file or a device through node:fs, a terminal as a terminal, a
- * FIFO or socket through the event loop (waiting for a writer without holding a thread). Throws as openSync does.
+ * FIFO or socket through the event loop (waiting for a writer without holding a thread). What may wait for
+ * its writer (all but a regular file) ends with `signal`, failing with the interruption. Throws as openSync does.
  */
-export function openForReading(path: string, highWaterMark = 64 * 1024): Readable {
+export function openForReading(path: string, signal?: AbortSignal, highWaterMark = 64 * 1024): Readable {
   const fd = openSync(path, C.O_RDONLY | NONBLOCK);
   let st: Stats;
   try {
@@ -28,9 +30,20 @@ export function openForReading(path: string, highWaterMark = 64 * 1024): Readabl
     closeSync(fd);
     throw err;
   }
-  if (st.isFIFO() || st.isSocket()) return new Socket({ fd, readable: true, writable: false });
-  if (st.isCharacterDevice() && isatty(fd)) return new TtyReadStream(fd);
-  return createReadStream('', { fd, highWaterMark });
+  if (st.isFile()) return createReadStream('', { fd, highWaterMark });
+  const stream =
+    st.isFIFO() || st.isSocket()
+      ? new Socket({ fd, readable: true, writable: false })
+      : st.isCharacterDevice() && isatty(fd)
+        ? new TtyReadStream(fd)
+        : createReadStream('', { fd, highWaterMark });
+  if (signal) {
+    const onAbort = () => stream.destroy(interruptedError(signal.reason));
+    if (signal.aborted) onAbort();
+    else signal.addEventListener('abort', onAbort, { once: true });
+    stream.once('close', () => signal.removeEventListener('abort', onAbort));
+  }
+  return stream;
 }
 
 /**
