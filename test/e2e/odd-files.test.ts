@@ -3,8 +3,8 @@
 // Every signal is heard whatever idv is waiting on, and nothing that is not a regular file is replaced.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { execa } from 'execa';
-import { execFileSync } from 'node:child_process';
-import { lstat, mkdir, readdir, readlink, symlink, writeFile } from 'node:fs/promises';
+import { execFileSync, spawn } from 'node:child_process';
+import { lstat, mkdir, open, readdir, readlink, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { IDV, idv, makeHome, type Home } from '../helpers.js';
 
@@ -67,6 +67,40 @@ describe('a FIFO nobody writes to', () => {
     await writeFile(fifo, 'ada@example.com\nbob@mailinator.com\n');
     const r = await child;
     expect([r.exitCode, r.stdout, r.stderr]).toEqual([0, 'email,status\nada@example.com,ok\nbob@mailinator.com,disposable\n', '']);
+  });
+});
+
+describe('a reader that stops reading', () => {
+  /** 200,000 addresses: far more than a pipe holds, so that writing waits on the reader. */
+  const bigList = () => writeFile(join(home.dir, 'list.txt'), Array.from({ length: 200_000 }, (_, i) => `user${i}@example.com\n`).join(''));
+
+  it('standard output that nobody reads: SIGTERM ends the run at once (143), one line', async () => {
+    await bigList();
+    const child = spawn('node', [IDV, 'emails', '--sandbox', '-q', 'list.txt'], { cwd: home.dir, env: home.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (c) => (stderr += c));
+    const ended = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    await new Promise((r) => setTimeout(r, 3000)); // its standard output is full by now, never read
+    const sent = Date.now();
+    child.kill('SIGTERM');
+    const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+    const code = await ended;
+    clearTimeout(timer);
+    expect([code, stderr]).toEqual([143, 'idv: Interrupted (SIGTERM); results received so far are kept in the cache.\n']);
+    expect(Date.now() - sent).toBeLessThan(3000);
+  });
+
+  it('-o a FIFO whose reader stops reading: SIGINT ends the run at once (130)', async () => {
+    await bigList();
+    mkfifo(join(home.dir, 'out'));
+    const reader = await open(join(home.dir, 'out'), 'r+'); // a reader that never reads (O_RDWR: opened at once)
+    try {
+      const r = await signalled(['emails', '--sandbox', '-q', 'list.txt', '-o', 'out'], 'SIGINT');
+      expect([r.exitCode, r.stdout, r.stderr]).toEqual([130, '', 'idv: Interrupted (SIGINT); results received so far are kept in the cache.\n']);
+      expect(r.ms).toBeLessThan(3000);
+    } finally {
+      await reader.close();
+    }
   });
 });
 
