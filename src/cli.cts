@@ -59,13 +59,17 @@ function colourChoice(stream: { isTTY?: boolean }): boolean {
 
 async function main(): Promise<void> {
   const controller = new AbortController();
+  // The safety net: if the event loop empties while the run has not finished (a promise that nothing will
+  // ever settle), the run would end with exit 0 and records unwritten. Say so and exit 1 instead.
+  let finished = false;
   /** Set once the program is loaded: removes the temporary files being written (an exit at once skips their cleanup). */
   let removeTempFiles = () => {};
   let signals = 0;
   const onSignal = (sig: Sig) => {
     signals++;
-    if (signals > 1) {
-      // A second one: at once, leaving no temporary file behind.
+    // A second one, or one while a finished run waits for standard output to drain (a reader that stopped reading).
+    if (signals > 1 || finished) {
+      // At once, leaving no temporary file behind.
       removeTempFiles();
       process.exit(EXIT_ON_SECOND[sig]);
     }
@@ -75,9 +79,6 @@ async function main(): Promise<void> {
   process.stdout.on('error', () => undefined); // EPIPE: the sink notices and ends the run quietly
   process.stderr.on('error', () => undefined);
 
-  // The safety net: if the event loop empties while the run has not finished (a promise that nothing will
-  // ever settle), the run would end with exit 0 and records unwritten. Say so and exit 1 instead.
-  let finished = false;
   process.once('beforeExit', () => {
     if (finished) return;
     process.stderr.write('idv: internal error: the run stopped before every record was written; nothing was completed. Please report this.\n');
@@ -100,6 +101,7 @@ async function main(): Promise<void> {
     cwd: workingDirectory(),
     signal: controller.signal,
     secrets: new Secrets(),
+    uid: process.geteuid?.() ?? null,
   };
   // The last net: an error nothing caught (a library's callback, a stray rejection) is one line through the
   // run's secrets, like any other failure, and its temporary files go: never Node's raw stack with the key in it.
@@ -134,8 +136,10 @@ function workingDirectory(): string | null {
 }
 
 function exit(code: number): void {
-  // Let standard output drain, then leave (pools and timers must not keep a finished run alive).
-  if (process.stdout.writableLength > 0 && !process.stdout.destroyed) {
+  // Let standard output drain, then leave (pools and timers must not keep a finished run alive). An interrupted
+  // run writes nothing more there: it leaves at once.
+  const interrupted = code === 129 || code === 130 || code === 143;
+  if (!interrupted && process.stdout.writableLength > 0 && !process.stdout.destroyed) {
     process.stdout.once('drain', () => process.exit(code));
     process.stdout.once('error', () => process.exit(code));
   } else process.exit(code);

@@ -81,6 +81,8 @@ export function fsReason(err: unknown): string {
     EIO: 'an input/output error',
     EEXIST: 'a file of that name is in the way',
     EMFILE: 'too many files open',
+    EPIPE: 'its reader went away',
+    ENXIO: 'no such device or address',
     ENFILE: 'too many files open on the system',
   };
   const code = e?.code;

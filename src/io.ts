@@ -21,6 +21,8 @@ export interface Io {
   signal: AbortSignal;
   /** The run's secrets (the key in use…): every message for a person passes through secrets.redact(). */
   secrets: Secrets;
+  /** The effective user id, for trusting idv's own files (owned by the user); null where there is none (Windows). */
+  uid: number | null;
 }
 
 /** Text of several lines for a person: the run's secrets masked, control characters shown escaped (line breaks kept). */

@@ -1,9 +1,10 @@
 // Where the API key comes from, and how it is shown (never whole).
-import { promises as fsp, readFile } from 'node:fs';
+import { promises as fsp, type Stats } from 'node:fs';
 import { join } from 'node:path';
 import { IdvError, fsReason } from './errors.js';
 import { configDir } from './paths.js';
 import { replaceFile } from './temp-files.js';
+import { readSmallFile } from './open-file.js';
 
 export const NO_KEY_MESSAGE = 'No API key found: set IDV_API_KEY, or store one with idv auth login.';
 
@@ -34,26 +35,70 @@ export function keyTooShort(key: string): string | null {
   return key.length < MIN_KEY_LENGTH ? `${key.length} character${key.length === 1 ? '' : 's'}; keys have at least ${MIN_KEY_LENGTH}` : null;
 }
 
-/** `IDV_API_KEY`, then the config file. */
-export async function findKey(env: Record<string, string | undefined>): Promise<FoundKey | null> {
-  const fromEnv = env.IDV_API_KEY?.trim();
-  if (fromEnv) return { key: fromEnv, source: 'the IDV_API_KEY environment variable' };
-  const key = await storedKey(env);
-  return key === null ? null : { key, source: configPath(env) };
+/** The largest config file idv reads: far above any it writes, so that /dev/zero or a huge file is refused, not read. */
+export const MAX_CONFIG_BYTES = 64 * 1024;
+
+/** Who is asking: the user's uid (null where there is none, on Windows) and where a warning goes. */
+export interface KeyReader {
+  uid: number | null;
+  warn(line: string): void;
 }
 
-/** The key in the config file (written by idv auth login), or null (none, or no home folder to hold one). */
-export async function storedKey(env: Record<string, string | undefined>): Promise<string | null> {
-  let text: string;
+/**
+ * `IDV_API_KEY`, then the config file. The config is trusted as ssh trusts its files: it must belong to the
+ * user (or root) and not be writable by others, else it is refused (exit 3, one line naming the fix); one
+ * readable by others is used with a warning (it holds the key).
+ */
+export async function findKey(env: Record<string, string | undefined>, reader: KeyReader): Promise<FoundKey | null> {
+  const fromEnv = env.IDV_API_KEY?.trim();
+  if (fromEnv) return { key: fromEnv, source: 'the IDV_API_KEY environment variable' };
+  let path: string;
   try {
-    // configPath throws without a home folder: no key (exit 3 with the hint). Every run reads it: through the
-    // callback API, as fs.promises (a module of its own, loaded on first use) would add a millisecond to
-    // each; not at once (readFileSync), which would leave a run whose config is a FIFO deaf to Ctrl-C.
-    const path = configPath(env);
-    text = await new Promise<string>((resolve, reject) => readFile(path, 'utf8', (err, t) => (err ? reject(err) : resolve(t))));
+    path = configPath(env);
   } catch {
-    return null;
+    return null; // no home folder: no key (exit 3 with the hint)
   }
+  const config = await readConfig(path);
+  if ('error' in config) {
+    if (config.error.code === 'ENOENT') return null;
+    if (config.error.code !== 'ENOTREG' && config.error.code !== 'EFBIG') {
+      reader.warn(`idv: warning: cannot read the config file ${path}: ${fsReason(config.error)}.`);
+      return null;
+    }
+    const what = config.error.code === 'EFBIG' ? `it is larger than ${MAX_CONFIG_BYTES / 1024} KiB` : 'it is not a regular file';
+    throw new IdvError('auth', `Refusing the config file ${path}: ${what}; remove it and store the key with idv auth login, or set IDV_API_KEY.`);
+  }
+  checkTrust(path, config.stat, reader);
+  const key = keyOf(config.text);
+  return key === null ? null : { key, source: path };
+}
+
+/** Refuse a config another user could have written; warn of one others can read. */
+function checkTrust(path: string, st: Stats, reader: KeyReader): void {
+  if (reader.uid === null) return;
+  const mode = (st.mode & 0o777).toString(8).padStart(4, '0');
+  if (st.uid !== reader.uid && st.uid !== 0) {
+    throw new IdvError(
+      'auth',
+      `Refusing the config file ${path}: it belongs to another user (uid ${st.uid}), who could have put any key in it; remove it and store your key with idv auth login, or set IDV_API_KEY.`,
+    );
+  }
+  if (st.mode & 0o022) {
+    throw new IdvError('auth', `Refusing the config file ${path}: others can write to it (mode ${mode}), so any key could be in it; run chmod 600 ${path}.`);
+  }
+  if (st.mode & 0o044) reader.warn(`idv: warning: the config file ${path} is readable by others (mode ${mode}), and it holds your API key; run chmod 600 ${path}.`);
+}
+
+/** The config file's text and status, or the error reading it (never a FIFO's wait, never more than MAX_CONFIG_BYTES). */
+async function readConfig(path: string): Promise<{ text: string; stat: Stats } | { error: NodeJS.ErrnoException }> {
+  try {
+    return await readSmallFile(path, MAX_CONFIG_BYTES);
+  } catch (err) {
+    return { error: err as NodeJS.ErrnoException };
+  }
+}
+
+function keyOf(text: string): string | null {
   try {
     const key = (JSON.parse(text) as { apiKey?: unknown }).apiKey;
     if (typeof key === 'string' && key.trim()) return key.trim();
@@ -61,6 +106,21 @@ export async function storedKey(env: Record<string, string | undefined>): Promis
     /* a damaged config holds no key */
   }
   return null;
+}
+
+/**
+ * The key in the config file, trusted or not, or null: for masking it in every message from the start (main.ts).
+ * Silent; like findKey it never waits on a FIFO nor reads more than MAX_CONFIG_BYTES.
+ */
+export async function storedKey(env: Record<string, string | undefined>): Promise<string | null> {
+  let path: string;
+  try {
+    path = configPath(env);
+  } catch {
+    return null;
+  }
+  const config = await readConfig(path);
+  return 'error' in config ? null : keyOf(config.text);
 }
 
 /** Write the config file (0600 in a 0700 folder); a folder that cannot be written is one line naming it (exit 1). */
@@ -71,7 +131,7 @@ export async function saveKey(env: Record<string, string | undefined>, key: stri
     await fsp.mkdir(dir, { recursive: true, mode: 0o700 });
     await fsp.chmod(dir, 0o700);
     await replaceFile(path, async (tmp) => {
-      await fsp.writeFile(tmp, JSON.stringify({ apiKey: key }, null, 2) + '\n', { mode: 0o600 });
+      await fsp.writeFile(tmp, JSON.stringify({ apiKey: key }, null, 2) + '\n', { mode: 0o600, flag: 'wx' });
       await fsp.chmod(tmp, 0o600);
     });
   } catch (err) {

@@ -41,8 +41,8 @@ async function reportRefused(argv: string[], io: Io, message: string): Promise<v
   if (!asked) return;
   const now = Date.now();
   try {
-    const { resolvePath } = await import('./paths.js');
-    await writeReport(resolvePath(io.cwd, asked.path), reportJson(version(), emptyFacts(asked.command, now, undefined, undefined, false), usageError(message), now, io.secrets));
+    const { outputSink } = await import('./output/sink.js');
+    await writeReport(outputSink(asked.path, io), reportJson(version(), emptyFacts(asked.command, now, undefined, undefined, false), usageError(message), now, io.secrets));
   } catch (err) {
     warn(io, `idv: warning: ${(err as Error).message}`);
   }

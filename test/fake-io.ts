@@ -29,6 +29,8 @@ export interface FakeOptions {
   onStderr?: (text: string) => void;
   /** A stdout that fails every write with this code (EPIPE: the reader went away). */
   stdoutError?: string;
+  /** The user id idv runs as (default: this process's); another one makes this process's files someone else's. */
+  uid?: number | null;
 }
 
 class Collector extends Writable {
@@ -70,6 +72,7 @@ export function fakeIo(o: FakeOptions = {}): Io & { out: Collector; err: Collect
     cwd: o.cwd ?? ROOT,
     signal: o.signal ?? new AbortController().signal,
     secrets: new Secrets(),
+    uid: o.uid === undefined ? (process.geteuid?.() ?? null) : o.uid,
   };
 }
 

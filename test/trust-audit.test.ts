@@ -196,7 +196,7 @@ describe('issue 16: a key too short to be masked is never sent, so never echoed'
           env = rest;
           const { mkdir } = await import('node:fs/promises');
           await mkdir(join(home.dir, 'config', 'idv'), { recursive: true });
-          await writeFile(join(home.dir, 'config', 'idv', 'config.json'), '{"apiKey": "abc"}\n');
+          await writeFile(join(home.dir, 'config', 'idv', 'config.json'), '{"apiKey": "abc"}\n', { mode: 0o600 });
         }
         const r = await run(['emails', await list(['a@example.com'])], { env });
         const from = source === 'IDV_API_KEY' ? 'the IDV_API_KEY environment variable' : join(home.dir, 'config', 'idv', 'config.json');

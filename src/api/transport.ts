@@ -212,6 +212,13 @@ function proxyUrl(name: string, value: string): string {
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     throw usageError(`${name} must be an http:// or https:// proxy URL, not ${url.protocol}//.`);
   }
+  // The URL parser lets a stray % through; undici decodes the credentials when it connects, and would throw then.
+  try {
+    decodeURIComponent(url.username);
+    decodeURIComponent(url.password);
+  } catch {
+    throw usageError(`${name} has a % in its user name or password that starts no percent-encoding; write a % there as %25 (http://user:p%25ss@host:port).`);
+  }
   return withScheme;
 }
 

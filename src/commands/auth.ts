@@ -1,5 +1,5 @@
 // `idv auth login | status | logout`: store, show (masked) and remove the API key.
-import { IdvError, usageError } from '../errors.js';
+import { IdvError, interruptedError, usageError } from '../errors.js';
 import { warn, oneLine, type Io } from '../io.js';
 import { configPath, findKey, keyLooksSendable, keyTooShort, maskKey, NO_KEY_MESSAGE, removeKey, saveKey } from '../key.js';
 
@@ -27,7 +27,7 @@ export async function run(o: AuthOptions, io: Io): Promise<void> {
       return;
     }
     case 'status': {
-      const found = await findKey(io.env);
+      const found = await findKey(io.env, { uid: io.uid, warn: (line) => warn(io, line) });
       if (!found) {
         throw new IdvError('auth', NO_KEY_MESSAGE);
       }
@@ -43,9 +43,34 @@ export async function run(o: AuthOptions, io: Io): Promise<void> {
   }
 }
 
+/** The most idv reads of standard input or the prompt for a key: far more than any key (/dev/zero is refused, not read). */
+const MAX_KEY_INPUT = 64 * 1024;
+const KEY_INPUT_TOO_LONG = `No key in the first ${MAX_KEY_INPUT / 1024} KiB given; give the key alone (idv auth login < key.txt).`;
+
+/** The first non-blank line of standard input; reading stops there, at MAX_KEY_INPUT, or at a signal. */
 async function readAll(io: Io): Promise<string> {
   let text = '';
-  for await (const chunk of io.stdin) text += chunk.toString();
+  const chunks = io.stdin[Symbol.asyncIterator]();
+  let onAbort = () => {};
+  const aborted = new Promise<never>((_, reject) => {
+    onAbort = () => reject(interruptedError(io.signal.reason));
+    if (io.signal.aborted) onAbort();
+    else io.signal.addEventListener('abort', onAbort, { once: true });
+  });
+  aborted.catch(() => undefined);
+  try {
+    for (;;) {
+      const next = await Promise.race([chunks.next(), aborted]);
+      if (next.done) break;
+      text += String(next.value);
+      const lines = text.split(/\r?\n/);
+      const first = lines.slice(0, -1).find((l) => l.trim() !== '');
+      if (first !== undefined) return first;
+      if (text.length > MAX_KEY_INPUT) throw usageError(KEY_INPUT_TOO_LONG);
+    }
+  } finally {
+    io.signal.removeEventListener('abort', onAbort);
+  }
   return text.split(/\r?\n/).find((l) => l.trim() !== '') ?? '';
 }
 
@@ -72,6 +97,7 @@ async function promptHidden(io: Io, prompt: string): Promise<string> {
         if (ch === '\u0003') return done(new IdvError('interrupted', 'Interrupted.', 'SIGINT'));
         if (ch === '\u007f' || ch === '\b') value = value.slice(0, -1);
         else if (ch >= ' ') value += ch;
+        if (value.length > MAX_KEY_INPUT) return done(usageError(KEY_INPUT_TOO_LONG));
       }
     };
     stdin.on('data', onData);

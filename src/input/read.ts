@@ -1,5 +1,5 @@
 // Sources (files, `-`, stdin) → records in input order, one per data row or non-blank line.
-import { createReadStream } from 'node:fs';
+import { openForReading } from '../open-file.js';
 import { promises as fsp } from 'node:fs';
 import { resolvePath } from '../paths.js';
 import type { Readable } from 'node:stream';
@@ -49,7 +49,7 @@ export function sourcesFor(files: string[], io: Io): Source[] {
       : {
           name: f,
           path: f,
-          open: () => createReadStream(resolvePath(io.cwd, f), { highWaterMark: 64 * 1024 }),
+          open: () => openForReading(resolvePath(io.cwd, f), io.signal),
         },
   );
 }

@@ -6,6 +6,7 @@ import { Fifo } from '../fifo.js';
 import type { PlannedRecord } from '../plan/planned.js';
 import type { Formatter, OutRecord } from './format.js';
 import type { Sink } from './sink.js';
+import { commitTogether } from './commit.js';
 
 /** Records held for in-order output; reading waits while this many are held. */
 export const WINDOW_MAX = 50_000;
@@ -136,7 +137,7 @@ export class OrderedWriter {
     for (const output of this.outputs()) this.enqueue(() => write(output, output.formatter.end()));
     await this.written();
     if (this.stopped) return;
-    for (const output of this.outputs()) await output.sink.commit();
+    await commitTogether(this.outputs().map((o) => o.sink));
   }
 
   /** Give up: nothing more is written; output files are left as they were. */

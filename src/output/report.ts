@@ -3,7 +3,7 @@
 // documented in docs/report.md; `format` changes only when a field changes meaning or goes away.
 import { IdvError, exitCodeFor, EXIT } from '../errors.js';
 import type { Secrets } from '../secrets.js';
-import { fileSink } from './sink.js';
+import type { Sink } from './sink.js';
 import { ERROR } from '../statuses.js';
 
 export const REPORT_FORMAT = 1;
@@ -132,9 +132,8 @@ export function refusedRunReport(argv: string[]): { command: 'emails' | 'domains
   return null;
 }
 
-/** Write the report atomically (a temporary file renamed into place, keeping the mode of the file it replaces). */
-export async function writeReport(path: string, json: string): Promise<void> {
-  const sink = fileSink(path);
+/** Write the report to its sink (outputSink: a file is replaced atomically, keeping its mode; a device is written in place). */
+export async function writeReport(sink: Sink, json: string): Promise<void> {
   try {
     await sink.write(json);
     await sink.commit();

@@ -1,52 +1,85 @@
-// Where output text goes: standard output, or `-o FILE` written to a temporary file beside it and
-// renamed into place on success (a failed or interrupted run leaves an existing file as it was).
-// The temporary file takes the mode (and, where allowed, the owner) of the file it will replace before any
-// data is written, as `sed -i` and git do: a private list stays private. A new file gets what the umask
-// gives, as the shell's `>` does.
-import { promises as fsp } from 'node:fs';
+// Where output text goes. A regular file (or a new one) is written to a temporary file beside it and renamed
+// into place at the end, keeping the mode and, where allowed, the owner that lstat() finds at the path, as
+// `sed -i` and git do (a private list stays private; a new file gets what the umask gives). Standard output,
+// `-`, /dev/stdout and other descriptor paths, character devices and FIFOs are written in place as records
+// come: they cannot be replaced. A symbolic link is refused: written through, it would put results into a
+// file someone else chose; replaced, it would no longer be the link the user made.
+// Several outputs of one run are put in place together (commitTogether, in commit.ts): prepare() flushes
+// each to its temporary file; commit() renames.
+import { close as closeFd, constants as C, fstat as fstatFd, promises as fsp, write as writeFd, type Stats } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { Writable } from 'node:stream';
-import { fsReason, IdvError } from '../errors.js';
+import { fsReason, IdvError, interruptedError } from '../errors.js';
 import { tempFileGone, tempFileOpened, randomHex } from '../temp-files.js';
+import { fsError, inPlaceStream, openInPlace } from '../open-file.js';
+import { resolvePath } from '../paths.js';
+import type { Io } from '../io.js';
 
 export interface Sink {
-  /** Resolves once the destination can be written; a file that cannot (a folder, no such folder) fails here, before anything is sent. */
+  /** Resolves once the destination can be written; one that cannot (a folder, a link, no such folder) fails here, before anything is sent. */
   ready(): Promise<void>;
   write(text: string): Promise<void>;
-  /** Finish: flush and, for a file, rename into place. */
+  /** Everything written so far reaches its temporary file (flushed to the disk) or its device; nothing is put in place yet. */
+  prepare(): Promise<void>;
+  /** prepare() if not done, then put the file in place (rename). */
   commit(): Promise<void>;
-  /** Give up: for a file, remove the temporary file. */
+  /** Give up: a temporary file is removed; what is in place stays as it was. */
   abort(): Promise<void>;
   /** Standard output was closed by its reader (`| head`). */
   readonly closed: boolean;
+  /** Whether commit() replaces a file (after ready()); false: written in place as it goes. */
+  readonly replaces: boolean;
+  /** What it writes to, for messages. */
+  readonly name: string;
 }
 
 const FLUSH_AT = 64 * 1024;
 
-function bufferedWriter(stream: Writable, onError: (err: NodeJS.ErrnoException) => void) {
+/** Paths that name a descriptor of this process (`/dev/stdout`, `/dev/fd/3`…): written in place, never replaced. */
+const DESCRIPTOR_PATH = /^\/(?:dev\/(?:stdout|stderr|fd\/\d+)|proc\/self\/fd\/\d+)$/;
+const STDOUT_PATH = /^\/(?:dev\/(?:stdout|fd\/1)|proc\/self\/fd\/1)$/;
+
+/**
+ * The sink for an output the user named (-o, --report): standard output for none, `-` and the paths that
+ * name it (/dev/stdout), else the path against the working directory (fileSink).
+ */
+export function outputSink(given: string | undefined, io: Pick<Io, 'stdout' | 'signal' | 'cwd'>): Sink {
+  if (given === undefined || given === '-') return stdoutSink(io.stdout, io.signal);
+  const path = resolvePath(io.cwd, given);
+  return STDOUT_PATH.test(path) ? stdoutSink(io.stdout, io.signal) : fileSink(path, io.signal);
+}
+
+/** Until the stream drains, fails or closes, or `signal` aborts (a stalled reader must not hold a stopped run). */
+function drained(stream: Writable, signal?: AbortSignal): Promise<void> {
+  if (signal?.aborted) return Promise.resolve();
+  return new Promise<void>((resolve) => {
+    const done = () => {
+      stream.off('drain', done);
+      stream.off('error', done);
+      stream.off('close', done);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    };
+    stream.on('drain', done);
+    stream.on('error', done);
+    stream.on('close', done);
+    signal?.addEventListener('abort', done, { once: true });
+  });
+}
+
+/** Text gathered into blocks of FLUSH_AT and handed to `out` one block at a time; the first failure is kept. */
+function blockWriter(out: (text: string) => Promise<void>) {
   let buffer = '';
   let failed: NodeJS.ErrnoException | null = null;
-  stream.on('error', (err: NodeJS.ErrnoException) => {
-    failed ??= err;
-    onError(err);
-  });
   const flush = async () => {
     if (!buffer || failed) return;
     const text = buffer;
     buffer = '';
-    if (!stream.write(text)) {
-      await new Promise<void>((resolve) => {
-        const done = () => {
-          stream.off('drain', done);
-          stream.off('error', done);
-          stream.off('close', done);
-          resolve();
-        };
-        stream.on('drain', done);
-        stream.on('error', done);
-        stream.on('close', done);
-      });
+    try {
+      await out(text);
+    } catch (err) {
+      failed ??= err as NodeJS.ErrnoException;
     }
   };
   return {
@@ -56,13 +89,28 @@ function bufferedWriter(stream: Writable, onError: (err: NodeJS.ErrnoException) 
       if (buffer.length >= FLUSH_AT) await flush();
     },
     flush,
+    fail(err: NodeJS.ErrnoException) {
+      failed ??= err;
+    },
     failed: () => failed,
   };
 }
 
-export function stdoutSink(stdout: Writable): Sink {
+/** Blocks written to a stream, waiting for it to drain (or `signal`); its 'error' is the failure. */
+function streamWriter(stream: Writable, signal?: AbortSignal, onError?: (err: NodeJS.ErrnoException) => void) {
+  const w = blockWriter(async (text) => {
+    if (!stream.write(text)) await drained(stream, signal);
+  });
+  stream.on('error', (err: NodeJS.ErrnoException) => {
+    w.fail(err);
+    onError?.(err);
+  });
+  return w;
+}
+
+export function stdoutSink(stdout: Writable, signal?: AbortSignal): Sink {
   let closed = false;
-  const w = bufferedWriter(stdout, (err) => {
+  const w = streamWriter(stdout, signal, (err) => {
     if (err.code === 'EPIPE' || err.code === 'ERR_STREAM_DESTROYED') closed = true;
   });
   /** A standard output that failed for another reason than its reader going away (a full disk) is an error. */
@@ -70,105 +118,258 @@ export function stdoutSink(stdout: Writable): Sink {
     const err = w.failed();
     if (err && !closed) throw new IdvError('failed', `Cannot write to standard output: ${fsReason(err)}.`);
   };
+  const prepare = async () => {
+    await w.flush();
+    check();
+  };
   return {
     ready: async () => undefined,
     write: async (t) => {
       await w.write(t);
       check();
     },
-    commit: async () => {
-      await w.flush();
-      check();
-    },
+    prepare,
+    commit: prepare,
     abort: async () => undefined,
     get closed() {
       return closed;
     },
+    replaces: false,
+    name: 'standard output',
   };
 }
 
-export function fileSink(path: string): Sink {
-  const tmp = join(dirname(path), `.${basename(path)}.${randomHex(4)}.tmp`);
-  const fail = (err: unknown) =>
-    new IdvError(
-      'failed',
-      `Cannot write ${path}: ${fsReason(err)}; ${folder ? 'give a file name' : existed ? 'the previous file is left as it was' : 'nothing was written'}.`,
-    );
-  let existed = false;
-  let folder = false;
-  let handle: FileHandle | null = null;
-  let stream: Writable | null = null;
-  let w: ReturnType<typeof bufferedWriter> | null = null;
-  let aborted = false;
-  const opened = (async () => {
-    let mode: number | undefined;
-    let owner: { uid: number; gid: number } | undefined;
-    try {
-      const st = await fsp.stat(path);
-      existed = true;
-      folder = st.isDirectory();
-      if (st.isFile()) {
-        mode = st.mode & 0o7777;
-        owner = { uid: st.uid, gid: st.gid };
+/** What a path holds, as lstat() sees the path itself (never what a link leads to). */
+type Found =
+  | { kind: 'new' }
+  | { kind: 'file'; mode: number; uid: number; gid: number }
+  | { kind: 'in-place'; follow: boolean };
+
+async function examine(path: string): Promise<Found> {
+  let st: Stats;
+  try {
+    st = await fsp.lstat(path);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { kind: 'new' };
+    throw err;
+  }
+  if (st.isFile()) return { kind: 'file', mode: st.mode & 0o777, uid: st.uid, gid: st.gid };
+  if (DESCRIPTOR_PATH.test(path)) return { kind: 'in-place', follow: true };
+  if (st.isCharacterDevice() || st.isFIFO()) return { kind: 'in-place', follow: false };
+  if (st.isDirectory()) throw fsError('EISDIR', 'it is a folder');
+  if (st.isSymbolicLink()) {
+    const to = await fsp.readlink(path).catch(() => '?');
+    throw fsError('ELINK', `it is a symbolic link (to ${to}); idv neither writes through a link nor replaces one: give the path it leads to, or remove the link`);
+  }
+  throw fsError('ENOTREG', `it is a ${st.isBlockDevice() ? 'block device' : 'socket'}; give a file, a character device or a FIFO`);
+}
+
+/** Why a path cannot be written, in words. */
+function reasonOf(err: unknown): string {
+  const code = (err as NodeJS.ErrnoException)?.code;
+  return code === 'ELINK' || code === 'ENOTREG' ? (err as Error).message : fsReason(err);
+}
+
+/**
+ * A path the user named (-o, a --split file, --report): a regular file is replaced atomically; a character
+ * device, FIFO or descriptor path is written in place; a folder, a link, a block device or a socket is refused
+ * by ready(). `signal` ends the waits a FIFO can cause (for a reader to come, for a slow one to read).
+ */
+export function fileSink(path: string, signal?: AbortSignal): Sink {
+  let inner: Sink | null = null;
+  let examined: Promise<Sink> | null = null;
+  const get = (): Promise<Sink> =>
+    (examined ??= (async () => {
+      let found: Found;
+      try {
+        found = await examine(path);
+      } catch (err) {
+        const folder = (err as NodeJS.ErrnoException).code === 'EISDIR';
+        throw new IdvError('failed', `Cannot write ${path}: ${reasonOf(err)}${folder ? '; give a file name' : ''}.`);
       }
-    } catch {
-      /* a new file: the umask decides */
+      inner = found.kind === 'in-place' ? inPlaceSink(path, found.follow, signal) : replacingSink(path, found.kind === 'file' ? found : null);
+      await inner.ready();
+      return inner;
+    })());
+  return {
+    async ready() {
+      await get();
+    },
+    write: async (text) => (await get()).write(text),
+    prepare: async () => (await get()).prepare(),
+    commit: async () => (await get()).commit(),
+    async abort() {
+      await examined?.catch(() => undefined);
+      await inner?.abort();
+    },
+    get closed() {
+      return false;
+    },
+    get replaces() {
+      return inner?.replaces ?? true;
+    },
+    name: path,
+  };
+}
+
+/** Every byte of `text` written to `fd` at `position` (null: the device's own), through short writes and a device's EAGAIN. */
+async function writeAll(handle: FileHandle | number, text: string, position: number | null, signal?: AbortSignal): Promise<number> {
+  const buf = Buffer.from(text, 'utf8');
+  for (let off = 0; off < buf.length; ) {
+    try {
+      const at = position === null ? null : position + off;
+      const { bytesWritten } =
+        typeof handle === 'number'
+          ? await new Promise<{ bytesWritten: number }>((resolve, reject) =>
+              writeFd(handle, buf, off, buf.length - off, at, (err, n) => (err ? reject(err) : resolve({ bytesWritten: n }))),
+            )
+          : await handle.write(buf, off, buf.length - off, at);
+      off += bytesWritten;
+    } catch (err) {
+      // A device opened without blocking that is not ready yet: a moment later, unless the run is stopping.
+      if ((err as NodeJS.ErrnoException).code !== 'EAGAIN' || signal?.aborted) throw err;
+      await new Promise((r) => setTimeout(r, 10));
     }
-    // A folder cannot be replaced: say so now, before anything is sent and paid for, not at the final rename.
-    if (folder) throw Object.assign(new Error('it is a folder'), { code: 'EISDIR' });
-    tempFileOpened(tmp);
-    handle = await fsp.open(tmp, 'wx', mode ?? 0o666);
-    if (aborted) throw new Error('aborted');
-    if (mode !== undefined) {
-      await handle.chmod(mode); // the umask narrowed the mode open() was given
-      if (owner) await handle.chown(owner.uid, owner.gid).catch(() => undefined); // allowed to root or the owner only
-    }
-    stream = handle.createWriteStream();
-    w = bufferedWriter(stream, () => undefined);
-  })();
-  opened.catch(() => undefined); // reported by the next write or commit
+  }
+  return buf.length;
+}
+
+/** A character device, FIFO or descriptor path, written in place: nothing to rename, nothing to take back. */
+function inPlaceSink(path: string, follow: boolean, signal?: AbortSignal): Sink {
+  let fd: number | null = null;
+  let stream: Writable | null = null;
+  let w: ReturnType<typeof blockWriter> | null = null;
+  const fail = (err: unknown) => new IdvError('failed', `Cannot write ${path}: ${reasonOf(err)}.`);
+  const check = () => {
+    if (w?.failed()) throw fail(w.failed());
+  };
   const ready = async () => {
     try {
-      await opened;
+      fd = await openInPlace(path, follow, signal);
+      const st = await new Promise<Stats>((resolve, reject) => fstatFd(fd!, (err, s) => (err ? reject(err) : resolve(s))));
+      // Replaced between lstat() and open(): a regular file is only ever replaced whole (a descriptor path aside).
+      if (st.isDirectory() || (st.isFile() && !follow)) throw fsError('ENOTREG', 'it changed as it was opened');
+      stream = inPlaceStream(fd, st);
+      const handle = fd;
+      w = stream ? streamWriter(stream, signal) : blockWriter(async (text) => void (await writeAll(handle, text, null, signal)));
     } catch (err) {
-      throw fail(err);
+      await release();
+      throw signal?.aborted ? interruptedError(signal.reason) : fail(err);
     }
-    if (w!.failed()) throw fail(w!.failed());
-    return w!;
+  };
+  const release = async () => {
+    if (stream) stream.destroy();
+    else if (fd !== null) await new Promise<void>((resolve) => closeFd(fd!, () => resolve()));
+    fd = null;
+    stream = null;
+  };
+  let prepared = false;
+  const prepare = async () => {
+    if (prepared) return;
+    await w!.flush();
+    check();
+    if (stream) {
+      const s = stream;
+      const finished = new Promise<void>((resolve) => s.once('finish', resolve));
+      s.end();
+      await Promise.race([finished, drained(s, signal)]);
+      check();
+    }
+    prepared = true;
+    await release();
+  };
+  return {
+    ready,
+    async write(text) {
+      await w!.write(text);
+      check();
+    },
+    prepare,
+    commit: prepare,
+    abort: release,
+    closed: false,
+    replaces: false,
+    name: path,
+  };
+}
+
+/** A regular file (or a new one), replaced whole: a temporary file beside it, renamed over it by commit(). */
+function replacingSink(path: string, existing: { mode: number; uid: number; gid: number } | null): Sink {
+  const tmp = join(dirname(path), `.${basename(path)}.${randomHex(4)}.tmp`);
+  const fail = (err: unknown) =>
+    new IdvError('failed', `Cannot write ${path}: ${reasonOf(err)}; ${existing ? 'the previous file is left as it was' : 'nothing was written'}.`);
+  let handle: FileHandle | null = null;
+  let size = 0;
+  let aborted = false;
+  let state: 'open' | 'prepared' | 'done' = 'open';
+  const w = blockWriter(async (text) => {
+    size += await writeAll(handle!, text, size);
+  });
+  const check = () => {
+    if (w.failed()) throw fail(w.failed());
+  };
+  const release = async () => {
+    const h = handle;
+    handle = null;
+    await h?.close().catch(() => undefined);
   };
   return {
     async ready() {
-      await ready();
-    },
-    async write(text) {
-      const writer = await ready();
-      await writer.write(text);
-      if (writer.failed()) throw fail(writer.failed());
-    },
-    async commit() {
-      const writer = await ready();
-      await writer.flush();
-      await new Promise<void>((resolve, reject) => stream!.end((err?: Error | null) => (err ? reject(err) : resolve()))).catch((err) => {
-        throw fail(err);
-      });
-      if (writer.failed()) throw fail(writer.failed());
       try {
-        await fsp.rename(tmp, path);
-        tempFileGone(tmp);
+        tempFileOpened(tmp);
+        handle = await fsp.open(tmp, C.O_WRONLY | C.O_CREAT | C.O_EXCL, existing?.mode ?? 0o666);
+        if (aborted) throw new Error('aborted');
+        if (existing) {
+          await handle.chmod(existing.mode); // the umask narrowed the mode open() was given
+          await handle.chown(existing.uid, existing.gid).catch(() => undefined); // allowed to root or the owner only
+        }
       } catch (err) {
-        await fsp.rm(tmp, { force: true });
+        await release();
+        await fsp.rm(tmp, { force: true }).catch(() => undefined);
         tempFileGone(tmp);
         throw fail(err);
       }
     },
+    async write(text) {
+      await w.write(text);
+      check();
+    },
+    async prepare() {
+      if (state !== 'open') return;
+      try {
+        await w.flush();
+        check();
+        // On the disk before any output is put in place: a full disk or a quota fails here, not after.
+        await handle!.sync();
+        await handle!.close();
+        handle = null;
+      } catch (err) {
+        throw err instanceof IdvError ? err : fail(err);
+      }
+      state = 'prepared';
+    },
+    async commit() {
+      await this.prepare();
+      if (state === 'done') return;
+      try {
+        await fsp.rename(tmp, path);
+      } catch (err) {
+        await fsp.rm(tmp, { force: true }).catch(() => undefined);
+        tempFileGone(tmp);
+        throw fail(err);
+      }
+      state = 'done';
+      tempFileGone(tmp);
+    },
     async abort() {
       aborted = true;
-      await opened.catch(() => undefined);
-      stream?.destroy();
-      await handle?.close().catch(() => undefined);
+      await release();
+      if (state === 'done') return;
       await fsp.rm(tmp, { force: true }).catch(() => undefined);
       tempFileGone(tmp);
     },
     closed: false,
+    replaces: true,
+    name: path,
   };
 }

@@ -10,7 +10,13 @@ import { fileSink } from './sink.js';
 
 const EXTENSION: Record<Exclude<Format, 'table'>, string> = { csv: '.csv', json: '.json', ndjson: '.ndjson' };
 
-export async function splitOutputs(dir: string, format: Exclude<Format, 'table'>, options: FormatOptions, statuses: readonly string[]): Promise<SplitOutputs> {
+export async function splitOutputs(
+  dir: string,
+  format: Exclude<Format, 'table'>,
+  options: FormatOptions,
+  statuses: readonly string[],
+  signal?: AbortSignal,
+): Promise<SplitOutputs> {
   try {
     await fsp.mkdir(dir, { recursive: true });
   } catch (err) {
@@ -22,7 +28,7 @@ export async function splitOutputs(dir: string, format: Exclude<Format, 'table'>
     let output = outputs.get(status);
     if (!output) {
       output = (async () => {
-        const o = { formatter: await createFormatter(format, { ...options, chalk: null }), sink: fileSink(join(dir, status + EXTENSION[format])) };
+        const o = { formatter: await createFormatter(format, { ...options, chalk: null }), sink: fileSink(join(dir, status + EXTENSION[format]), signal) };
         made.push(o);
         const begin = o.formatter.begin();
         if (begin) await o.sink.write(begin);

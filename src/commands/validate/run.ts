@@ -16,7 +16,7 @@ import { createFormatter, formatForPath, type Format, type FormatOptions } from 
 import { splitOutputs } from '../../output/split.js';
 import type { SplitOutputs } from '../../output/ordered-writer.js';
 import { suggest } from '../../output/suggest.js';
-import { fileSink, stdoutSink } from '../../output/sink.js';
+import { outputSink } from '../../output/sink.js';
 import { loadChalk } from '../../output/colors.js';
 import { createProgress } from '../../output/progress.js';
 import { formatSummary } from '../../output/summary.js';
@@ -87,7 +87,7 @@ async function validate(o: ValidateOptions, io: Io, facts: RunFacts): Promise<vo
     const main = mainOutput(o, io, format)
       ? {
           formatter: await createFormatter(format, { ...layout, chalk: format === 'table' && io.color && !o.output ? await loadChalk(true) : null }),
-          sink: o.output ? fileSink(resolvePath(io.cwd, o.output)) : stdoutSink(io.stdout),
+          sink: outputSink(o.output, io),
         }
       : null;
     // Outputs that cannot be written (-o naming a folder, a missing folder; a --split folder that cannot be
@@ -95,7 +95,7 @@ async function validate(o: ValidateOptions, io: Io, facts: RunFacts): Promise<vo
     let split: SplitOutputs | null = null;
     try {
       await main?.sink.ready();
-      if (o.split) split = await splitOutputs(resolvePath(io.cwd, o.split), splitFormat(o), layout, STATUSES_OF[o.kind]);
+      if (o.split) split = await splitOutputs(resolvePath(io.cwd, o.split), splitFormat(o), layout, STATUSES_OF[o.kind], io.signal);
     } catch (err) {
       await main?.sink.abort();
       throw err;
@@ -173,7 +173,7 @@ function summaryFacts(f: RunFacts, done: Finished) {
 
 async function saveReport(path: string, io: Io, facts: RunFacts, failure: unknown): Promise<void> {
   try {
-    await writeReport(resolvePath(io.cwd, path), reportJson(version(), facts, failure, Date.now(), io.secrets));
+    await writeReport(outputSink(path, io), reportJson(version(), facts, failure, Date.now(), io.secrets));
   } catch (err) {
     if (failure === null) throw err; // the run went well: a report that cannot be written is its failure
     warn(io, `idv: warning: ${(err as Error).message}`);

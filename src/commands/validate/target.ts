@@ -1,7 +1,7 @@
 // Where results come from: the in-process sandbox, or the service at a base URL with a key.
 import { DEFAULT_BASE_URL } from '../../defaults.js';
 import { IdvError, usageError } from '../../errors.js';
-import type { Io } from '../../io.js';
+import { warn, type Io } from '../../io.js';
 import { isLoopback } from '../../api/loopback.js';
 import { proxySettings } from '../../api/transport.js';
 import { findKey, keyLooksSendable, keyTooShort, NO_KEY_MESSAGE } from '../../key.js';
@@ -44,7 +44,7 @@ export async function resolveTarget(o: { sandbox: boolean; dryRun: boolean; base
   const baseUrl = resolveBaseUrl(o.baseUrl, io.env);
   if (o.dryRun) return { baseUrl, key: '', sandbox: false, close: async () => undefined };
   proxySettings(io.env, new URL(baseUrl)); // a malformed proxy variable: a usage error before anything starts
-  const found = await findKey(io.env);
+  const found = await findKey(io.env, { uid: io.uid, warn: (line) => warn(io, line) });
   if (!found) throw new IdvError('auth', NO_KEY_MESSAGE);
   io.secrets.add(found.key);
   if (!keyLooksSendable(found.key)) {

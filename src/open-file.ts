@@ -1,0 +1,108 @@
+// Opening a path that may be a FIFO or a device without ever blocking: open() of a FIFO waits for its other
+// end, and a pool thread stuck there leaves the run deaf to signals and holds the process at exit (libuv joins
+// its threads). Every open here is O_NONBLOCK; a FIFO is then read or written through the event loop, and a
+// wait for its other end is a timer that a signal ends.
+import { constants as C, createReadStream, fstatSync, open, openSync, closeSync, promises as fsp, type Stats } from 'node:fs';
+import { Socket } from 'node:net';
+import { isatty, ReadStream as TtyReadStream, WriteStream as TtyWriteStream } from 'node:tty';
+import type { Readable, Writable } from 'node:stream';
+import { interruptedError } from './errors.js';
+
+const NONBLOCK = C.O_NONBLOCK ?? 0;
+const NOFOLLOW = C.O_NOFOLLOW ?? 0;
+
+/** A file-system error with its code, as node:fs gives them. */
+export function fsError(code: string, message: string): NodeJS.ErrnoException {
+  return Object.assign(new Error(message), { code });
+}
+
+/**
+ * A file to read, opened at once: a regular file or a device through node:fs, a terminal as a terminal, a
+ * FIFO or socket through the event loop (waiting for a writer without holding a thread). What may wait for
+ * its writer (all but a regular file) ends with `signal`, failing with the interruption. Throws as openSync does.
+ */
+export function openForReading(path: string, signal?: AbortSignal, highWaterMark = 64 * 1024): Readable {
+  const fd = openSync(path, C.O_RDONLY | NONBLOCK);
+  let st: Stats;
+  try {
+    st = fstatSync(fd);
+  } catch (err) {
+    closeSync(fd);
+    throw err;
+  }
+  if (st.isFile()) return createReadStream('', { fd, highWaterMark });
+  const stream =
+    st.isFIFO() || st.isSocket()
+      ? new Socket({ fd, readable: true, writable: false })
+      : st.isCharacterDevice() && isatty(fd)
+        ? new TtyReadStream(fd)
+        : createReadStream('', { fd, highWaterMark });
+  if (signal) {
+    const onAbort = () => stream.destroy(interruptedError(signal.reason));
+    if (signal.aborted) onAbort();
+    else signal.addEventListener('abort', onAbort, { once: true });
+    stream.once('close', () => signal.removeEventListener('abort', onAbort));
+  }
+  return stream;
+}
+
+/**
+ * A small regular file read whole (the config): never a FIFO or a device, never more than `maxBytes`.
+ * Throws ENOTREG (not a regular file) or EFBIG (larger than maxBytes) besides open()'s own errors.
+ */
+export async function readSmallFile(path: string, maxBytes: number): Promise<{ text: string; stat: Stats }> {
+  const handle = await fsp.open(path, C.O_RDONLY | NONBLOCK);
+  try {
+    const stat = await handle.stat();
+    if (!stat.isFile()) throw fsError('ENOTREG', `${path} is not a regular file`);
+    if (stat.size > maxBytes) throw fsError('EFBIG', `${path} is larger than ${maxBytes} bytes`);
+    const buffer = Buffer.alloc(maxBytes + 1);
+    let length = 0;
+    for (let n = -1; n !== 0 && length <= maxBytes; length += n) {
+      n = (await handle.read(buffer, length, buffer.length - length, length)).bytesRead;
+    }
+    if (length > maxBytes) throw fsError('EFBIG', `${path} is larger than ${maxBytes} bytes`); // it grew as it was read
+    return { text: buffer.toString('utf8', 0, length), stat };
+  } finally {
+    await handle.close();
+  }
+}
+
+/** How often a FIFO with no reader is tried again. */
+const READER_POLL_MS = 100;
+
+/**
+ * A FIFO, character device or terminal opened for writing in place (appending: a descriptor shared with the
+ * shell keeps what is in it). A FIFO with no reader yet is tried again until one comes, or until `signal`
+ * aborts (then ENXIO). `follow`: whether a symbolic link at `path` may lead there (else ELOOP).
+ */
+export async function openInPlace(path: string, follow: boolean, signal?: AbortSignal): Promise<number> {
+  const flags = C.O_WRONLY | C.O_APPEND | NONBLOCK | (follow ? 0 : NOFOLLOW);
+  for (;;) {
+    try {
+      // A plain descriptor, not a FileHandle: a stream may take it over (inPlaceStream).
+      return await new Promise<number>((resolve, reject) => open(path, flags, (err, fd) => (err ? reject(err) : resolve(fd))));
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENXIO' || !signal || signal.aborted) throw err;
+    }
+    await new Promise<void>((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        signal.removeEventListener('abort', done);
+        resolve();
+      };
+      const timer = setTimeout(done, READER_POLL_MS);
+      signal.addEventListener('abort', done, { once: true });
+    });
+  }
+}
+
+/**
+ * What an in-place handle is written through: a FIFO, socket or terminal as a stream on the event loop (a
+ * slow reader makes it wait, a signal does not), or null for another device (plain writes to the descriptor).
+ */
+export function inPlaceStream(fd: number, stat: Stats): Writable | null {
+  if (stat.isFIFO() || stat.isSocket()) return new Socket({ fd, readable: false, writable: true });
+  if (stat.isCharacterDevice() && isatty(fd)) return new TtyWriteStream(fd);
+  return null;
+}

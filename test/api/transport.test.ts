@@ -1,0 +1,139 @@
+// The transports (src/api/transport.ts): the proxy settings taken from the environment, and the body cap
+// of the proxy transport. Everything stays on 127.0.0.1: the "proxy" below answers CONNECT by tunnelling to
+// a local origin whatever host is named, and answers absolute-form requests itself, so nothing is resolved.
+import { afterAll, describe, expect, it } from 'vitest';
+import http from 'node:http';
+import net from 'node:net';
+import type { AddressInfo } from 'node:net';
+import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { BodyTooLargeError, proxySettings, proxyTransport } from '../../src/api/transport.js';
+import { run } from '../fake-io.js';
+
+const API = new URL('https://api.example.test');
+
+describe('proxySettings', () => {
+  const bad = (value: string) => () => proxySettings({ HTTPS_PROXY: value }, API);
+
+  it('a % that starts no percent-encoding in the password is a usage error naming the variable, never the password', () => {
+    for (const value of ['http://user:p%ss@proxy.example.com:3128', 'http://us%er:secret@proxy.example.com:3128', 'http://u:%ED%A0%80@proxy:3128']) {
+      let err: unknown;
+      try {
+        bad(value)();
+      } catch (e) {
+        err = e;
+      }
+      expect(err).toMatchObject({ kind: 'usage' });
+      const message = (err as Error).message;
+      expect(message).toBe(
+        'HTTPS_PROXY has a % in its user name or password that starts no percent-encoding; write a % there as %25 (http://user:p%25ss@host:port).',
+      );
+      expect(message).not.toContain('secret');
+    }
+  });
+
+  it('a correctly percent-encoded user name and password are taken as given', () => {
+    expect(proxySettings({ HTTPS_PROXY: 'http://u%40corp:p%25ss@proxy.example.com:3128' }, API)).toEqual({
+      https: 'http://u%40corp:p%25ss@proxy.example.com:3128',
+      http: undefined,
+      no: undefined,
+    });
+  });
+
+  it('HTTP_PROXY is checked the same way', () => {
+    expect(() => proxySettings({ HTTP_PROXY: 'http://u:100%@proxy:3128' }, API)).toThrow(/^HTTP_PROXY has a % in its user name or password/);
+  });
+});
+
+describe('a malformed proxy variable on a run', () => {
+  it('exit 2 with one line before anything is opened: -o and --split are left as they were, no .tmp file', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'idv-proxy-'));
+    try {
+      await writeFile(join(dir, 'list.txt'), 'ada@example.com\n');
+      await writeFile(join(dir, 'out.csv'), 'old\n');
+      const r = await run(['emails', 'list.txt', '-o', 'out.csv', '--split', 'split', '--base-url', API.href], {
+        cwd: dir,
+        env: { HOME: dir, IDV_API_KEY: 'sk_test_0123456789abcdef', HTTPS_PROXY: 'http://user:p%ss@127.0.0.1:9' },
+      });
+      expect(r).toEqual({
+        exitCode: 2,
+        stdout: '',
+        stderr: 'idv: HTTPS_PROXY has a % in its user name or password that starts no percent-encoding; write a % there as %25 (http://user:p%25ss@host:port).\n',
+      });
+      expect((await readdir(dir)).sort()).toEqual(['list.txt', 'out.csv']);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('proxyTransport', () => {
+  const closers: Array<() => void> = [];
+  afterAll(() => closers.forEach((c) => c()));
+
+  /** An origin answering every POST with `size` bytes, and a proxy tunnelling every CONNECT to it. */
+  async function proxyToOrigin(size: number): Promise<string> {
+    const origin = http.createServer((req, res) => {
+      req.resume();
+      res.writeHead(200, { 'content-type': 'application/json' });
+      const chunk = Buffer.alloc(16 * 1024, 'x');
+      let left = size;
+      const more = () => {
+        while (left > 0) {
+          const piece = chunk.subarray(0, Math.min(left, chunk.length));
+          left -= piece.length;
+          if (!res.write(piece)) return void res.once('drain', more);
+        }
+        res.end();
+      };
+      more();
+    });
+    const sockets = new Set<net.Socket>();
+    const proxy = http.createServer((req, res) => origin.emit('request', req, res));
+    proxy.on('connect', (_req, client: net.Socket, head: Buffer) => {
+      sockets.add(client);
+      const upstream = net.connect((origin.address() as AddressInfo).port, '127.0.0.1', () => {
+        client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+        upstream.write(head);
+        upstream.pipe(client).pipe(upstream);
+      });
+      sockets.add(upstream);
+      upstream.on('error', () => client.destroy());
+      client.on('error', () => upstream.destroy());
+    });
+    for (const s of [origin, proxy]) await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
+    closers.push(() => {
+      for (const s of sockets) s.destroy();
+      origin.close();
+      proxy.close();
+      origin.closeAllConnections();
+      proxy.closeAllConnections();
+    });
+    return `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+  }
+
+  it('an answer larger than the cap is cut off with BodyTooLargeError, as the direct transport does', async () => {
+    const proxy = await proxyToOrigin(4 * 1024 * 1024);
+    const t = await proxyTransport(new URL('http://api.example.test'), { timeoutMs: 10_000, connections: 1 }, { http: proxy });
+    try {
+      const answer = t.post('/v1/emails', {}, '{}', new AbortController().signal, 64 * 1024);
+      await expect(answer).rejects.toBeInstanceOf(BodyTooLargeError);
+      await expect(answer).rejects.toThrow('the service sent an answer larger than 64 KiB');
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('an answer within the cap is read whole', async () => {
+    const proxy = await proxyToOrigin(60 * 1024);
+    const t = await proxyTransport(new URL('http://api.example.test'), { timeoutMs: 10_000, connections: 1 }, { http: proxy });
+    try {
+      const res = await t.post('/v1/emails', {}, '{}', new AbortController().signal, 64 * 1024);
+      expect(res.statusCode).toBe(200);
+      expect(res.text).toBe('x'.repeat(60 * 1024));
+    } finally {
+      await t.close();
+    }
+  });
+});

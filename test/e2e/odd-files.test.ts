@@ -1,0 +1,148 @@
+// Files that are not files, with the built idv (signals and blocking need a real process): a FIFO nobody
+// writes to as the config file or as an input, a FIFO nobody reads as -o, /dev/stdout, a full device.
+// Every signal is heard whatever idv is waiting on, and nothing that is not a regular file is replaced.
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { execa } from 'execa';
+import { execFileSync, spawn } from 'node:child_process';
+import { lstat, mkdir, open, readdir, readlink, symlink, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { IDV, idv, makeHome, type Home } from '../helpers.js';
+
+let home: Home;
+beforeEach(async () => {
+  home = await makeHome();
+});
+afterEach(async () => {
+  await home.cleanup();
+});
+
+const isRoot = process.getuid?.() === 0;
+const mkfifo = (path: string) => execFileSync('mkfifo', [path]);
+const stackLines = (stderr: string) => stderr.split('\n').filter((l) => /^\s+at\s|node:internal/.test(l));
+
+/** Start the built idv, wait until it is up, send `sig`; its result and how long it took to end after the signal. */
+async function signalled(args: string[], sig: 'SIGINT' | 'SIGTERM' | 'SIGHUP', env: Record<string, string> = home.env) {
+  const child = execa('node', [IDV, ...args], { env, extendEnv: false, reject: false, cwd: home.dir, stdin: 'ignore', timeout: 20_000, stripFinalNewline: false });
+  await new Promise((r) => setTimeout(r, 1500)); // loaded and waiting
+  const sent = Date.now();
+  child.kill(sig);
+  const r = await child;
+  return { exitCode: r.exitCode, stdout: String(r.stdout), stderr: String(r.stderr), ms: Date.now() - sent };
+}
+
+describe('a FIFO nobody writes to', () => {
+  it('as the config file: refused at once (exit 3, one line), not waited on; other commands run as usual', async () => {
+    const dir = join(home.env.XDG_CONFIG_HOME!, 'idv');
+    await mkdir(dir, { recursive: true, mode: 0o700 });
+    const config = join(dir, 'config.json');
+    mkfifo(config);
+    const r = await idv(['emails', '--base-url', 'https://api.example.test', '-'], { env: home.env, input: 'ada@example.com\n', timeout: 10_000 });
+    expect([r.exitCode, r.stdout, r.stderr]).toEqual([
+      3,
+      '',
+      `idv: Refusing the config file ${config}: it is not a regular file; remove it and store the key with idv auth login, or set IDV_API_KEY.\n`,
+    ]);
+    const completion = await idv(['completion', 'bash'], { env: home.env, timeout: 10_000 });
+    expect(completion.exitCode).toBe(0);
+    expect((await lstat(config)).isFIFO()).toBe(true);
+  });
+
+  for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
+    it(`as an input file: ${sig} ends the run at once with its exit code, one line, no stack`, async () => {
+      mkfifo(join(home.dir, 'list.txt'));
+      const r = await signalled(['emails', '--sandbox', 'list.txt'], sig);
+      expect(r.exitCode).toBe({ SIGINT: 130, SIGTERM: 143, SIGHUP: 129 }[sig]);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toBe(`idv: Interrupted (${sig}); results received so far are kept in the cache.\n`);
+      expect(stackLines(r.stderr)).toEqual([]);
+      expect(r.ms).toBeLessThan(3000);
+    });
+  }
+
+  it('as an input file that a writer then opens: read like any file', async () => {
+    const fifo = join(home.dir, 'list.txt');
+    mkfifo(fifo);
+    const child = execa('node', [IDV, 'emails', '--sandbox', '-q', fifo], { env: home.env, extendEnv: false, reject: false, stdin: 'ignore', stripFinalNewline: false });
+    await new Promise((r) => setTimeout(r, 1000));
+    await writeFile(fifo, 'ada@example.com\nbob@mailinator.com\n');
+    const r = await child;
+    expect([r.exitCode, r.stdout, r.stderr]).toEqual([0, 'email,status\nada@example.com,ok\nbob@mailinator.com,disposable\n', '']);
+  });
+});
+
+describe('a reader that stops reading', () => {
+  /** 200,000 addresses: far more than a pipe holds, so that writing waits on the reader. */
+  const bigList = () => writeFile(join(home.dir, 'list.txt'), Array.from({ length: 200_000 }, (_, i) => `user${i}@example.com\n`).join(''));
+
+  it('standard output that nobody reads: SIGTERM ends the run at once (143), one line', async () => {
+    await bigList();
+    const child = spawn('node', [IDV, 'emails', '--sandbox', '-q', 'list.txt'], { cwd: home.dir, env: home.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (c) => (stderr += c));
+    const ended = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    await new Promise((r) => setTimeout(r, 3000)); // its standard output is full by now, never read
+    const sent = Date.now();
+    child.kill('SIGTERM');
+    const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+    const code = await ended;
+    clearTimeout(timer);
+    expect([code, stderr]).toEqual([143, 'idv: Interrupted (SIGTERM); results received so far are kept in the cache.\n']);
+    expect(Date.now() - sent).toBeLessThan(3000);
+  });
+
+  it('-o a FIFO whose reader stops reading: SIGINT ends the run at once (130)', async () => {
+    await bigList();
+    mkfifo(join(home.dir, 'out'));
+    const reader = await open(join(home.dir, 'out'), 'r+'); // a reader that never reads (O_RDWR: opened at once)
+    try {
+      const r = await signalled(['emails', '--sandbox', '-q', 'list.txt', '-o', 'out'], 'SIGINT');
+      expect([r.exitCode, r.stdout, r.stderr]).toEqual([130, '', 'idv: Interrupted (SIGINT); results received so far are kept in the cache.\n']);
+      expect(r.ms).toBeLessThan(3000);
+    } finally {
+      await reader.close();
+    }
+  });
+});
+
+describe('outputs that are not regular files', () => {
+  it('-o a FIFO nobody reads: SIGINT ends the wait (130); the FIFO is still a FIFO, nothing beside it', async () => {
+    await writeFile(join(home.dir, 'list.txt'), 'ada@example.com\n');
+    mkfifo(join(home.dir, 'out'));
+    const r = await signalled(['emails', '--sandbox', 'list.txt', '-o', 'out'], 'SIGINT');
+    expect([r.exitCode, r.stdout, r.stderr]).toEqual([130, '', 'idv: Interrupted (SIGINT); results received so far are kept in the cache.\n']);
+    expect(r.ms).toBeLessThan(3000);
+    expect((await lstat(join(home.dir, 'out'))).isFIFO()).toBe(true);
+    expect((await readdir(home.dir)).sort()).toEqual(['list.txt', 'out']);
+  });
+
+  it('-o /dev/stdout and -o -: the records on standard output (a pipe here)', async () => {
+    await writeFile(join(home.dir, 'list.txt'), 'ada@example.com\n');
+    for (const o of ['/dev/stdout', '-']) {
+      const r = await idv(['emails', '--sandbox', '-q', 'list.txt', '-o', o], { env: home.env, cwd: home.dir });
+      expect([o, r.exitCode, r.stdout, r.stderr]).toEqual([o, 0, 'email,status\nada@example.com,ok\n', '']);
+    }
+    expect((await readdir(home.dir)).sort()).toEqual(['list.txt']);
+  });
+
+  it('-o ./full (a full device): exit 1 naming ENOSPC, and ./full is still that device', async () => {
+    await writeFile(join(home.dir, 'list.txt'), 'ada@example.com\n');
+    const full = isRoot ? './full' : '/dev/full';
+    if (isRoot) execFileSync('mknod', ['-m', '666', join(home.dir, 'full'), 'c', '1', '7']);
+    const r = await idv(['emails', '--sandbox', '-q', 'list.txt', '-o', full], { env: home.env, cwd: home.dir });
+    const path = isRoot ? join(home.dir, 'full') : '/dev/full';
+    expect([r.exitCode, r.stdout, r.stderr]).toEqual([1, '', `idv: Cannot write ${path}: no space left on the device (ENOSPC).\n`]);
+    const st = await lstat(path);
+    expect([st.isCharacterDevice(), st.rdev]).toEqual([true, (await lstat('/dev/full')).rdev]);
+  });
+
+  it('-o a link to /proc/self/fd/1: refused before anything is sent, the link left as it was', async () => {
+    await writeFile(join(home.dir, 'list.txt'), 'ada@example.com\n');
+    await symlink('/proc/self/fd/1', join(home.dir, 'out.csv'));
+    const r = await idv(['emails', '--sandbox', '-q', 'list.txt', '-o', 'out.csv'], { env: home.env, cwd: home.dir });
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).toBe(
+      `idv: Cannot write ${join(home.dir, 'out.csv')}: it is a symbolic link (to /proc/self/fd/1); idv neither writes through a link nor replaces one: give the path it leads to, or remove the link.\n`,
+    );
+    expect(await readlink(join(home.dir, 'out.csv'))).toBe('/proc/self/fd/1');
+  });
+});

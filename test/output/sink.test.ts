@@ -1,0 +1,249 @@
+// Sinks (src/output/sink.ts): what a path the user named becomes. A regular file is replaced whole, keeping
+// the mode and owner lstat() finds; a character device, a FIFO or a descriptor path is written in place and
+// stays what it was; a symbolic link is refused and left alone; a write failure names its real cause.
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { execFileSync } from 'node:child_process';
+import { chmod, lstat, mkdtemp, readdir, readFile, readlink, rm, stat, symlink, writeFile } from 'node:fs/promises';
+import { promises as fsp, createReadStream } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
+import { fileSink, outputSink, type Sink } from '../../src/output/sink.js';
+
+let dir: string;
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'idv-sink-'));
+});
+afterEach(async () => {
+  vi.restoreAllMocks();
+  await rm(dir, { recursive: true, force: true });
+});
+
+const isRoot = process.getuid?.() === 0;
+const entries = async () => (await readdir(dir)).sort();
+
+async function writeThrough(sink: Sink, ...texts: string[]): Promise<void> {
+  await sink.ready();
+  for (const t of texts) await sink.write(t);
+  await sink.commit();
+}
+
+/** The error a promise rejects with. */
+async function failure(p: Promise<unknown>): Promise<Error & { kind?: string }> {
+  try {
+    await p;
+  } catch (err) {
+    return err as Error & { kind?: string };
+  }
+  throw new Error('it did not fail');
+}
+
+describe('a regular file is replaced whole', () => {
+  it('over a 0664 file the new one is 0664 under a 022 umask (the mode is restored after the umask narrowed it)', async () => {
+    const path = join(dir, 'out.csv');
+    await writeFile(path, 'old\n');
+    await chmod(path, 0o664);
+    const umask = process.umask(0o022);
+    try {
+      await writeThrough(fileSink(path), 'email,status\n');
+    } finally {
+      process.umask(umask);
+    }
+    expect(await readFile(path, 'utf8')).toBe('email,status\n');
+    expect(((await stat(path)).mode & 0o777).toString(8)).toBe('664');
+  });
+
+  it('a new file gets the mode the umask gives', async () => {
+    const path = join(dir, 'new.csv');
+    const umask = process.umask(0o027);
+    try {
+      await writeThrough(fileSink(path), 'x\n');
+    } finally {
+      process.umask(umask);
+    }
+    expect(((await stat(path)).mode & 0o777).toString(8)).toBe('640');
+  });
+
+  it('text larger than a block arrives whole and in order', async () => {
+    const path = join(dir, 'big.csv');
+    const lines = Array.from({ length: 20_000 }, (_, i) => `user${i}@example.com,ok\n`);
+    await writeThrough(fileSink(path), ...lines);
+    expect(await readFile(path, 'utf8')).toBe(lines.join(''));
+    expect(await entries()).toEqual(['big.csv']);
+  });
+
+  it('abort leaves the file as it was and no temporary file', async () => {
+    const path = join(dir, 'out.csv');
+    await writeFile(path, 'old\n');
+    const sink = fileSink(path);
+    await sink.ready();
+    await sink.write('new\n'.repeat(50_000));
+    await sink.abort();
+    expect(await readFile(path, 'utf8')).toBe('old\n');
+    expect(await entries()).toEqual(['out.csv']);
+  });
+});
+
+describe('a write failure names its real cause and leaves the file as it was', () => {
+  /** FileHandle writes fail with `code` once `after` bytes have been written (a disk that fills up). */
+  async function failWritesAfter(after: number, code: string): Promise<void> {
+    const probe = await fsp.open(join(dir, '.probe'), 'w');
+    const proto = Object.getPrototypeOf(probe) as { write: (...a: unknown[]) => Promise<{ bytesWritten: number }> };
+    await probe.close();
+    await rm(join(dir, '.probe'));
+    const real = proto.write;
+    let written = 0;
+    vi.spyOn(proto, 'write').mockImplementation(async function (this: unknown, ...args: unknown[]) {
+      const length = args[2] as number;
+      if (written + length > after) throw Object.assign(new Error(`${code}: write`), { code });
+      written += length;
+      return real.apply(this, args);
+    });
+  }
+
+  for (const [code, words] of [
+    ['ENOSPC', 'no space left on the device (ENOSPC)'],
+    ['EDQUOT', 'the disk quota is used up (EDQUOT)'],
+  ]) {
+    it(`${code} as the file is written: the message says so; the old file stays, no .tmp`, async () => {
+      const path = join(dir, 'out.csv');
+      await writeFile(path, 'old\n');
+      await failWritesAfter(100_000, code);
+      const sink = fileSink(path);
+      await sink.ready();
+      const err = await failure((async () => {
+        for (let i = 0; i < 10_000; i++) await sink.write('someone@example.com,ok\n');
+        await sink.commit();
+      })());
+      await sink.abort();
+      expect(err.message).toBe(`Cannot write ${path}: ${words}; the previous file is left as it was.`);
+      expect(await readFile(path, 'utf8')).toBe('old\n');
+      expect(await entries()).toEqual(['out.csv']);
+    });
+  }
+
+  it('a failure the disk reports only when the file is flushed (a quota over NFS): the same', async () => {
+    const path = join(dir, 'out.csv');
+    await writeFile(path, 'old\n');
+    const probe = await fsp.open(join(dir, '.probe'), 'w');
+    const proto = Object.getPrototypeOf(probe) as { sync: () => Promise<void> };
+    await probe.close();
+    await rm(join(dir, '.probe'));
+    vi.spyOn(proto, 'sync').mockRejectedValue(Object.assign(new Error('EDQUOT'), { code: 'EDQUOT' }));
+    const sink = fileSink(path);
+    const err = await failure(writeThrough(sink, 'new\n'));
+    await sink.abort();
+    expect(err.message).toBe(`Cannot write ${path}: the disk quota is used up (EDQUOT); the previous file is left as it was.`);
+    expect(await readFile(path, 'utf8')).toBe('old\n');
+    expect(await entries()).toEqual(['out.csv']);
+  });
+});
+
+describe('a symbolic link is refused, never replaced nor written through', () => {
+  it('-o a link to a file: refused at ready(); the link, its target and the folder are as they were', async () => {
+    const target = join(dir, 'victim.txt');
+    await writeFile(target, 'theirs\n');
+    await chmod(target, 0o600);
+    const link = join(dir, 'out.csv');
+    await symlink(target, link);
+    const sink = fileSink(link);
+    const err = await failure(sink.ready());
+    await sink.abort();
+    expect(err).toMatchObject({ kind: 'failed' });
+    expect(err.message).toBe(
+      `Cannot write ${link}: it is a symbolic link (to ${target}); idv neither writes through a link nor replaces one: give the path it leads to, or remove the link.`,
+    );
+    expect((await lstat(link)).isSymbolicLink()).toBe(true);
+    expect(await readlink(link)).toBe(target);
+    expect(await readFile(target, 'utf8')).toBe('theirs\n');
+    expect(await entries()).toEqual(['out.csv', 'victim.txt']);
+  });
+
+  it('a link to /proc/self/fd/1 and a dangling link: refused the same way, left in place', async () => {
+    for (const to of ['/proc/self/fd/1', join(dir, 'nowhere')]) {
+      const link = join(dir, `link-${to.length}`);
+      await symlink(to, link);
+      const err = await failure(fileSink(link).ready());
+      expect(err.message).toMatch(/: it is a symbolic link \(to .*\); idv neither writes through a link nor replaces one/);
+      expect(await readlink(link)).toBe(to);
+    }
+  });
+});
+
+describe('devices, FIFOs and standard output are written in place', () => {
+  /** A character device node in the test folder (root), or the system's own (then only written, never replaced). */
+  function device(name: 'null' | 'full'): string {
+    if (!isRoot) return `/dev/${name}`;
+    const path = join(dir, name);
+    execFileSync('mknod', ['-m', '666', path, 'c', '1', name === 'null' ? '3' : '7']);
+    return path;
+  }
+
+  it('a character device (a null device): written, and still the same device after; no temporary file', async () => {
+    const path = device('null');
+    const before = await lstat(path);
+    const sink = fileSink(path);
+    await writeThrough(sink, 'email,status\n', 'a@example.com,ok\n');
+    const after = await lstat(path);
+    expect(after.isCharacterDevice()).toBe(true);
+    expect([after.rdev, after.ino, after.mode, after.uid]).toEqual([before.rdev, before.ino, before.mode, before.uid]);
+    expect(sink.replaces).toBe(false);
+    if (isRoot) expect(await entries()).toEqual(['null']);
+  });
+
+  it('a full device: the real cause, ENOSPC, in one line; the device stays', async () => {
+    const path = device('full');
+    const sink = fileSink(path);
+    const err = await failure(writeThrough(sink, 'email,status\n'));
+    await sink.abort();
+    expect(err.message).toBe(`Cannot write ${path}: no space left on the device (ENOSPC).`);
+    expect((await lstat(path)).isCharacterDevice()).toBe(true);
+  });
+
+  it('a FIFO: its reader gets every byte, and it is still a FIFO', async () => {
+    const path = join(dir, 'pipe');
+    execFileSync('mkfifo', [path]);
+    const chunks: Buffer[] = [];
+    const reader = new Promise<string>((resolve, reject) => {
+      const s = createReadStream(path);
+      s.on('data', (c) => chunks.push(c as Buffer));
+      s.on('end', () => resolve(Buffer.concat(chunks).toString()));
+      s.on('error', reject);
+    });
+    const text = Array.from({ length: 30_000 }, (_, i) => `user${i}@example.com,ok\n`);
+    await writeThrough(fileSink(path), ...text);
+    expect(await reader).toBe(text.join(''));
+    expect((await lstat(path)).isFIFO()).toBe(true);
+    expect(await entries()).toEqual(['pipe']);
+  });
+
+  it('a FIFO nobody reads: ready() waits, and a signal ends the wait at once (interrupted, not an error)', async () => {
+    const path = join(dir, 'pipe');
+    execFileSync('mkfifo', [path]);
+    const stop = new AbortController();
+    const sink = fileSink(path, stop.signal);
+    const ready = sink.ready();
+    let settled = false;
+    ready.then(() => (settled = true), () => (settled = true));
+    await new Promise((r) => setTimeout(r, 300));
+    expect(settled).toBe(false);
+    const t0 = Date.now();
+    stop.abort('SIGTERM');
+    const err = await failure(ready);
+    expect(Date.now() - t0).toBeLessThan(1000);
+    expect(err).toMatchObject({ kind: 'interrupted', signal: 'SIGTERM' });
+    expect((await lstat(path)).isFIFO()).toBe(true);
+  });
+
+  it('-o -, /dev/stdout, /dev/fd/1 and /proc/self/fd/1 are standard output itself', async () => {
+    for (const given of ['-', '/dev/stdout', '/dev/fd/1', '/proc/self/fd/1']) {
+      const out = new PassThrough();
+      let text = '';
+      out.on('data', (c) => (text += c));
+      const sink = outputSink(given, { stdout: out, signal: new AbortController().signal, cwd: dir });
+      await writeThrough(sink, 'email,status\n');
+      expect([given, text, sink.name]).toEqual([given, 'email,status\n', 'standard output']);
+    }
+    expect(await entries()).toEqual([]);
+  });
+});
