@@ -57,6 +57,7 @@ export function decide(outcome: Outcome, size: number, attempt: number, over: nu
     case 'failed':
       return { then: ERROR, quotaHit: false, reason: outcome.reason };
     case 'retry':
+    case 'unreachable':
       if (attempt >= o.retries) return { then: ERROR, quotaHit: false, reason: outcome.reason };
       return { then: 'retry', afterMs: backoffMs(attempt, outcome.rate.retryAfter, o.random), reason: outcome.reason };
   }
