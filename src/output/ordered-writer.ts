@@ -1,8 +1,9 @@
 // The in-order window: planned records wait here until their status is known, then leave in input order
 // for the main output (filtered by --only/--exclude) and, with --split, for their status's own file.
 // Each output formats a block at a time and hands it to its sink. Writes go one after another and never
-// overlap; a failed write stops the run (onStop) and is thrown by written()/finish().
+// overlap; a failed write halts the writer (`halted` settles) and is thrown by written()/finish().
 import { Fifo } from '../fifo.js';
+import type { Known } from '../plan/plan.js';
 import type { PlannedRecord } from '../plan/planned.js';
 import type { Formatter, OutRecord } from './format.js';
 import type { Sink } from './sink.js';
@@ -30,11 +31,16 @@ export interface OrderedWriterOptions {
   split: SplitOutputs | null;
   /** The status of a pending item once it is known, else undefined. */
   statusOf(key: string): string | undefined;
+  /** The plan's record state for a status (records answered are marked with it). */
+  knownAs(status: string): Known;
   only: ReadonlySet<string> | null;
   exclude: ReadonlySet<string> | null;
-  /** Called once when writing cannot go on: a write failed, or the reader of standard output went away. */
-  onStop(reason: 'write-failed' | 'EPIPE'): void;
+  /** Records held before reading must wait (WINDOW_MAX). */
+  windowMax?: number;
 }
+
+/** Why writing stopped on its own: a write failed, or the reader of standard output went away. */
+export type WriterHalt = 'write-failed' | 'EPIPE';
 
 export class OrderedWriter {
   /** Records per status, all of them (--only/--exclude filter what is written, not what is counted). */
@@ -48,8 +54,14 @@ export class OrderedWriter {
   private roomWaiter: (() => void) | null = null;
   /** Records for the main output, waiting to be formatted as one block. */
   private unformatted: OutRecord[] = [];
+  private readonly windowMax: number;
+  private onHalt: (why: WriterHalt) => void = () => undefined;
+  /** Settles when a write failed or the reader of standard output went away: the run must stop. */
+  readonly halted = new Promise<WriterHalt>((resolve) => (this.onHalt = resolve));
 
-  constructor(private readonly o: OrderedWriterOptions) {}
+  constructor(private readonly o: OrderedWriterOptions) {
+    this.windowMax = o.windowMax ?? WINDOW_MAX;
+  }
 
   begin(): void {
     const { main } = this.o;
@@ -62,8 +74,14 @@ export class OrderedWriter {
     this.flush();
   }
 
-  /** Pass on every record at the head of the window whose status is known (call when answers arrive). */
-  flush(): void {
+  /** Answers arrived: each record is marked with its status, and those now at the head of the window leave. */
+  settle(results: ReadonlyArray<readonly [PlannedRecord, string]>): void {
+    for (const [record, status] of results) record.state = this.o.knownAs(status);
+    this.flush();
+  }
+
+  /** Pass on every record at the head of the window whose status is known. */
+  private flush(): void {
     const out: OutRecord[] = [];
     const byStatus = this.o.split ? new Map<string, OutRecord[]>() : null;
     const { only, exclude } = this.o;
@@ -97,17 +115,12 @@ export class OrderedWriter {
         });
       }
     }
-    if (this.roomWaiter && this.window.length < WINDOW_MAX / 2) this.release();
+    if (this.roomWaiter && this.window.length < this.windowMax / 2) this.release();
   }
 
   /** The window is full: reading should wait (waitForRoom) until answers empty it. */
   get full(): boolean {
-    return this.window.length >= WINDOW_MAX;
-  }
-
-  /** Whether reading waits on the window now (then the dispatcher must not hold a part-filled batch back). */
-  get waiting(): boolean {
-    return this.roomWaiter !== null;
+    return this.window.length >= this.windowMax;
   }
 
   /** Until the window is half empty, or stop(). */
@@ -177,10 +190,10 @@ export class OrderedWriter {
       });
   }
 
-  private halt(reason: 'write-failed' | 'EPIPE'): void {
+  private halt(why: WriterHalt): void {
     if (this.stopped) return;
     this.stop();
-    this.o.onStop(reason);
+    this.onHalt(why);
   }
 
   private release(): void {
