@@ -10,6 +10,8 @@ import type { Sink } from './sink.js';
 
 /** Records held for in-order output; reading waits while this many are held. */
 export const WINDOW_MAX = 50_000;
+/** How long abort() waits for a write in progress before giving up on it. */
+const ABORT_WAIT_MS = 1000;
 /** Records formatted for the main output at a time. */
 const FORMAT_BLOCK = 1000;
 
@@ -56,6 +58,9 @@ export class OrderedWriter {
   private unformatted: OutRecord[] = [];
   private readonly windowMax: number;
   private onHalt: (why: WriterHalt) => void = () => undefined;
+  private onStopped: () => void = () => undefined;
+  /** Settles once stop() is called: a write that never ends (a reader that stopped reading) holds no stopped run. */
+  private readonly stoppedNow = new Promise<void>((resolve) => (this.onStopped = resolve));
   /** Settles when a write failed or the reader of standard output went away: the run must stop. */
   readonly halted = new Promise<WriterHalt>((resolve) => (this.onHalt = resolve));
 
@@ -129,16 +134,17 @@ export class OrderedWriter {
     return new Promise((resolve) => (this.roomWaiter = resolve));
   }
 
-  /** No more writing: free a reader waiting for room. */
+  /** No more writing: free a reader waiting for room, or for the writes. */
   stop(): void {
     this.stopped = true;
+    this.onStopped();
     this.release();
   }
 
-  /** Wait for the writes so far; throw the failure of one. */
+  /** Wait for the writes so far (or for stop()); throw the failure of one. */
   async written(): Promise<void> {
     this.formatMain();
-    await this.writing;
+    await Promise.race([this.writing, this.stoppedNow]);
     if (this.failure) throw this.failure;
   }
 
@@ -146,7 +152,11 @@ export class OrderedWriter {
   async finish(): Promise<void> {
     this.flush();
     this.formatMain();
-    for (const output of this.outputs()) this.enqueue(() => write(output, output.formatter.end()));
+    // Each format's end once the writes before it ran: a --split file they made (a status first met in the
+    // last answers) is among the outputs only then.
+    this.enqueue(async () => {
+      for (const output of this.outputs()) await write(output, output.formatter.end());
+    });
     await this.written();
     if (this.stopped) return;
     for (const output of this.outputs()) await output.sink.commit();
@@ -155,7 +165,11 @@ export class OrderedWriter {
   /** Give up: nothing more is written; output files are left as they were. */
   async abort(): Promise<void> {
     this.stop();
-    await this.writing;
+    // A write still pending is waited for a moment, not for ever (a reader that stopped reading would hold the
+    // run): the sinks' abort ends it.
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([this.writing, new Promise((resolve) => (timer = setTimeout(resolve, ABORT_WAIT_MS)))]);
+    clearTimeout(timer);
     for (const output of this.outputs()) await output.sink.abort();
   }
 
@@ -185,7 +199,8 @@ export class OrderedWriter {
         if (this.o.main?.sink.closed) this.halt('EPIPE');
       })
       .catch((err: unknown) => {
-        this.failure ??= err;
+        if (this.stopped) return; // a write cut short by abort(): the run stops for another reason
+        this.failure = err;
         this.halt('write-failed');
       });
   }

@@ -276,6 +276,31 @@ describe('a failed write at scale', () => {
   });
 });
 
+describe('a reader that stopped reading', () => {
+  it('Ctrl-C while standard output takes nothing more (a pipe to a reader that stopped): exit 130 at once', async () => {
+    await withHome(async (home) => {
+      const { sb, env } = await sandbox({ quota: 0, key: KEY }, home);
+      try {
+        const list = await writeList(home, addresses(LARGE));
+        const ctrlC = new AbortController();
+        const io = fakeIo({ env: { ...home.env, ...env }, signal: ctrlC.signal });
+        let took = 0;
+        io.stdout = new Writable({ highWaterMark: 1024, write: (chunk: Buffer) => void (took += chunk.length) }); // never calls back
+        const running = runCli(['emails', list, '-f', 'csv', '-q'], io);
+        await expect.poll(() => took, { timeout: 10_000 }).toBeGreaterThan(0);
+        await new Promise((r) => setTimeout(r, 300));
+        const t0 = Date.now();
+        ctrlC.abort('SIGINT');
+        expect(await running).toBe(130);
+        expect(Date.now() - t0).toBeLessThan(5000);
+        expect(io.err.text).toBe('idv: Interrupted (SIGINT); results received so far are kept in the cache.\n');
+      } finally {
+        await sb.close();
+      }
+    });
+  });
+});
+
 describe('the quota and the spend cap together', () => {
   it('a run under --max-spend that the service’s quota stopped ends "quota" (report and message), not "spend-cap"', async () => {
     await withHome(async (home) => {
