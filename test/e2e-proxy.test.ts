@@ -565,7 +565,7 @@ describe.concurrent('proxy failures', () => {
     expect(r.exitCode).toBe(1);
     expect(r.stdout).toBe('');
     expect(String(r.stderr).split('\n').filter((l) => /^idv: /.test(l))).toEqual([
-      'idv: The service at api.example.test gave no answer to 2 requests in a row: network error (proxy answered HTTP 502); check --base-url and the network, then run the same command again (results received so far are cached).',
+      'idv: The service at api.example.test gave no answer to 2 requests in a row: network error (proxy answered HTTP 502); check the proxy (HTTPS_PROXY), then run the same command again (results received so far are cached).',
     ]);
     expect(c.proxy.connects.length).toBe(2);
   });

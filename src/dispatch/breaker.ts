@@ -35,6 +35,6 @@ export class Breaker {
 /** The one line a tripped breaker stops the run with (exit 1). */
 export function hostError(host: string, reason: string, requests: number, turnedAway: boolean): IdvError {
   const what = turnedAway ? `turned away ${requests} requests in a row` : `gave no answer to ${requests} requests in a row`;
-  const check = turnedAway ? '--base-url' : '--base-url and the network';
+  const check = /\bproxy\b/.test(reason) ? 'the proxy (HTTPS_PROXY)' : turnedAway ? '--base-url' : '--base-url and the network';
   return new IdvError('failed', `The service at ${host} ${what}: ${reason}; check ${check}, then run the same command again (results received so far are cached).`);
 }

@@ -73,6 +73,9 @@ describe('hostError', () => {
       message:
         'The service at 127.0.0.1:9 gave no answer to 4 requests in a row: network error (ECONNREFUSED); check --base-url and the network, then run the same command again (results received so far are cached).',
     });
+    expect(hostError('api.example.com', 'the proxy asks for credentials (HTTP 407); put them in the proxy URL', 2, true).message).toMatch(
+      /: the proxy asks for credentials \(HTTP 407\); put them in the proxy URL; check the proxy \(HTTPS_PROXY\), then run/,
+    );
     expect(hostError('api.example.com', 'the service answered HTTP 404: Not found', 2, true).message).toBe(
       'The service at api.example.com turned away 2 requests in a row: the service answered HTTP 404: Not found; check --base-url, then run the same command again (results received so far are cached).',
     );
