@@ -81,7 +81,7 @@ async function runList(home: Home, n: number, env: Record<string, string>, extra
   return { ...r, report: JSON.parse(await readFile(report, 'utf8')), output: await readFile(out, 'utf8') };
 }
 
-describe('a refused key at the edge of the in-order window', () => {
+describe.concurrent('a refused key at the edge of the in-order window', () => {
   it.each([WINDOW_MAX - 1, WINDOW_MAX, WINDOW_MAX + 1])('%i records: exit 3 and its message (not an internal error)', async (n) => {
     const s = await hostile(() => ({ status: 401, body: '{"message":"Unauthorized."}' }));
     try {
@@ -96,7 +96,7 @@ describe('a refused key at the edge of the in-order window', () => {
   });
 });
 
-describe.each(SIZES)('stops with %i records', (n) => {
+describe.concurrent.each(SIZES)('stops with %i records', (n) => {
   it('a refused key (401): exit 3, its message, report "auth", -o left as it was', async () => {
     const s = await hostile(() => ({ status: 401, body: '{"message":"Unauthorized."}' }));
     try {
@@ -228,7 +228,7 @@ async function runToStdout(home: Home, n: number, env: Record<string, string>, s
   return { exitCode, stderr: io.err.text, report: JSON.parse(await readFile(report, 'utf8')) };
 }
 
-describe('a failed write at scale', () => {
+describe.concurrent('a failed write at scale', () => {
   it(`standard output full (ENOSPC) after 200 KB of ${LARGE.toLocaleString('en-US')} records: exit 1 naming the cause, report "failed", sending stops`, async () => {
     await withHome(async (home) => {
       const { sb, env } = await sandbox({ quota: 0, key: KEY }, home);
@@ -276,7 +276,7 @@ describe('a failed write at scale', () => {
   });
 });
 
-describe('a reader that stopped reading', () => {
+describe.concurrent('a reader that stopped reading', () => {
   it('Ctrl-C while standard output takes nothing more (a pipe to a reader that stopped): exit 130 at once', async () => {
     await withHome(async (home) => {
       const { sb, env } = await sandbox({ quota: 0, key: KEY }, home);
@@ -301,7 +301,7 @@ describe('a reader that stopped reading', () => {
   });
 });
 
-describe('the quota and the spend cap together', () => {
+describe.concurrent('the quota and the spend cap together', () => {
   it('a run under --max-spend that the service’s quota stopped ends "quota" (report and message), not "spend-cap"', async () => {
     await withHome(async (home) => {
       const { sb, env } = await sandbox({ quota: 5, key: KEY }, home);
@@ -334,7 +334,7 @@ describe('the quota and the spend cap together', () => {
   });
 });
 
-describe('hostile rate-limit answers: every run ends', () => {
+describe.concurrent('hostile rate-limit answers: every run ends', () => {
   it('--wait against a server answering quota_exceeded with r=0;t=0: stops after 3 empty windows, exit 4, a handful of requests', async () => {
     const s = await hostile((items) => ({ status: 200, headers: { RateLimit: '"validations";r=0;t=0' }, body: statuses(items, 'quota_exceeded') }));
     try {
