@@ -4,6 +4,7 @@
 // and every buffer. And hostile servers whose answers once made runs that never ended. In this process
 // (test/fake-io.ts) against a real server on 127.0.0.1; the built program only where a loop must be bounded
 // by a process that can be killed.
+import { spawn } from 'node:child_process';
 import http from 'node:http';
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
@@ -14,7 +15,7 @@ import { describe, expect, it } from 'vitest';
 import { runCli } from '../../src/main.js';
 import { WINDOW_MAX } from '../../src/output/ordered-writer.js';
 import { fakeIo, run, type FakeRun } from '../fake-io.js';
-import { idv, sandbox, sentBatches, withHome, writeList, type Home } from '../helpers.js';
+import { IDV, idv, sandbox, sentBatches, withHome, writeList, type Home } from '../helpers.js';
 
 const KEY = 'sk_test_0123456789abcdef';
 /** Far larger than the in-order window (and so than the scheduler's queue and every write buffer). */
@@ -297,6 +298,28 @@ describe.concurrent('a reader that stopped reading', () => {
       } finally {
         await sb.close();
       }
+    });
+  });
+});
+
+describe.concurrent('a reader that stopped reading, as a process', () => {
+  it('SIGINT with standard output a full pipe nobody reads: the process exits 130 within seconds, not when the reader goes', async () => {
+    await withHome(async (home) => {
+      const list = await writeList(home, addresses(WINDOW_MAX));
+      const child = spawn(process.execPath, [IDV, 'emails', '--sandbox', list, '-q'], { env: home.env, stdio: ['ignore', 'pipe', 'pipe'] });
+      child.stdout.pause(); // never read: the pipe fills and every write waits
+      let stderr = '';
+      child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+      const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+      await new Promise((r) => setTimeout(r, 2000));
+      const t0 = Date.now();
+      child.kill('SIGINT');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+      const code = await exited;
+      clearTimeout(timer);
+      expect(code).toBe(130);
+      expect(Date.now() - t0).toBeLessThan(6000);
+      expect(stderr).toBe('idv: Interrupted (SIGINT); results received so far are kept in the cache.\n');
     });
   });
 });
