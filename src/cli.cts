@@ -136,10 +136,9 @@ function workingDirectory(): string | null {
 }
 
 function exit(code: number): void {
-  // Let standard output drain, then leave (pools and timers must not keep a finished run alive). An interrupted
-  // run writes nothing more there: it leaves at once.
-  const interrupted = code === 129 || code === 130 || code === 143;
-  if (!interrupted && process.stdout.writableLength > 0 && !process.stdout.destroyed) {
+  // Let standard output drain, then leave (pools and timers must not keep a finished run alive); an
+  // interrupted run leaves at once: a reader that stopped reading would never let it drain.
+  if (code < 128 && process.stdout.writableLength > 0 && !process.stdout.destroyed) {
     process.stdout.once('drain', () => process.exit(code));
     process.stdout.once('error', () => process.exit(code));
   } else process.exit(code);

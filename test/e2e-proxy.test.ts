@@ -559,13 +559,13 @@ describe.concurrent('proxy failures', () => {
     expect([...sentItems(c.sb)].sort()).toEqual([...LIST_SENT].sort());
   });
 
-  it('a proxy answering CONNECT with 502 every time: exit 1, the message names it', async () => {
+  it('a proxy answering CONNECT with 502 every time: the circuit breaker stops the run (exit 1), the message names it, nothing written', async () => {
     const c = await chain({ refuse: { status: 502, text: 'Bad Gateway' } });
     const r = await idv(['emails', c.list, '-f', 'csv', '--retries', '1'], { env: { ...c.env, HTTPS_PROXY: c.proxy.url } });
     expect(r.exitCode).toBe(1);
-    expect(r.stdout).toBe(LIST_ERROR_CSV);
+    expect(r.stdout).toBe('');
     expect(String(r.stderr).split('\n').filter((l) => /^idv: /.test(l))).toEqual([
-      'idv: 4 records could not be validated (error: network error (proxy answered HTTP 502)); run the same command again to retry them.',
+      'idv: The service at api.example.test gave no answer to 2 requests in a row: network error (proxy answered HTTP 502); check the proxy (HTTPS_PROXY), then run the same command again (results received so far are cached).',
     ]);
     expect(c.proxy.connects.length).toBe(2);
   });

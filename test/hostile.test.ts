@@ -9,7 +9,7 @@ import { execa } from 'execa';
 import { IDV, makeHome, sandbox, sentBatches, type Home, writeList } from './helpers.js';
 import { run } from './fake-io.js';
 import { cacheDir, openScope } from '../src/cache/store.js';
-import { defaultSleep } from '../src/dispatch/dispatch.js';
+import { defaultSleep } from '../src/dispatch/sleep.js';
 import { checkerFor } from '../src/input/check.js';
 
 let home: Home;

@@ -11,13 +11,21 @@ export interface Results {
   get(item: string): string | undefined;
 }
 
+/**
+ * What became of one request. 'retry': the service answered, but not usefully for now (408, 5xx, a malformed
+ * or oversized answer). 'unreachable': no answer came from the host at all (refused, name not found,
+ * unreachable, reset, TLS failure, timed out): retried too, and what the circuit breaker counts.
+ * 'failed': an answer that retrying will not change; `turnedAway` when it is one the host gives to every
+ * request (403, 404, a proxy refusing the tunnel), which the circuit breaker counts too.
+ */
 export type Outcome =
   | { type: 'ok'; results: Results; rate: RateInfo }
   | { type: 'quota'; rate: RateInfo }
   | { type: 'auth' }
   | { type: 'too-large'; rate: RateInfo }
   | { type: 'retry'; reason: string; rate: RateInfo }
-  | { type: 'failed'; reason: string; rate: RateInfo };
+  | { type: 'unreachable'; reason: string; rate: RateInfo }
+  | { type: 'failed'; reason: string; rate: RateInfo; turnedAway?: boolean };
 
 export interface ClientOptions {
   baseUrl: string;
@@ -99,18 +107,21 @@ export async function createClient(opts: ClientOptions): Promise<Client> {
       if (statusCode === 408 || statusCode >= 500) {
         return { type: 'retry', reason: `the service answered HTTP ${statusCode}`, rate };
       }
-      return { type: 'failed', reason: secrets.redact(`the service answered HTTP ${statusCode}${messageOf(text)}`), rate };
+      const reason = secrets.redact(`the service answered HTTP ${statusCode}${messageOf(text)}`);
+      return { type: 'failed', reason, rate, turnedAway: statusCode === 403 || statusCode === 404 };
     } catch (err) {
       if (signal.aborted) throw err;
       if (err instanceof ProxyRefusedError) {
         log(err.message);
-        return { type: 'failed', reason: secrets.redact(err.message), rate };
+        return { type: 'failed', reason: secrets.redact(err.message), rate, turnedAway: true };
       }
-      const reason = secrets.redact(
-        err instanceof TimeoutError || err instanceof BodyTooLargeError ? err.message : `network error (${describeNetworkError(err)})`,
-      );
+      if (err instanceof BodyTooLargeError) {
+        log(err.message);
+        return { type: 'retry', reason: secrets.redact(err.message), rate };
+      }
+      const reason = secrets.redact(err instanceof TimeoutError ? err.message : `network error (${describeNetworkError(err)})`);
       log(reason);
-      return { type: 'retry', reason, rate };
+      return { type: 'unreachable', reason, rate };
     }
   }
 

@@ -61,9 +61,12 @@ function pick(value: string | undefined): Params | undefined {
   return named.params;
 }
 
+/**
+ * A count or a number of seconds: a whole number, or nothing. `r=0.5` would make a batch of half an item
+ * (an empty request, sent without end); `-1`, `1e3`, `NaN` and numbers past 15 digits are none either.
+ */
 function num(v: string | undefined): number | undefined {
-  if (v === undefined || !/^\d{1,20}(\.\d{1,9})?$/.test(v)) return undefined;
-  return Number(v);
+  return v !== undefined && /^\d{1,15}$/.test(v) ? Number(v) : undefined;
 }
 
 /** A number of seconds until a reset, or undefined when it is none or beyond any plausible window. */
@@ -75,6 +78,8 @@ export function parseRetryAfter(value: string | undefined, now = Date.now()): nu
   if (!value) return undefined;
   const v = value.trim();
   if (/^\d{1,20}$/.test(v)) return seconds(Number(v));
+  // An HTTP date starts with its day's name (RFC 9110): Date.parse alone takes "1.5" or "-1" for dates in 2001.
+  if (!/^[A-Za-z]{3,9},? /.test(v)) return undefined;
   const date = Date.parse(v);
   if (Number.isNaN(date)) return undefined;
   return seconds(Math.max(0, Math.ceil((date - now) / 1000)));

@@ -1,5 +1,5 @@
 // What to do with a batch once the service (or the network) has answered: pure rules, no timers, no state.
-// The scheduler (dispatch.ts) carries the decision out; these rules are unit-tested as a table.
+// The scheduler (scheduler.ts) carries the decision out; these rules are unit-tested as a table.
 import type { Outcome } from '../api/client.js';
 import { ERROR, QUOTA_EXCEEDED } from '../statuses.js';
 
@@ -57,6 +57,7 @@ export function decide(outcome: Outcome, size: number, attempt: number, over: nu
     case 'failed':
       return { then: ERROR, quotaHit: false, reason: outcome.reason };
     case 'retry':
+    case 'unreachable':
       if (attempt >= o.retries) return { then: ERROR, quotaHit: false, reason: outcome.reason };
       return { then: 'retry', afterMs: backoffMs(attempt, outcome.rate.retryAfter, o.random), reason: outcome.reason };
   }

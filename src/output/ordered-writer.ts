@@ -1,8 +1,9 @@
 // The in-order window: planned records wait here until their status is known, then leave in input order
 // for the main output (filtered by --only/--exclude) and, with --split, for their status's own file.
 // Each output formats a block at a time and hands it to its sink. Writes go one after another and never
-// overlap; a failed write stops the run (onStop) and is thrown by written()/finish().
+// overlap; a failed write halts the writer (`halted` settles) and is thrown by written()/finish().
 import { Fifo } from '../fifo.js';
+import type { Known } from '../plan/plan.js';
 import type { PlannedRecord } from '../plan/planned.js';
 import type { Formatter, OutRecord } from './format.js';
 import type { Sink } from './sink.js';
@@ -10,6 +11,8 @@ import { commitTogether } from './commit.js';
 
 /** Records held for in-order output; reading waits while this many are held. */
 export const WINDOW_MAX = 50_000;
+/** How long abort() waits for a write in progress before giving up on it. */
+const ABORT_WAIT_MS = 1000;
 /** Records formatted for the main output at a time. */
 const FORMAT_BLOCK = 1000;
 
@@ -31,11 +34,16 @@ export interface OrderedWriterOptions {
   split: SplitOutputs | null;
   /** The status of a pending item once it is known, else undefined. */
   statusOf(key: string): string | undefined;
+  /** The plan's record state for a status (records answered are marked with it). */
+  knownAs(status: string): Known;
   only: ReadonlySet<string> | null;
   exclude: ReadonlySet<string> | null;
-  /** Called once when writing cannot go on: a write failed, or the reader of standard output went away. */
-  onStop(reason: 'write-failed' | 'EPIPE'): void;
+  /** Records held before reading must wait (WINDOW_MAX). */
+  windowMax?: number;
 }
+
+/** Why writing stopped on its own: a write failed, or the reader of standard output went away. */
+export type WriterHalt = 'write-failed' | 'EPIPE';
 
 export class OrderedWriter {
   /** Records per status, all of them (--only/--exclude filter what is written, not what is counted). */
@@ -49,8 +57,17 @@ export class OrderedWriter {
   private roomWaiter: (() => void) | null = null;
   /** Records for the main output, waiting to be formatted as one block. */
   private unformatted: OutRecord[] = [];
+  private readonly windowMax: number;
+  private onHalt: (why: WriterHalt) => void = () => undefined;
+  private onStopped: () => void = () => undefined;
+  /** Settles once stop() is called: a write that never ends (a reader that stopped reading) holds no stopped run. */
+  private readonly stoppedNow = new Promise<void>((resolve) => (this.onStopped = resolve));
+  /** Settles when a write failed or the reader of standard output went away: the run must stop. */
+  readonly halted = new Promise<WriterHalt>((resolve) => (this.onHalt = resolve));
 
-  constructor(private readonly o: OrderedWriterOptions) {}
+  constructor(private readonly o: OrderedWriterOptions) {
+    this.windowMax = o.windowMax ?? WINDOW_MAX;
+  }
 
   begin(): void {
     const { main } = this.o;
@@ -63,8 +80,14 @@ export class OrderedWriter {
     this.flush();
   }
 
-  /** Pass on every record at the head of the window whose status is known (call when answers arrive). */
-  flush(): void {
+  /** Answers arrived: each record is marked with its status, and those now at the head of the window leave. */
+  settle(results: ReadonlyArray<readonly [PlannedRecord, string]>): void {
+    for (const [record, status] of results) record.state = this.o.knownAs(status);
+    this.flush();
+  }
+
+  /** Pass on every record at the head of the window whose status is known. */
+  private flush(): void {
     const out: OutRecord[] = [];
     const byStatus = this.o.split ? new Map<string, OutRecord[]>() : null;
     const { only, exclude } = this.o;
@@ -98,17 +121,12 @@ export class OrderedWriter {
         });
       }
     }
-    if (this.roomWaiter && this.window.length < WINDOW_MAX / 2) this.release();
+    if (this.roomWaiter && this.window.length < this.windowMax / 2) this.release();
   }
 
   /** The window is full: reading should wait (waitForRoom) until answers empty it. */
   get full(): boolean {
-    return this.window.length >= WINDOW_MAX;
-  }
-
-  /** Whether reading waits on the window now (then the dispatcher must not hold a part-filled batch back). */
-  get waiting(): boolean {
-    return this.roomWaiter !== null;
+    return this.window.length >= this.windowMax;
   }
 
   /** Until the window is half empty, or stop(). */
@@ -117,16 +135,17 @@ export class OrderedWriter {
     return new Promise((resolve) => (this.roomWaiter = resolve));
   }
 
-  /** No more writing: free a reader waiting for room. */
+  /** No more writing: free a reader waiting for room, or for the writes. */
   stop(): void {
     this.stopped = true;
+    this.onStopped();
     this.release();
   }
 
-  /** Wait for the writes so far; throw the failure of one. */
+  /** Wait for the writes so far (or for stop()); throw the failure of one. */
   async written(): Promise<void> {
     this.formatMain();
-    await this.writing;
+    await Promise.race([this.writing, this.stoppedNow]);
     if (this.failure) throw this.failure;
   }
 
@@ -134,7 +153,11 @@ export class OrderedWriter {
   async finish(): Promise<void> {
     this.flush();
     this.formatMain();
-    for (const output of this.outputs()) this.enqueue(() => write(output, output.formatter.end()));
+    // Each format's end once the writes before it ran: a --split file they made (a status first met in the
+    // last answers) is among the outputs only then.
+    this.enqueue(async () => {
+      for (const output of this.outputs()) await write(output, output.formatter.end());
+    });
     await this.written();
     if (this.stopped) return;
     await commitTogether(this.outputs().map((o) => o.sink));
@@ -143,7 +166,11 @@ export class OrderedWriter {
   /** Give up: nothing more is written; output files are left as they were. */
   async abort(): Promise<void> {
     this.stop();
-    await this.writing;
+    // A write still pending is waited for a moment, not for ever (a reader that stopped reading would hold the
+    // run): the sinks' abort ends it.
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([this.writing, new Promise((resolve) => (timer = setTimeout(resolve, ABORT_WAIT_MS)))]);
+    clearTimeout(timer);
     for (const output of this.outputs()) await output.sink.abort();
   }
 
@@ -173,15 +200,16 @@ export class OrderedWriter {
         if (this.o.main?.sink.closed) this.halt('EPIPE');
       })
       .catch((err: unknown) => {
-        this.failure ??= err;
+        if (this.stopped) return; // a write cut short by abort(): the run stops for another reason
+        this.failure = err;
         this.halt('write-failed');
       });
   }
 
-  private halt(reason: 'write-failed' | 'EPIPE'): void {
+  private halt(why: WriterHalt): void {
     if (this.stopped) return;
     this.stop();
-    this.o.onStop(reason);
+    this.onHalt(why);
   }
 
   private release(): void {

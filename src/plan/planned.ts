@@ -16,7 +16,7 @@ export interface PlannedRecord {
   fields: string[] | null;
   /**
    * What the plan knew when it was read: NEW (to be sent by whoever reads this), PENDING, or Known; a NEW
-   * record becomes Known when its item is answered (the pipeline sets it), so output need not ask the plan.
+   * record becomes Known when its item is answered (the ordered writer marks it), so output need not ask the plan.
    */
   state: Lookup;
 }

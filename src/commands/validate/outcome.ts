@@ -3,6 +3,7 @@ import { IdvError } from '../../errors.js';
 import { formatDuration } from '../../duration.js';
 import { clockTime } from '../../output/summary.js';
 import { ERROR, QUOTA_EXCEEDED } from '../../statuses.js';
+import { MAX_EMPTY_WINDOWS, type QuotaStop } from '../../dispatch/quota-gate.js';
 
 export interface Ending {
   /** Records per status. */
@@ -18,7 +19,15 @@ export interface Ending {
   maxSpend?: number;
   capped: number;
   quotaStopped: boolean;
+  /** Why the quota stopped the run, when it did: with --wait, why waiting gave up. */
+  quotaStop?: QuotaStop | null;
 }
+
+/** Why --wait stopped waiting, said after the count of records it left quota_exceeded. */
+const WAIT_GAVE_UP: Partial<Record<QuotaStop, string>> = {
+  'max-wait': '; --wait stopped: waiting for the reset would pass --max-wait (or 32 days of waiting in all)',
+  'empty-windows': `; --wait stopped: the service validated nothing after ${MAX_EMPTY_WINDOWS} resets in a row`,
+};
 
 const records = (n: number) => `${n.toLocaleString('en-US')} record${n === 1 ? '' : 's'}`;
 
@@ -39,7 +48,8 @@ export function outcomeOf(e: Ending): IdvError | null {
         ? `It resets in ${formatDuration((e.resetAt - e.now) / 1000)} (at ${clockTime(e.resetAt, e.now)})`
         : 'The service did not say when it resets';
     const then = e.cached ? '; run the same command again then: results already received are cached and not paid for twice.' : '.';
-    return new IdvError('quota', `Quota used up: ${records(over)} not validated (quota_exceeded). ${when}${then}`);
+    const why = (e.quotaStop && WAIT_GAVE_UP[e.quotaStop]) ?? '';
+    return new IdvError('quota', `Quota used up: ${records(over)} not validated (quota_exceeded)${why}. ${when}${then}`);
   }
   if (errors > 0) {
     const why = e.lastFailure ? `: ${e.lastFailure}` : '';

@@ -1,11 +1,12 @@
-// The running part of `idv emails|domains`: planned records flow to the dispatcher (what is new) and to the
-// ordered writer (everything, in order); answers settle the plan, go to the cache, and free the writer.
-// Reading waits when the dispatcher's queue or the writer's window is full; while reading waits on the
-// window, the dispatcher sends part-filled batches (hurry), so that the three never all wait on each other.
+// The running part of `idv emails|domains`: planned records flow to the scheduler (what is new) and to the
+// ordered writer (everything, in order); answers settle the plan, go to the cache, and then to the writer.
+// Reading waits when the scheduler's queue or the writer's window is full; while reading waits on the
+// window, the scheduler sends part-filled batches, so that the three never all wait on each other.
+// The run stops in one place (`stop`): a signal, the writer halting, or the scheduler's fatal error.
 import { interruptedError, IdvError } from '../../errors.js';
 import { oneLine, type Io } from '../../io.js';
 import type { CacheScope } from '../../cache/store.js';
-import { createDispatcher, type DispatchStats } from '../../dispatch/dispatch.js';
+import { Scheduler, type DispatchStats } from '../../dispatch/scheduler.js';
 import type { Plan } from '../../plan/plan.js';
 import { NEW } from '../../plan/plan.js';
 import type { PlannedRecord } from '../../plan/planned.js';
@@ -44,7 +45,8 @@ export async function runPipeline(p: Pipeline): Promise<Finished | null> {
   const { o, io, plan, progress } = p;
   const showProgress = progress.live; // a spinner line: not --quiet, and a terminal that can show one
 
-  // Stops: Ctrl-C / SIGTERM / SIGHUP from the caller, a failed write, or a reader that closed standard output.
+  // Stops: Ctrl-C / SIGTERM / SIGHUP from the caller, a failed write, a reader that closed standard output,
+  // or the scheduler's fatal error (the key refused, the host unreachable). Any of them frees a waiting reader.
   const stop = new AbortController();
   const onSignal = () => stop.abort(io.signal.reason);
   if (io.signal.aborted) onSignal();
@@ -54,10 +56,11 @@ export async function runPipeline(p: Pipeline): Promise<Finished | null> {
     main: p.main,
     split: p.split,
     statusOf: (key) => plan.statusOf(key),
+    knownAs: (status) => plan.knownAs(status),
     only: o.only ? new Set(o.only) : null,
     exclude: o.exclude ? new Set(o.exclude) : null,
-    onStop: (reason) => stop.abort(reason),
   });
+  void writer.halted.then((why) => stop.abort(why));
   stop.signal.addEventListener('abort', () => writer.stop(), { once: true });
 
   const countdown = waitCountdown(io, progress, showProgress && !o.quiet, !o.quiet);
@@ -72,6 +75,7 @@ export async function runPipeline(p: Pipeline): Promise<Finished | null> {
   };
   const { client, dispatcher } = await startDispatcher(p, writer, stop.signal, { progress: update, wait: (until) => countdown.start(until) });
   p.onStats?.(dispatcher.stats);
+  void dispatcher.fatal.then((err) => stop.abort(err));
 
   try {
     writer.begin();
@@ -81,12 +85,13 @@ export async function runPipeline(p: Pipeline): Promise<Finished | null> {
       for (const r of block) if (r.state === NEW) dispatcher.push(r);
       update();
       await writer.written(); // output keeps pace with input
-      if (!dispatcher.hasRoom()) await dispatcher.room();
+      await dispatcher.whenQueueHasRoom();
       if (writer.full) {
         // Output waits on the records at the window's head: their batch must not wait for more input.
         const room = writer.waitForRoom();
-        dispatcher.kick();
+        dispatcher.sendPartialBatches(true);
         await room;
+        dispatcher.sendPartialBatches(false);
       }
     }
     const stats = await dispatcher.finish();
@@ -112,7 +117,7 @@ export async function runPipeline(p: Pipeline): Promise<Finished | null> {
   }
 }
 
-/** The client and the dispatcher of a run: answers settle the plan, go to the cache, and free the writer. */
+/** The client and the scheduler of a run: answers settle the plan, go to the cache, and then to the writer. */
 async function startDispatcher(
   p: Pipeline,
   writer: OrderedWriter,
@@ -131,10 +136,11 @@ async function startDispatcher(
     secrets: io.secrets,
     log: o.verbose ? (line) => progress.log(oneLine(io, `idv: ${line}`)) : undefined,
   });
-  const dispatcher = createDispatcher<PlannedRecord>({
+  const dispatcher = new Scheduler<PlannedRecord>({
     client,
     endpoint: ENDPOINT[o.kind],
     field: FIELD[o.kind],
+    host: new URL(p.target.baseUrl).host,
     batchSize: o.batchSize,
     concurrency: o.concurrency,
     retries: o.retries,
@@ -142,13 +148,8 @@ async function startDispatcher(
     wait: o.wait,
     maxWaitSeconds: o.maxWaitSeconds,
     signal,
-    hurry: () => writer.waiting,
     onResults(results) {
-      // The record that brought the item learns its status at once; its duplicates ask the plan (statusOf).
-      for (const [record, status] of results) {
-        plan.settle(record.key, status);
-        record.state = plan.knownAs(status);
-      }
+      for (const [record, status] of results) plan.settle(record.key, status);
       if (p.cache) {
         p.cache.append(results.map(([i, s]) => [i.key, s])); // the store keeps only what is cacheable
         const err = p.cache.writeError();
@@ -157,7 +158,7 @@ async function startDispatcher(
           progress.log(oneLine(io, `idv: warning: cannot write the cache (${err.code ?? err.message}: ${p.cache.path}); this run's results will be paid for again by the next run.`));
         }
       }
-      writer.flush();
+      writer.settle(results);
     },
     onProgress: on.progress,
     onWait: on.wait,

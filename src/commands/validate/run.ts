@@ -26,7 +26,7 @@ import { version } from '../../version.js';
 import type { ValidateOptions } from './flags.js';
 import { resolveTarget, type Target } from './target.js';
 import { runPipeline, type Finished } from './pipeline.js';
-import type { DispatchStats } from '../../dispatch/dispatch.js';
+import type { DispatchStats } from '../../dispatch/scheduler.js';
 import { outcomeOf } from './outcome.js';
 import { dryRunFacts, formatDryRun } from './dry-run.js';
 
@@ -123,6 +123,7 @@ async function validate(o: ValidateOptions, io: Io, facts: RunFacts): Promise<vo
       maxSpend: o.maxSpend,
       capped: done.stats.capped,
       quotaStopped: done.stats.quotaStopped,
+      quotaStop: done.stats.quotaStop,
     });
     if (outcome) throw outcome;
   } finally {

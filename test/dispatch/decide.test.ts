@@ -1,13 +1,13 @@
-// decide(): what a batch's answer means, as a table (no timers, no state). And the scheduler's rule that a
-// batch waiting out its back-off is never sent after the quota stop.
+// decide(): what a batch's answer means, as a table (no timers, no state).
 import { describe, expect, it } from 'vitest';
-import type { Outcome } from '../src/api/client.js';
-import { backoffMs, decide, quotaWaitMs, type Decision } from '../src/dispatch/decide.js';
-import { createDispatcher, type WorkItem } from '../src/dispatch/dispatch.js';
+import type { Outcome } from '../../src/api/client.js';
+import { backoffMs, decide, quotaWaitMs, type Decision } from '../../src/dispatch/decide.js';
 
 const ok: Outcome = { type: 'ok', results: new Map(), rate: {} };
 const retry = (retryAfter?: number): Outcome => ({ type: 'retry', reason: 'the service answered HTTP 503', rate: { retryAfter } });
 const half = () => 0.5;
+const unreachable: Outcome = { type: 'unreachable', reason: 'network error (ECONNREFUSED)', rate: {} };
+const forbidden: Outcome = { type: 'failed', reason: 'the service answered HTTP 403', rate: {}, turnedAway: true };
 
 describe('decide', () => {
   const rows: Array<[string, Outcome, { size?: number; attempt?: number; over?: number; wait?: boolean }, Decision]> = [
@@ -24,6 +24,9 @@ describe('decide', () => {
     ['retryable, third attempt: back-off doubles', retry(), { attempt: 2 }, { then: 'retry', afterMs: 1000, reason: 'the service answered HTTP 503' }],
     ['retryable, Retry-After 7', retry(7), { attempt: 1 }, { then: 'retry', afterMs: 7000, reason: 'the service answered HTTP 503' }],
     ['retryable, retries used up: error', retry(), { attempt: 3 }, { then: 'error', quotaHit: false, reason: 'the service answered HTTP 503' }],
+    ['no answer from the host: retried like a 503', unreachable, { attempt: 1 }, { then: 'retry', afterMs: 500, reason: 'network error (ECONNREFUSED)' }],
+    ['no answer from the host, retries used up: error', unreachable, { attempt: 3 }, { then: 'error', quotaHit: false, reason: 'network error (ECONNREFUSED)' }],
+    ['a 403 (turned away): error at once, not retried', forbidden, { attempt: 0 }, { then: 'error', quotaHit: false, reason: 'the service answered HTTP 403' }],
   ];
   for (const [name, outcome, c, expected] of rows) {
     it(name, () => {
@@ -53,43 +56,5 @@ describe('quotaWaitMs', () => {
     expect(quotaWaitMs(3_000, 4_000, Infinity)).toBe(1_000);
     expect(quotaWaitMs(10_000, 4_000, 6_999)).toBe(null);
     expect(quotaWaitMs(undefined, 4_000, Infinity)).toBe(null);
-  });
-});
-
-describe('the scheduler after a quota stop', () => {
-  it('a batch waiting out its back-off when the quota stop comes is not sent again: its items end quota_exceeded', async () => {
-    const calls: string[][] = [];
-    let wake: () => void = () => undefined;
-    let slept = 0;
-    const results = new Map<string, string>();
-    const d = createDispatcher({
-      client: {
-        async validate(_e, _f, items) {
-          calls.push(items);
-          if (items[0] === 'a@x.com') return { type: 'retry', reason: 'HTTP 503', rate: {} };
-          return { type: 'quota', rate: {} };
-        },
-        close: async () => undefined,
-      },
-      endpoint: '/emails/validate',
-      field: 'emails',
-      batchSize: 1,
-      concurrency: 2,
-      retries: 3,
-      wait: false,
-      signal: new AbortController().signal,
-      // The first batch's back-off ends only once the other batch has met the 429.
-      sleep: () => (slept++ === 0 ? new Promise<void>((r) => (wake = r)) : Promise.resolve()),
-      onResults: (rs: Array<[WorkItem, string]>) => {
-        for (const [i, s] of rs) results.set(i.send, s);
-        if (s429(rs)) setImmediate(wake);
-      },
-    });
-    const s429 = (rs: Array<[WorkItem, string]>) => rs.some(([, s]) => s === 'quota_exceeded');
-    d.push({ key: 'a@x.com', send: 'a@x.com' });
-    d.push({ key: 'b@x.com', send: 'b@x.com' });
-    await d.finish();
-    expect(calls).toEqual([['a@x.com'], ['b@x.com']]); // never a second ['a@x.com']
-    expect(Object.fromEntries(results)).toEqual({ 'a@x.com': 'quota_exceeded', 'b@x.com': 'quota_exceeded' });
   });
 });

@@ -1,0 +1,102 @@
+// The rate-limit headers as a server may send them: the documented forms, and anything else (a number that is
+// not a whole one is none: a fractional `r` once made batches of half an item, sent without end).
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { MAX_RESET_SECONDS, parseRateHeaders, parseRetryAfter, type RateInfo } from '../../src/api/ratelimit.js';
+
+const headers = (h: Record<string, string>) => (name: string) => h[name];
+
+describe('parseRateHeaders', () => {
+  it('reads the structured-field form', () => {
+    expect(
+      parseRateHeaders(headers({ ratelimit: '"validations";r=49;t=3599', 'ratelimit-policy': '"validations";q=50;w=3600' })),
+    ).toEqual({ remaining: 49, reset: 3599, quota: 50, window: 3600, retryAfter: undefined });
+  });
+  it('tolerates spacing, order, and other policies', () => {
+    expect(parseRateHeaders(headers({ ratelimit: '"burst";r=1;t=1, "validations" ; t=10 ; r=0' }))).toMatchObject({
+      remaining: 0,
+      reset: 10,
+    });
+  });
+  it('reads the older draft form and Retry-After', () => {
+    expect(parseRateHeaders(headers({ ratelimit: 'limit=50, remaining=3, reset=60', 'retry-after': '7' }))).toMatchObject({
+      remaining: 3,
+      reset: 60,
+      retryAfter: 7,
+    });
+  });
+  it('ignores garbage', () => {
+    expect(parseRateHeaders(headers({ ratelimit: 'nonsense;;;=', 'retry-after': 'soon' }))).toMatchObject({
+      remaining: undefined,
+      retryAfter: undefined,
+    });
+  });
+
+  const notWhole: Array<[string, string]> = [
+    ['a fraction', '0.5'],
+    ['a fraction above one', '49.9'],
+    ['a negative number', '-1'],
+    ['an exponent', '1e3'],
+    ['NaN', 'NaN'],
+    ['Infinity', 'Infinity'],
+    ['a hexadecimal number', '0x10'],
+    ['empty', ''],
+    ['sixteen digits', '1234567890123456'],
+  ];
+  for (const [name, value] of notWhole) {
+    it(`a count or time that is ${name} (${JSON.stringify(value)}) is none: r, t, q and w alike`, () => {
+      expect(
+        parseRateHeaders(
+          headers({
+            ratelimit: `"validations";r=${value};t=${value}`,
+            'ratelimit-policy': `"validations";q=${value};w=${value}`,
+            'ratelimit-remaining': value,
+            'ratelimit-reset': value,
+          }),
+        ),
+      ).toEqual({ remaining: undefined, reset: undefined, quota: undefined, window: undefined, retryAfter: undefined });
+    });
+  }
+
+  it('whatever the headers hold, every number read is a whole number from 0, and a reset at most 32 days away', () => {
+    const field = fc.oneof(
+      fc.string(),
+      fc.constantFrom('0', '1', '0.5', '-1', '1e3', 'NaN', '9999999999999', '2592000', '2764801'),
+      fc.integer().map(String),
+      fc.double().map(String),
+    );
+    const header = fc.oneof(
+      fc.string(),
+      fc.record({ r: field, t: field }).map(({ r, t }) => `"validations";r=${r};t=${t}`),
+      fc.record({ q: field, w: field }).map(({ q, w }) => `"validations";q=${q};w=${w}`),
+    );
+    const sane = (n: number | undefined) => n === undefined || (Number.isSafeInteger(n) && n >= 0);
+    fc.assert(
+      fc.property(header, header, field, field, (rl, policy, retryAfter, remaining) => {
+        const info: RateInfo = parseRateHeaders(
+          headers({ ratelimit: rl, 'ratelimit-policy': policy, 'retry-after': retryAfter, 'ratelimit-remaining': remaining }),
+        );
+        expect([info.remaining, info.reset, info.quota, info.window, info.retryAfter].every(sane)).toBe(true);
+        expect(info.reset === undefined || info.reset <= MAX_RESET_SECONDS).toBe(true);
+        expect(info.retryAfter === undefined || info.retryAfter <= MAX_RESET_SECONDS).toBe(true);
+      }),
+      { seed: 20260522, numRuns: 2000 },
+    );
+  });
+});
+
+describe('parseRetryAfter', () => {
+  const now = Date.parse('2026-11-22T10:00:00Z');
+  it('takes seconds or an HTTP date', () => {
+    expect(parseRetryAfter('120', now)).toBe(120);
+    expect(parseRetryAfter('Sun, 22 Nov 2026 10:01:30 GMT', now)).toBe(90);
+    expect(parseRetryAfter('Sun, 22 Nov 2026 09:00:00 GMT', now)).toBe(0);
+    expect(parseRetryAfter('Sunday, 22-Nov-26 10:00:30 GMT', now)).toBe(30);
+  });
+  it('a number that is not a whole one is neither seconds nor a date (Date.parse reads "1.5" and "-1" as days of 2001)', () => {
+    for (const v of ['1.5', '-1', '0.5', '1e3', 'NaN']) expect(parseRetryAfter(v, now), v).toBeUndefined();
+  });
+  it('a date past 32 days ahead is not believed', () => {
+    expect(parseRetryAfter('Mon, 01 Jan 2029 00:00:00 GMT', now)).toBeUndefined();
+  });
+});

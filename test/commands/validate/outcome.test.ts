@@ -1,0 +1,76 @@
+// outcomeOf(): how a finished run ends, as a table: exit 0, the quota (4) — the service's or --max-spend's,
+// and why --wait gave up — or errors (1), the quota winning over errors.
+import { describe, expect, it } from 'vitest';
+import { outcomeOf, type Ending } from '../../../src/commands/validate/outcome.js';
+
+const NOW = Date.parse('2026-11-22T10:00:00Z');
+const base: Ending = { counts: new Map(), now: NOW, cached: true, capped: 0, quotaStopped: false };
+const counts = (o: Record<string, number>) => new Map(Object.entries(o));
+
+describe('outcomeOf', () => {
+  const rows: Array<[string, Partial<Ending>, { kind: string; message: string } | null]> = [
+    ['every record validated or invalid: exit 0', { counts: counts({ ok: 3, invalid: 1 }) }, null],
+    [
+      'the service’s quota, reset known, cached',
+      { counts: counts({ ok: 2, quota_exceeded: 3 }), quotaStopped: true, quotaStop: 'quota', resetAt: NOW + 90 * 60_000 },
+      {
+        kind: 'quota',
+        message:
+          'Quota used up: 3 records not validated (quota_exceeded). It resets in 1h 30m (at 11:30 UTC); run the same command again then: results already received are cached and not paid for twice.',
+      },
+    ],
+    [
+      'the service’s quota, reset unknown, no cache',
+      { counts: counts({ quota_exceeded: 1 }), quotaStopped: true, quotaStop: 'quota', cached: false },
+      { kind: 'quota', message: 'Quota used up: 1 record not validated (quota_exceeded). The service did not say when it resets.' },
+    ],
+    [
+      '--max-spend reached, the service’s quota untouched: the spend cap',
+      { counts: counts({ ok: 10, quota_exceeded: 20 }), capped: 20, maxSpend: 10 },
+      {
+        kind: 'quota',
+        message:
+          'Spend cap reached: --max-spend 10 items sent; 20 records not validated (quota_exceeded); run the same command again to go on: results already received are cached and not paid for twice.',
+      },
+    ],
+    [
+      'a capped run that the service’s quota stopped: the quota, not the spend cap',
+      { counts: counts({ ok: 7, quota_exceeded: 23 }), capped: 20, maxSpend: 10, quotaStopped: true, quotaStop: 'quota', cached: false },
+      { kind: 'quota', message: 'Quota used up: 23 records not validated (quota_exceeded). The service did not say when it resets.' },
+    ],
+    [
+      'quota and errors: the quota wins (a rerun retries both)',
+      { counts: counts({ error: 2, quota_exceeded: 1 }), quotaStopped: true, quotaStop: 'quota', cached: false, lastFailure: 'the service answered HTTP 503' },
+      { kind: 'quota', message: 'Quota used up: 1 record not validated (quota_exceeded). The service did not say when it resets.' },
+    ],
+    [
+      'errors alone: exit 1 with the last failure',
+      { counts: counts({ ok: 1, error: 2 }), lastFailure: 'the service answered HTTP 503' },
+      { kind: 'failed', message: '2 records could not be validated (error: the service answered HTTP 503); run the same command again to retry them.' },
+    ],
+    [
+      '--wait gave up after resets that validated nothing',
+      { counts: counts({ quota_exceeded: 3 }), quotaStopped: true, quotaStop: 'empty-windows', cached: false, resetAt: NOW },
+      {
+        kind: 'quota',
+        message: 'Quota used up: 3 records not validated (quota_exceeded); --wait stopped: the service validated nothing after 3 resets in a row. It resets in 0s (at 10:00 UTC).',
+      },
+    ],
+    [
+      '--wait gave up at --max-wait',
+      { counts: counts({ quota_exceeded: 3 }), quotaStopped: true, quotaStop: 'max-wait', cached: false, resetAt: NOW + 3_600_000 },
+      {
+        kind: 'quota',
+        message:
+          'Quota used up: 3 records not validated (quota_exceeded); --wait stopped: waiting for the reset would pass --max-wait (or 32 days of waiting in all). It resets in 1h (at 11:00 UTC).',
+      },
+    ],
+  ];
+  for (const [name, ending, expected] of rows) {
+    it(name, () => {
+      const err = outcomeOf({ ...base, ...ending });
+      if (expected === null) expect(err).toBeNull();
+      else expect({ kind: err?.kind, message: err?.message }).toEqual(expected);
+    });
+  }
+});

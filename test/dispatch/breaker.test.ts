@@ -1,0 +1,83 @@
+// The circuit breaker as a table: requests that got no usable answer, answers between them, and when it trips.
+import { describe, expect, it } from 'vitest';
+import { Breaker, BREAKER_MS, hostError } from '../../src/dispatch/breaker.js';
+
+// A step: an answer at `at`, or a request sent at `sent` (its batch's first try at `batch`) that got none at `at`,
+// the batch's last try or not, with whether the breaker must trip.
+type Step = { answered: number } | { sent: number; batch: number; lastTry: boolean; at: number; trips: boolean };
+
+describe('Breaker', () => {
+  const rows: Array<[string, Step[]]> = [
+    ['one failure alone never trips, even a batch’s last try (--retries 0)', [{ sent: 0, batch: 0, lastTry: true, at: 10, trips: false }]],
+    [
+      'a batch that used all its tries with no answer in between: trips',
+      [
+        { sent: 0, batch: 0, lastTry: false, at: 1, trips: false },
+        { sent: 500, batch: 0, lastTry: false, at: 501, trips: false },
+        { sent: 1500, batch: 0, lastTry: true, at: 1501, trips: true },
+      ],
+    ],
+    [
+      'another batch answered while this one was failing: no trip, its items end error',
+      [
+        { sent: 0, batch: 0, lastTry: false, at: 1, trips: false },
+        { answered: 300 },
+        { sent: 500, batch: 0, lastTry: true, at: 501, trips: false },
+      ],
+    ],
+    [
+      'an answer breaks the streak',
+      [
+        { sent: 0, batch: 0, lastTry: false, at: 1, trips: false },
+        { answered: 2 },
+        { sent: 3, batch: 3, lastTry: false, at: 4, trips: false },
+      ],
+    ],
+    [
+      'retries left, but no answer for 30 s: trips',
+      [
+        { sent: 0, batch: 0, lastTry: false, at: BREAKER_MS - 1000, trips: false },
+        { sent: BREAKER_MS - 500, batch: 0, lastTry: false, at: BREAKER_MS, trips: true },
+      ],
+    ],
+    [
+      'two requests in flight that time out together after 30 s: trips',
+      [
+        { sent: 0, batch: 0, lastTry: false, at: BREAKER_MS, trips: false },
+        { sent: 5, batch: 5, lastTry: false, at: BREAKER_MS + 5, trips: true },
+      ],
+    ],
+    [
+      'two batches turned away in a row (403, not retried): trips at the second',
+      [
+        { sent: 0, batch: 0, lastTry: true, at: 1, trips: false },
+        { sent: 2, batch: 2, lastTry: true, at: 3, trips: true },
+      ],
+    ],
+  ];
+  for (const [name, steps] of rows) {
+    it(name, () => {
+      const b = new Breaker();
+      for (const s of steps) {
+        if ('answered' in s) b.answered(s.answered);
+        else expect(b.broken(s.sent, s.batch, s.lastTry, s.at)).toBe(s.trips);
+      }
+    });
+  }
+});
+
+describe('hostError', () => {
+  it('one line naming the host and the cause, exit 1', () => {
+    expect(hostError('127.0.0.1:9', 'network error (ECONNREFUSED)', 4, false)).toMatchObject({
+      kind: 'failed',
+      message:
+        'The service at 127.0.0.1:9 gave no answer to 4 requests in a row: network error (ECONNREFUSED); check --base-url and the network, then run the same command again (results received so far are cached).',
+    });
+    expect(hostError('api.example.com', 'the proxy asks for credentials (HTTP 407); put them in the proxy URL', 2, true).message).toMatch(
+      /: the proxy asks for credentials \(HTTP 407\); put them in the proxy URL; check the proxy \(HTTPS_PROXY\), then run/,
+    );
+    expect(hostError('api.example.com', 'the service answered HTTP 404: Not found', 2, true).message).toBe(
+      'The service at api.example.com turned away 2 requests in a row: the service answered HTTP 404: Not found; check --base-url, then run the same command again (results received so far are cached).',
+    );
+  });
+});
