@@ -1,6 +1,7 @@
 // `idv cache stats | clear`.
 import { oneLine, warn, type Io } from '../io.js';
-import { cacheDir, cacheStats, clearCache } from '../cache/store.js';
+import { cacheDir } from '../paths.js';
+import { cacheStats, clearCache } from '../cache/stats.js';
 
 export interface CacheOptions {
   action: 'stats' | 'clear';
@@ -10,8 +11,8 @@ export interface CacheOptions {
 export async function run(o: CacheOptions, io: Io): Promise<void> {
   const dir = cacheDir(io.env);
   if (o.action === 'clear') {
-    const n = await clearCache(dir);
-    warn(io, `Cleared the cache in ${dir} (${n} file${n === 1 ? '' : 's'}).`);
+    const { logs } = await clearCache(dir);
+    warn(io, `Cleared the cache in ${dir} (${logs} file${logs === 1 ? '' : 's'}).`);
     return;
   }
   const s = await cacheStats(dir);

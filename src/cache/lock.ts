@@ -1,0 +1,70 @@
+// A lock file: created exclusively, its time renewed while its holder works. One not renewed for `staleMs`
+// was left by a run that died (kill -9, power loss) and is taken over: no lock blocks the others for good.
+import { lstat, rename, rm, utimes, writeFile } from 'node:fs/promises';
+import { randomHex } from '../temp-files.js';
+
+/** A holder renews its lock at most this often. */
+const RENEW_MS = 1_000;
+/** How often a waiter looks again. */
+const POLL_MS = 10;
+
+export class FileLock {
+  private renewed = 0;
+
+  constructor(
+    readonly path: string,
+    private readonly staleMs: number,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** Take it now, or take over a stale one; false while a live holder has it (or it cannot be made). */
+  async take(): Promise<boolean> {
+    for (let attempt = 0; attempt < 2; attempt++) {
+      try {
+        await writeFile(this.path, `${this.now()}\n`, { flag: 'wx', mode: 0o600 });
+        this.renewed = this.now();
+        return true;
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code !== 'EEXIST') return false;
+      }
+      if (!(await this.takeOverStale())) return false;
+    }
+    return false;
+  }
+
+  /** Take it, waiting for a live holder up to `timeoutMs`; false when it did not come free in time. */
+  async wait(timeoutMs: number, signal?: AbortSignal): Promise<boolean> {
+    const until = this.now() + timeoutMs;
+    while (!signal?.aborted) {
+      if (await this.take()) return true;
+      if (this.now() >= until) return false;
+      await new Promise((r) => setTimeout(r, POLL_MS));
+    }
+    return false;
+  }
+
+  /** Still at it: the lock's time is renewed (at most once a second). */
+  renew(): void {
+    if (this.now() - this.renewed < RENEW_MS) return;
+    this.renewed = this.now();
+    void utimes(this.path, this.renewed / 1000, this.renewed / 1000).catch(() => undefined);
+  }
+
+  async drop(): Promise<void> {
+    await rm(this.path, { force: true }).catch(() => undefined);
+  }
+
+  /** A lock older than staleMs is claimed by renaming it: of two runs that found it stale, one rename succeeds. */
+  private async takeOverStale(): Promise<boolean> {
+    try {
+      const st = await lstat(this.path);
+      if (this.now() - st.mtimeMs < this.staleMs) return false; // its holder is alive
+      const claimed = `${this.path}.${randomHex(4)}.stale`;
+      await rename(this.path, claimed);
+      await rm(claimed, { recursive: true, force: true });
+      return true;
+    } catch {
+      return false;
+    }
+  }
+}
