@@ -7,8 +7,8 @@ import { oneLine, type Io } from '../../io.js';
 import type { CacheScope } from '../../cache/store.js';
 import { createDispatcher, type DispatchStats } from '../../dispatch/dispatch.js';
 import type { Plan } from '../../plan/plan.js';
-import { NEW } from '../../plan/plan.js';
 import type { PlannedRecord } from '../../plan/planned.js';
+import { openClaimGate } from '../../plan/claim-gate.js';
 import { OrderedWriter, type Output, type SplitOutputs } from '../../output/ordered-writer.js';
 import type { Progress } from '../../output/progress.js';
 import { clockTime } from '../../output/summary.js';
@@ -70,15 +70,18 @@ export async function runPipeline(p: Pipeline): Promise<Finished | null> {
     // While the countdown to the quota's reset runs, it keeps the line (it stops itself at the reset).
     if (showProgress && !countdown.running()) progress.update(progressText());
   };
-  const { client, dispatcher } = await startDispatcher(p, writer, stop.signal, { progress: update, wait: (until) => countdown.start(until) });
+  const { client, dispatcher } = await startDispatcher(p, writer, stop.signal, { progress: update, wait: (until) => countdown.start(until), busy: () => gate.holding });
   p.onStats?.(dispatcher.stats);
+  // Between the plan and the dispatcher: what another idv run is validating is waited for, not sent again.
+  const gate = await openClaimGate(p.cache, plan, stop.signal, (line) => progress.log(oneLine(io, line)));
+  gate.connect({ send: (r) => dispatcher.push(r), kick: () => dispatcher.kick(), room: () => dispatcher.room(), resolved: () => writer.flush() });
 
   try {
     writer.begin();
     for await (const block of p.records) {
       if (stop.signal.aborted) break;
       writer.add(block);
-      for (const r of block) if (r.state === NEW) dispatcher.push(r);
+      await gate.push(block); // the NEW records: sent, or held while another run validates them
       update();
       await writer.written(); // output keeps pace with input
       if (!dispatcher.hasRoom()) await dispatcher.room();
@@ -89,6 +92,7 @@ export async function runPipeline(p: Pipeline): Promise<Finished | null> {
         await room;
       }
     }
+    await gate.drain();
     const stats = await dispatcher.finish();
     await writer.finish();
     if (stop.signal.aborted) throw interruptedError(stop.signal.reason);
@@ -108,6 +112,7 @@ export async function runPipeline(p: Pipeline): Promise<Finished | null> {
     throw err;
   } finally {
     io.signal.removeEventListener('abort', onSignal);
+    gate.close();
     await client.close();
   }
 }
@@ -117,7 +122,7 @@ async function startDispatcher(
   p: Pipeline,
   writer: OrderedWriter,
   signal: AbortSignal,
-  on: { progress(): void; wait(until: number): void },
+  on: { progress(): void; wait(until: number): void; busy(): boolean },
 ) {
   const { o, io, plan, progress } = p;
   let cacheWarned = false;
@@ -142,7 +147,7 @@ async function startDispatcher(
     wait: o.wait,
     maxWaitSeconds: o.maxWaitSeconds,
     signal,
-    hurry: () => writer.waiting,
+    hurry: () => writer.waiting || on.busy(),
     onResults(results) {
       // The record that brought the item learns its status at once; its duplicates ask the plan (statusOf).
       for (const [record, status] of results) {

@@ -1,0 +1,177 @@
+// Between the plan and the dispatcher: an item that another idv run on this machine is validating against the
+// same service and endpoint is not sent again. This run claims each item as it hands it on (cache/claims.ts);
+// an item another run claimed first is held until that run's answer lands in the cache, or is sent after all
+// when that run gives it up (it ended or died without an answer). Runs without a cache take no claims.
+import { Claims, keyHex, type Verdict } from '../cache/claims.js';
+import type { CacheScope } from '../cache/store.js';
+import { NEW, type Plan } from './plan.js';
+import type { PlannedRecord } from './planned.js';
+
+/** How often held items are looked at (the cache, the claims, the other runs' heartbeats). */
+const POLL_MS = 200;
+/** Records are claimed and handed on this many at a time, as the dispatcher has room: a run claims what it is about to send, not its whole list. */
+const GROUP = 100;
+
+export interface GateOutlets {
+  /** Hand a record to the dispatcher. */
+  send(record: PlannedRecord): void;
+  /** Send part-filled batches now: another run may be waiting on them. */
+  kick(): void;
+  /** Resolves when the dispatcher's queue has room (at once when it has). */
+  room(): Promise<void>;
+  /** Some held records got their status from the cache: output may move on. */
+  resolved(): void;
+}
+
+/** The gate of a run: with a cache, claims are joined (and the cache read again for what landed meanwhile). */
+export async function openClaimGate(scope: CacheScope | null, plan: Plan, signal: AbortSignal, say: (line: string) => void): Promise<ClaimGate> {
+  const claims = scope ? await Claims.join(scope.dir, scope.id) : null;
+  if (claims) await plan.refreshCache(); // answers other runs gave between the load and the join
+  return new ClaimGate(claims, plan, signal, say);
+}
+
+export class ClaimGate {
+  /** Records held for another run's answer, and records handed on but not yet settled, by key. */
+  private readonly held = new Map<string, PlannedRecord>();
+  private readonly unsettled = new Map<string, PlannedRecord>();
+  private out: GateOutlets | null = null;
+  private timer: NodeJS.Timeout | null = null;
+  private polling = false;
+  private said = false;
+  private drained: (() => void) | null = null;
+
+  constructor(
+    private readonly claims: Claims | null,
+    private readonly plan: Plan,
+    private readonly signal: AbortSignal,
+    private readonly say: (line: string) => void,
+  ) {
+    signal.addEventListener('abort', () => this.drained?.(), { once: true });
+  }
+
+  connect(out: GateOutlets): void {
+    this.out = out;
+  }
+
+  /** Whether records wait on other runs (then this run's own part-filled batches must not wait either). */
+  get holding(): boolean {
+    return this.held.size > 0;
+  }
+
+  /** The NEW records of a block: each is sent, held for another run, or answered from the cache. */
+  async push(block: PlannedRecord[]): Promise<void> {
+    const fresh = block.filter((r) => r.state === NEW);
+    if (this.claims === null) return fresh.forEach((r) => this.out!.send(r));
+    for (let i = 0; i < fresh.length && !this.signal.aborted; i += GROUP) {
+      await this.out!.room();
+      await this.claimAndSend(fresh.slice(i, i + GROUP));
+    }
+  }
+
+  private async claimAndSend(fresh: PlannedRecord[]): Promise<void> {
+    const keys = fresh.map((r) => keyHex(r.key));
+    const verdicts = this.claims!.claim(keys);
+    if (verdicts.includes('look')) await this.plan.refreshCache();
+    let resolved = false;
+    for (let i = 0; i < fresh.length; i++) resolved = this.decide(keys[i]!, fresh[i]!, verdicts[i]!) || resolved;
+    if (resolved) this.out!.resolved();
+    if (this.held.size > 0) this.startHolding();
+    this.poll(this.held.size > 0);
+  }
+
+  /** Until no record is held (each answered or sent), or the run is stopped. */
+  drain(): Promise<void> {
+    if (this.held.size === 0 || this.signal.aborted) return Promise.resolve();
+    this.out!.kick();
+    return new Promise((resolve) => (this.drained = resolve));
+  }
+
+  /** The run ends: its claims go with it. */
+  close(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+    this.claims?.close();
+  }
+
+  /** Send, hold or answer one record; true when it was answered from the cache. */
+  private decide(key: string, record: PlannedRecord, verdict: Verdict): boolean {
+    if (verdict === 'wait') {
+      this.held.set(key, record);
+      return false;
+    }
+    if (verdict === 'look' && this.fromCache(key, record)) return true;
+    this.unsettled.set(key, record);
+    this.out!.send(record);
+    return false;
+  }
+
+  private fromCache(key: string, record: PlannedRecord): boolean {
+    const known = this.plan.takeFromCache(record.key);
+    if (known === null) return false;
+    record.state = known;
+    this.claims!.release([key]);
+    return true;
+  }
+
+  private startHolding(): void {
+    if (!this.said) {
+      this.said = true;
+      this.say('idv: note: another idv run is validating some of these items against the same service; waiting for its answers instead of paying for them twice.');
+    }
+    this.out!.kick();
+  }
+
+  /** Look at held and settled records every POLL_MS; the timer keeps the process alive only while records are held. */
+  private poll(on: boolean): void {
+    if (this.timer === null) this.timer = setInterval(() => void this.look(), POLL_MS);
+    if (on) this.timer.ref();
+    else this.timer.unref();
+  }
+
+  private async look(): Promise<void> {
+    if (this.polling || this.claims === null) return;
+    this.polling = true;
+    try {
+      this.releaseSettled();
+      if (this.held.size === 0) return;
+      this.claims.poll(); // first: a run given up for dead, or a release, means its answer is in the cache by now
+      await this.plan.refreshCache();
+      this.moveHeld();
+    } finally {
+      this.polling = false;
+      if (this.held.size === 0) this.endHolding();
+    }
+  }
+
+  /** Held records answered since are settled; those no other run holds any longer are sent. */
+  private moveHeld(): void {
+    let resolved = false;
+    let sent = false;
+    for (const [key, record] of this.held) {
+      if (this.fromCache(key, record)) resolved = true;
+      else if (this.claims!.verdict(key) !== 'wait') {
+        this.unsettled.set(key, record);
+        this.out!.send(record);
+        sent = true;
+      } else continue;
+      this.held.delete(key);
+    }
+    if (resolved) this.out!.resolved();
+    if (sent) this.out!.kick();
+  }
+
+  /** Keys whose answers are settled (the dispatcher set their records' state) are released for other runs. */
+  private releaseSettled(): void {
+    const done: string[] = [];
+    for (const [key, record] of this.unsettled) if (record.state !== NEW) done.push(key);
+    for (const key of done) this.unsettled.delete(key);
+    if (done.length) this.claims!.release(done);
+  }
+
+  private endHolding(): void {
+    if (this.timer) this.poll(false);
+    const drained = this.drained;
+    this.drained = null;
+    drained?.();
+  }
+}
