@@ -123,6 +123,9 @@ class Scope implements CacheScope {
     if (snapshot) report.loaded += snapshot.entries;
     if (read.damaged > 0 || (snapshot === null && mostlyWaste(read.lines, read.damaged + report.expired))) {
       report.rebuilt = await compactLog(this.path, this.header, this.fresh(), this.now);
+      // The new file holds what was just read: a refresh goes on from its end, not from its start.
+      const compacted = report.rebuilt ? await this.identity() : null;
+      if (compacted) results.mark = { ino: compacted.ino, offset: compacted.size };
     }
     return { report, results };
   }

@@ -87,15 +87,26 @@ describe('claim gate', () => {
   });
 
   it('an item the other run answered and let go before this run claimed it is taken from the cache, not sent', async () => {
+    const { g, out } = await gate();
+    const recs = records('a@x.com'); // planned while the other run had not answered it yet
     const other = await holder('a@x.com');
     scope.append([['a@x.com', 'ok']]);
     other.release([keyHex('a@x.com')]);
-    const { g, out } = await gate();
-    const recs = records('a@x.com');
     await g.push(recs);
     expect(out.sent).toEqual([]);
     expect(recs[0]!.state).toEqual({ kind: 'known', status: 'ok' });
     expect(g.holding).toBe(false);
+  });
+
+  it("what another run answered between this run's load of the cache and its start is known, not sent", async () => {
+    const other = await holder('a@x.com');
+    scope.append([['a@x.com', 'disposable']]);
+    other.close(); // it ended: no claim of it remains
+    const { g, out } = await gate();
+    const recs = records('a@x.com');
+    expect(recs[0]!.state).toEqual({ kind: 'known', status: 'disposable' });
+    await g.push(recs);
+    expect(out.sent).toEqual([]);
   });
 
   it('Ctrl-C ends the wait at once', async () => {
