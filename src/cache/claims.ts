@@ -83,7 +83,7 @@ export class Claims {
   private readonly hash = new KeyHash();
   private readonly timer: NodeJS.Timeout;
   private lastBeat: number;
-  /** Another run took this one for dead and removed its heartbeat: its claims no longer count. */
+  /** This run no longer coordinates (another run took it for dead and removed its heartbeat, or the claims file failed): it sends what it has. */
   lost = false;
 
   private constructor(
@@ -101,6 +101,16 @@ export class Claims {
 
   /** Claim these keys (hex), then read back what every run claimed: what to do with each. */
   claim(keys: string[]): Verdict[] {
+    try {
+      this.append(keys);
+      this.judge();
+    } catch {
+      this.lost = true; // the claims file failed (a full disk): this run no longer counts on claims, it sends
+    }
+    return keys.map((k) => this.verdict(k));
+  }
+
+  private append(keys: string[]): void {
     const text = keys.map((k) => `${this.run}\t${k}\n`).join('');
     const before = fstatSync(this.fd).size;
     writeWhole(this.fd, Buffer.from(text, 'latin1'));
@@ -110,14 +120,16 @@ export class Claims {
       for (const k of keys) this.mine.set(k, this.claimedBefore(k));
       this.readOffset = before + text.length;
     } else this.readNew();
-    this.judge();
-    return keys.map((k) => this.verdict(k));
   }
 
   /** Learn what other runs claimed and released since, and which of them died. */
   poll(): void {
-    this.judge(); // before reading: a run found dead has appended all it ever will
-    this.readNew();
+    try {
+      this.judge(); // before reading: a run found dead has appended all it ever will
+      this.readNew();
+    } catch {
+      this.lost = true;
+    }
   }
 
   verdict(key: string): Verdict {

@@ -19,24 +19,15 @@ export class FileLock {
 
   /** Take it now, or take over a stale one; false while a live holder has it (or it cannot be made). */
   async take(): Promise<boolean> {
-    for (let attempt = 0; attempt < 2; attempt++) {
-      try {
-        await writeFile(this.path, `${this.now()}\n`, { flag: 'wx', mode: 0o600 });
-        this.renewed = this.now();
-        return true;
-      } catch (err) {
-        if ((err as NodeJS.ErrnoException).code !== 'EEXIST') return false;
-      }
-      if (!(await this.takeOverStale())) return false;
-    }
-    return false;
+    return (await this.attempt()) === 'taken';
   }
 
-  /** Take it, waiting for a live holder up to `timeoutMs`; false when it did not come free in time. */
+  /** Take it, waiting for a live holder up to `timeoutMs`; false when it did not come free in time, or cannot be made. */
   async wait(timeoutMs: number, signal?: AbortSignal): Promise<boolean> {
     const until = this.now() + timeoutMs;
     while (!signal?.aborted) {
-      if (await this.take()) return true;
+      const got = await this.attempt();
+      if (got !== 'held') return got === 'taken';
       if (this.now() >= until) return false;
       await new Promise((r) => setTimeout(r, POLL_MS));
     }
@@ -52,6 +43,21 @@ export class FileLock {
 
   async drop(): Promise<void> {
     await rm(this.path, { force: true }).catch(() => undefined);
+  }
+
+  /** 'held' while a live holder has it; 'failed' when it cannot be made (a read-only folder). */
+  private async attempt(): Promise<'taken' | 'held' | 'failed'> {
+    for (let tries = 0; tries < 2; tries++) {
+      try {
+        await writeFile(this.path, `${this.now()}\n`, { flag: 'wx', mode: 0o600 });
+        this.renewed = this.now();
+        return 'taken';
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code !== 'EEXIST') return 'failed';
+      }
+      if (!(await this.takeOverStale())) return 'held';
+    }
+    return 'held';
   }
 
   /** A lock older than staleMs is claimed by renaming it: of two runs that found it stale, one rename succeeds. */

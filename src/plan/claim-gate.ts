@@ -137,6 +137,8 @@ export class ClaimGate {
       this.claims.poll(); // first: a run given up for dead, or a release, means its answer is in the cache by now
       await this.plan.refreshCache();
       this.moveHeld();
+    } catch {
+      this.sendHeld(); // the cache cannot be read: waiting could last for ever, paying again cannot
     } finally {
       this.polling = false;
       if (this.held.size === 0) this.endHolding();
@@ -158,6 +160,15 @@ export class ClaimGate {
     }
     if (resolved) this.out!.resolved();
     if (sent) this.out!.kick();
+  }
+
+  private sendHeld(): void {
+    for (const [key, record] of this.held) {
+      this.unsettled.set(key, record);
+      this.out!.send(record);
+    }
+    this.held.clear();
+    this.out!.kick();
   }
 
   /** Keys whose answers are settled (the dispatcher set their records' state) are released for other runs. */

@@ -47,5 +47,9 @@ describe('lock file', () => {
     expect(await waiting).toBe(false);
     setTimeout(() => void new FileLock(path, 60_000).drop(), 50);
     expect(await waiter.wait(2_000)).toBe(true);
+    // A lock that cannot be made at all (a read-only or missing folder) is not waited for.
+    const at = Date.now();
+    expect(await new FileLock(join(dir(), 'missing', 'x.lock'), 60_000).wait(5_000)).toBe(false);
+    expect(Date.now() - at).toBeLessThan(1_000);
   });
 });
