@@ -8,20 +8,25 @@
 // removes its heartbeat, which releases all its claims at once.
 // Liveness: every run touches its heartbeat, `<scope>.<run id>.run`, every BEAT_MS; one not touched for
 // STALE_MS belongs to a run that was killed or stopped, and its claims no longer count.
-// The claims file is emptied only by a run that joins while no other run is alive, under a lock that every
-// joining run holds while it makes its heartbeat: a live run's claims are never lost.
+// The claims file is emptied only by a run that joins while no other run is alive and the file is larger than
+// EMPTY_AT, under a lock. A joining run makes its heartbeat, then looks at the file's size: above EMPTY_AT, it
+// waits for the lock; at or below, no emptying can be under way (one needs the size above EMPTY_AT from its
+// look to its end, and only grows it), and any emptying after that look sees this run's heartbeat. So a live
+// run's claims are never lost. A run that finds no other run alive skips the claims written before it.
 import { closeSync, constants, fstatSync, ftruncateSync, futimesSync, lstatSync, openSync, readdirSync, readSync, unlinkSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { KeyHash } from '../key-hash.js';
 import { KeyTable } from '../key-table.js';
-import { randomHex } from '../temp-files.js';
-import { openAppendable, writeWhole } from './files.js';
+import { NOFOLLOW, openAppendable, writeWhole } from './files.js';
 import { FileLock } from './lock.js';
 
 /** A run touches its heartbeat this often; one untouched for STALE_MS is dead. */
 const BEAT_MS = 1_000;
 const STALE_MS = 4_000;
-/** The joining lock is held for a moment; one older than this was left by a run that died holding it. */
+/** The claims file is emptied once it is larger than this, by a run that finds no other run alive. */
+const EMPTY_AT = 256 * 1024;
+/** The emptying lock is held for a moment; one older than this was left by a run that died holding it. */
 const LOCK_STALE_MS = 3_000;
 const LOCK_WAIT_MS = 5_000;
 /** Claims are read back in pieces of at most this many bytes. */
@@ -58,18 +63,21 @@ export class Claims {
   /** Join the claims of a scope; null when this folder cannot hold them (the run then sends as if alone). */
   static async join(dir: string, scope: string, o: ClaimsOptions = {}): Promise<Claims | null> {
     const now = o.now ?? Date.now;
-    const lock = new FileLock(join(dir, `${scope}.claims.lock`), LOCK_STALE_MS, now);
-    if (!(await lock.wait(LOCK_WAIT_MS))) return null;
+    const run = randomBytes(RUN_CHARS / 2).toString('hex');
+    let fd: number | null = null;
+    let claims: Claims | null = null;
     try {
-      const run = randomHex(RUN_CHARS / 2);
-      const beat = openSync(heartbeatPath(dir, scope, run), constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, 0o600);
-      const fd = openAppendable(join(dir, `${scope}.claims`));
-      if (!otherRunsAlive(dir, scope, run, now())) ftruncateSync(fd, 0); // nobody else: yesterday's claims go
-      return new Claims(dir, scope, run, fd, beat, now);
+      fd = openAppendable(join(dir, `${scope}.claims`));
+      const beat = openSync(heartbeatPath(dir, scope, run), constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | NOFOLLOW, 0o600);
+      claims = new Claims(dir, scope, run, fd, beat, now);
+      const size = fstatSync(fd).size; // after the heartbeat: see the rule above
+      if (!otherRunsAlive(dir, scope, run, now(), false)) claims.readOffset = size; // the claims before are of runs gone
+      if (size > EMPTY_AT) await claims.emptyIfAlone();
+      return claims;
     } catch {
+      if (claims) claims.close();
+      else if (fd !== null) closeSync(fd);
       return null;
-    } finally {
-      await lock.drop();
     }
   }
 
@@ -147,6 +155,20 @@ export class Claims {
       writeWhole(this.fd, Buffer.from(mine.map((k) => `${this.run}\t-${k}\n`).join(''), 'latin1'));
     } catch {
       /* a full disk: the heartbeat's removal at the end releases them */
+    }
+  }
+
+  /** Empty the claims file under the lock, when no other run is alive (their dead heartbeats go too). */
+  private async emptyIfAlone(): Promise<void> {
+    const lock = new FileLock(join(this.dir, `${this.scope}.claims.lock`), LOCK_STALE_MS, this.now);
+    if (!(await lock.wait(LOCK_WAIT_MS))) return;
+    try {
+      if (fstatSync(this.fd).size > EMPTY_AT && !otherRunsAlive(this.dir, this.scope, this.run, this.now(), true)) {
+        ftruncateSync(this.fd, 0);
+        this.readOffset = 0;
+      }
+    } finally {
+      await lock.drop();
     }
   }
 
@@ -276,14 +298,14 @@ function isAlive(path: string, now: number, judgeStale = true): boolean {
   }
 }
 
-/** Whether another run of the scope is alive; the heartbeats of dead ones are removed. */
-function otherRunsAlive(dir: string, scope: string, self: string, now: number): boolean {
+/** Whether another run of the scope is alive; with `removeDead`, the heartbeats of dead ones are removed. */
+function otherRunsAlive(dir: string, scope: string, self: string, now: number, removeDead: boolean): boolean {
   let alive = false;
   for (const name of readdirSync(dir)) {
     if (!name.startsWith(`${scope}.`) || !name.endsWith('.run') || name === `${scope}.${self}.run`) continue;
     const path = join(dir, name);
     if (isAlive(path, now)) alive = true;
-    else {
+    else if (removeDead) {
       try {
         unlinkSync(path);
       } catch {

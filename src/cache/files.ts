@@ -4,7 +4,7 @@ import { closeSync, constants, openSync, writeSync } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 
 /** Windows has no O_NOFOLLOW (nor links a user plants as easily): 0 there. */
-const NOFOLLOW = constants.O_NOFOLLOW ?? 0;
+export const NOFOLLOW = constants.O_NOFOLLOW ?? 0;
 const APPEND = constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | NOFOLLOW;
 
 /** Append `data` to `path` (created 0600 if missing) with one O_APPEND write, then close it. */

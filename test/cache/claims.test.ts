@@ -80,24 +80,35 @@ describe('claims', () => {
     }
   });
 
-  it('the claims file is emptied by a run that joins alone, never while another run is alive', async () => {
+  it('a run that joins alone skips the claims of runs gone; past 256 KiB it empties the file, never while another run is alive', async () => {
     const path = join(dir(), `${SCOPE}.claims`);
     const first = await join2();
     first.claim([a!]);
-    const second = await join2(); // first is alive: its claim stays
+    const second = await join2(); // first is alive: its claim counts
     expect(second.claim([a!])).toEqual(['wait']);
     second.close();
     first.close();
-    await writeFile(join(dir(), `${SCOPE}.deadbeef0000.run`), ''); // a run killed long ago
+    const third = await join2(); // alone: what was claimed before is of runs that are gone
+    expect(third.claim([a!])).toEqual(['send']);
+    // A big file, a run killed long ago, and a live run: nothing is emptied.
+    await writeFile(path, `${'deadbeef0000'}\t${b}\n`.repeat(8000), { flag: 'a' });
+    await writeFile(join(dir(), `${SCOPE}.deadbeef0000.run`), '');
     const old = (Date.now() - 60_000) / 1000;
     await utimes(join(dir(), `${SCOPE}.deadbeef0000.run`), old, old);
-    const third = await join2();
+    const size = (await readFile(path)).length;
+    const fourth = await join2();
+    expect((await readFile(path)).length).toBe(size);
+    expect(fourth.claim([a!])).toEqual(['wait']); // third's claim, before it
+    third.close();
+    fourth.close();
+    // Alone, with the file past 256 KiB: emptied, and the dead run's heartbeat goes.
+    const fifth = await join2();
     try {
       expect(await readFile(path, 'latin1')).toBe('');
-      expect((await readdir(dir())).filter((n) => n.endsWith('.run'))).toEqual([`${SCOPE}.${third.run}.run`]);
-      expect(third.claim([a!])).toEqual(['send']);
+      expect((await readdir(dir())).filter((n) => n.endsWith('.run'))).toEqual([`${SCOPE}.${fifth.run}.run`]);
+      expect(fifth.claim([a!, b!])).toEqual(['send', 'send']);
     } finally {
-      third.close();
+      fifth.close();
     }
   });
 
