@@ -86,6 +86,8 @@ export class Claims {
   private readonly others = new KeyTable();
   /** This run's keys not yet released: the mask of the runs that claimed each before this run did. */
   private readonly mine = new Map<string, number>();
+  /** This run's keys that another run claimed after it, and so waits for. */
+  private readonly awaited = new Set<string>();
   private readonly runs: OtherRun[] = [];
   private readonly bitOfRun = new Map<string, number>();
   private readonly hash = new KeyHash();
@@ -125,9 +127,10 @@ export class Claims {
     for (const k of keys) this.mine.set(k, UNREAD);
     if (before === this.readOffset && fstatSync(this.fd).size === before + text.length) {
       // No other run wrote since this one last read: its claims are the file's last lines.
-      for (const k of keys) this.mine.set(k, this.claimedBefore(k));
       this.readOffset = before + text.length;
     } else this.readNew();
+    // Read back, or run into a torn line another run left (killed mid-write): either way, decided now.
+    for (const k of keys) if (this.mine.get(k) === UNREAD) this.mine.set(k, this.claimedBefore(k));
   }
 
   /** Learn what other runs claimed and released since, and which of them died. */
@@ -147,8 +150,14 @@ export class Claims {
     return (m & BEFORE) !== 0 ? 'look' : 'send';
   }
 
+  /** Whether another run waits for some key this run claimed first and has not released. */
+  get waitedOn(): boolean {
+    return this.awaited.size > 0 && !this.lost;
+  }
+
   /** These keys are settled (answered or given up): a run waiting on them may go on. */
   release(keys: string[]): void {
+    for (const k of keys) this.awaited.delete(k);
     const mine = keys.filter((k) => this.mine.delete(k));
     if (!mine.length || this.lost) return;
     try {
@@ -229,8 +238,15 @@ export class Claims {
     }
     const bit = this.bitOf(run);
     const v = this.others.getHashed(this.hash) ?? 0;
-    if (!release) this.others.setHashed(this.hash, v | (1 << bit) | BEFORE);
-    else if (bit !== OVERFLOW) this.releasedBy(buf.toString('latin1', at, end), v, bit);
+    if (release) {
+      if (bit !== OVERFLOW) this.releasedBy(buf.toString('latin1', at, end), v, bit);
+      return;
+    }
+    this.others.setHashed(this.hash, v | (1 << bit) | BEFORE);
+    if (this.mine.size === 0) return;
+    const key = buf.toString('latin1', at, end);
+    const m = this.mine.get(key);
+    if (m !== undefined && m !== UNREAD) this.awaited.add(key); // claimed after this run: that run waits
   }
 
   private releasedBy(key: string, v: number, bit: number): void {

@@ -48,7 +48,7 @@ export class CachedResults {
 
   /** The fresh result of a key, or null. */
   find(h: KeyHash): CacheHit | null {
-    const v = this.recent.getHashed(h);
+    const v = this.recent.size === 0 ? undefined : this.recent.getHashed(h);
     if (v === undefined) return this.snapshot?.find(h) ?? null;
     if (v === STALE) return null;
     if (v < SEEN) this.recent.setHashed(h, v + SEEN);

@@ -3,12 +3,15 @@
 // an item another run claimed first is held until that run's answer lands in the cache, or is sent after all
 // when that run gives it up (it ended or died without an answer). Runs without a cache take no claims.
 import { Claims, keyHex, type Verdict } from '../cache/claims.js';
+import { formatDuration } from '../duration.js';
 import type { CacheScope } from '../cache/store.js';
 import { NEW, type Plan } from './plan.js';
 import type { PlannedRecord } from './planned.js';
 
 /** How often held items are looked at (the cache, the claims, the other runs' heartbeats). */
 const POLL_MS = 200;
+/** A record is held at most this long: then this run sends it itself, whatever the other run is doing. */
+const MAX_HOLD_MS = 5 * 60_000;
 /** Records are claimed and handed on this many at a time, as the dispatcher has room: a run claims what it is about to send, not its whole list. */
 const GROUP = 100;
 
@@ -30,14 +33,20 @@ export async function openClaimGate(scope: CacheScope | null, plan: Plan, signal
   return new ClaimGate(claims, plan, signal, say);
 }
 
+interface Held {
+  record: PlannedRecord;
+  since: number;
+}
+
 export class ClaimGate {
-  /** Records held for another run's answer, and records handed on but not yet settled, by key. */
-  private readonly held = new Map<string, PlannedRecord>();
+  /** Records held for another run's answer (and since when), and records handed on but not yet settled, by key. */
+  private readonly held = new Map<string, Held>();
   private readonly unsettled = new Map<string, PlannedRecord>();
   private out: GateOutlets | null = null;
   private timer: NodeJS.Timeout | null = null;
   private polling = false;
-  private said = false;
+  private said = { holding: false, overdue: false };
+  private waitedOn = false;
   private drained: (() => void) | null = null;
 
   constructor(
@@ -45,6 +54,8 @@ export class ClaimGate {
     private readonly plan: Plan,
     private readonly signal: AbortSignal,
     private readonly say: (line: string) => void,
+    private readonly maxHoldMs = MAX_HOLD_MS,
+    private readonly now: () => number = Date.now,
   ) {
     signal.addEventListener('abort', () => this.drained?.(), { once: true });
   }
@@ -53,9 +64,12 @@ export class ClaimGate {
     this.out = out;
   }
 
-  /** Whether records wait on other runs (then this run's own part-filled batches must not wait either). */
-  get holding(): boolean {
-    return this.held.size > 0;
+  /**
+   * Whether part-filled batches should go now, not wait for more input: records here wait on other runs (which
+   * may wait on this run's batches in turn), or other runs wait on records this run claimed first.
+   */
+  get urgent(): boolean {
+    return this.held.size > 0 || this.waitedOn;
   }
 
   /** The NEW records of a block: each is sent, held for another run, or answered from the cache. */
@@ -96,7 +110,7 @@ export class ClaimGate {
   /** Send, hold or answer one record; true when it was answered from the cache. */
   private decide(key: string, record: PlannedRecord, verdict: Verdict): boolean {
     if (verdict === 'wait') {
-      this.held.set(key, record);
+      this.held.set(key, { record, since: this.now() });
       return false;
     }
     if (verdict === 'look' && this.fromCache(key, record)) return true;
@@ -114,8 +128,8 @@ export class ClaimGate {
   }
 
   private startHolding(): void {
-    if (!this.said) {
-      this.said = true;
+    if (!this.said.holding) {
+      this.said.holding = true;
       this.say('idv: note: another idv run is validating some of these items against the same service; waiting for its answers instead of paying for them twice.');
     }
     this.out!.kick();
@@ -133,8 +147,9 @@ export class ClaimGate {
     this.polling = true;
     try {
       this.releaseSettled();
-      if (this.held.size === 0) return;
       this.claims.poll(); // first: a run given up for dead, or a release, means its answer is in the cache by now
+      this.noteWaitedOn();
+      if (this.held.size === 0) return;
       await this.plan.refreshCache();
       this.moveHeld();
     } catch {
@@ -145,13 +160,20 @@ export class ClaimGate {
     }
   }
 
-  /** Held records answered since are settled; those no other run holds any longer are sent. */
+  /** Another run has begun to wait on records this run claimed first: its part-filled batches go now. */
+  private noteWaitedOn(): void {
+    const before = this.waitedOn;
+    this.waitedOn = this.claims!.waitedOn;
+    if (this.waitedOn && !before) this.out!.kick();
+  }
+
+  /** Held records answered since are settled; those no other run holds any longer, or held too long, are sent. */
   private moveHeld(): void {
     let resolved = false;
     let sent = false;
-    for (const [key, record] of this.held) {
+    for (const [key, { record, since }] of this.held) {
       if (this.fromCache(key, record)) resolved = true;
-      else if (this.claims!.verdict(key) !== 'wait') {
+      else if (this.claims!.verdict(key) !== 'wait' || this.overdue(since)) {
         this.unsettled.set(key, record);
         this.out!.send(record);
         sent = true;
@@ -162,8 +184,17 @@ export class ClaimGate {
     if (sent) this.out!.kick();
   }
 
+  private overdue(since: number): boolean {
+    if (this.now() - since < this.maxHoldMs) return false;
+    if (!this.said.overdue) {
+      this.said.overdue = true;
+      this.say(`idv: note: the other idv run has not answered some items in ${formatDuration(this.maxHoldMs / 1000)}; sending them instead of waiting longer.`);
+    }
+    return true;
+  }
+
   private sendHeld(): void {
-    for (const [key, record] of this.held) {
+    for (const [key, { record }] of this.held) {
       this.unsettled.set(key, record);
       this.out!.send(record);
     }

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Claims, keyHex } from '../../src/cache/claims.js';
 import { openScope, type CacheScope } from '../../src/cache/store.js';
-import { openClaimGate, type ClaimGate } from '../../src/plan/claim-gate.js';
+import { ClaimGate, openClaimGate } from '../../src/plan/claim-gate.js';
 import { Plan } from '../../src/plan/plan.js';
 import type { PlannedRecord } from '../../src/plan/planned.js';
 
@@ -35,10 +35,13 @@ async function holder(...keys: string[]): Promise<Claims> {
   return other;
 }
 
-/** A gate whose outlets record what they were asked. */
-async function gate(signal = new AbortController().signal) {
+/** A gate whose outlets record what they were asked (holding a record at most `maxHoldMs`, when given). */
+async function gate(signal = new AbortController().signal, maxHoldMs?: number) {
   const said: string[] = [];
-  const g = await openClaimGate(scope, plan, signal, (line) => said.push(line));
+  const g =
+    maxHoldMs === undefined
+      ? await openClaimGate(scope, plan, signal, (line) => said.push(line))
+      : new ClaimGate(await Claims.join(dir, scope.id), plan, signal, (line) => said.push(line), maxHoldMs);
   open.push(g);
   const out = { sent: [] as string[], kicks: 0, resolved: 0 };
   g.connect({ send: (r) => out.sent.push(r.key), kick: () => out.kicks++, room: async () => undefined, resolved: () => out.resolved++ });
@@ -55,7 +58,7 @@ describe('claim gate', () => {
     const recs = records('a@x.com', 'b@x.com');
     await g.push(recs);
     expect(out.sent).toEqual(['b@x.com']);
-    expect(g.holding).toBe(true);
+    expect(g.urgent).toBe(true);
     expect(out.kicks).toBeGreaterThan(0); // this run's own part-filled batch must not wait either
     expect(await within(g, 500)).toBe('still waiting');
     scope.append([['a@x.com', 'fake']]); // the other run's answer
@@ -95,7 +98,7 @@ describe('claim gate', () => {
     await g.push(recs);
     expect(out.sent).toEqual([]);
     expect(recs[0]!.state).toEqual({ kind: 'known', status: 'ok' });
-    expect(g.holding).toBe(false);
+    expect(g.urgent).toBe(false);
   });
 
   it("what another run answered between this run's load of the cache and its start is known, not sent", async () => {
@@ -107,6 +110,29 @@ describe('claim gate', () => {
     expect(recs[0]!.state).toEqual({ kind: 'known', status: 'disposable' });
     await g.push(recs);
     expect(out.sent).toEqual([]);
+  });
+
+  it('a record is held at most a set time: then it is sent, and one line says why', async () => {
+    await holder('a@x.com'); // alive, and never answering
+    const { g, out, said } = await gate(undefined, 300);
+    await g.push(records('a@x.com'));
+    expect(out.sent).toEqual([]);
+    expect(await within(g, 1_000)).toBe('drained');
+    expect(out.sent).toEqual(['a@x.com']);
+    expect(said[1]).toBe('idv: note: the other idv run has not answered some items in 0s; sending them instead of waiting longer.');
+  });
+
+  it('a run that another run waits on sends its part-filled batches at once (it may be waiting for more input)', async () => {
+    const { g, out } = await gate();
+    await g.push(records('a@x.com', 'b@x.com'));
+    expect(out.sent).toEqual(['a@x.com', 'b@x.com']);
+    expect(g.urgent).toBe(false);
+    const kicks = out.kicks;
+    const waiter = await holder('b@x.com'); // claims b after this run: it waits for this run's answer
+    await new Promise((r) => setTimeout(r, 400));
+    expect(g.urgent).toBe(true);
+    expect(out.kicks).toBeGreaterThan(kicks);
+    expect(waiter.claim([keyHex('c@x.com')])).toEqual(['send']);
   });
 
   it('Ctrl-C ends the wait at once', async () => {

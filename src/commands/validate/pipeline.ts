@@ -70,7 +70,7 @@ export async function runPipeline(p: Pipeline): Promise<Finished | null> {
     // While the countdown to the quota's reset runs, it keeps the line (it stops itself at the reset).
     if (showProgress && !countdown.running()) progress.update(progressText());
   };
-  const { client, dispatcher } = await startDispatcher(p, writer, stop.signal, { progress: update, wait: (until) => countdown.start(until), busy: () => gate.holding });
+  const { client, dispatcher } = await startDispatcher(p, writer, stop.signal, { progress: update, wait: (until) => countdown.start(until), busy: () => gate.urgent });
   p.onStats?.(dispatcher.stats);
   // Between the plan and the dispatcher: what another idv run is validating is waited for, not sent again.
   const gate = await openClaimGate(p.cache, plan, stop.signal, (line) => progress.log(oneLine(io, line)));
