@@ -232,8 +232,9 @@ export class Claims {
     if (end - at !== HASH_CHARS || buf[start + RUN_CHARS] !== 9 || !this.parseHash(buf, at)) return; // not a line of ours: skipped
     const run = buf.toString('latin1', start, start + RUN_CHARS);
     if (run === this.run) {
+      if (release) return;
       const key = buf.toString('latin1', at, end);
-      if (!release && this.mine.get(key) === UNREAD) this.mine.set(key, this.claimedBefore(key));
+      if (this.mine.get(key) === UNREAD) this.mine.set(key, this.claimedBefore(key));
       return;
     }
     const bit = this.bitOf(run);
