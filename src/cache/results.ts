@@ -49,7 +49,7 @@ export class CachedResults {
   /** The fresh result of a key, or null. */
   find(h: KeyHash): CacheHit | null {
     const v = this.recent.size === 0 ? undefined : this.recent.getHashed(h);
-    if (v === undefined) return this.snapshot?.find(h) ?? null;
+    if (v === undefined) return this.snapshot === null ? null : this.snapshot.find(h);
     if (v === STALE) return null;
     if (v < SEEN) this.recent.setHashed(h, v + SEEN);
     return this.hits[v % SEEN]![v < SEEN ? 0 : 1]!;

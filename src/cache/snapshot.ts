@@ -188,12 +188,15 @@ class SnapshotFile implements Snapshot {
   private readonly hits: Array<[CacheHit, CacheHit]>;
   private readonly newest: number;
   private readonly scratch = Buffer.alloc(BUCKET_TARGET * 8 * W * 4);
-  /** The bucket being searched: its words, the word where it starts, its first entry's index, its length. */
-  private readonly bucket: { words: Int32Array; at: number; first: number; n: number } = { words: new Int32Array(0), at: 0, first: 0, n: 0 };
+  /** Where the directory and the entries start, in words. */
+  private readonly dirWord: number;
+  private readonly entriesWord: number;
 
   constructor(fd: number, private readonly path: string, private readonly layout: Layout, fresh: Freshness) {
     this.fd = fd;
     this.shift = 32 - layout.bits;
+    this.dirWord = layout.dirAt >> 2;
+    this.entriesWord = layout.entriesAt >> 2;
     this.oldest = layout.statuses.map((s) => fresh.now - fresh.ttl(s));
     this.hits = layout.statuses.map(hitsOf);
     this.newest = fresh.now + fresh.futureSlack;
@@ -211,10 +214,27 @@ class SnapshotFile implements Snapshot {
 
   find(h: KeyHash, mark = true): CacheHit | null {
     if (this.words === null && ++this.probes > PROBES_IN_PLACE) this.readWhole();
-    const b = this.bucket;
-    if (!(this.words !== null ? this.bucketInMemory(h) : this.bucketOnDisk(h))) return null;
-    for (let i = 0, w = b.at; i < b.n; i++, w += W) {
-      if (b.words[w] === h.a && b.words[w + 1] === h.b && b.words[w + 2] === h.c) return this.hit(b.words, w, b.first + i, mark);
+    const bucket = this.layout.bits === 0 ? 0 : h.a >>> this.shift;
+    const words = this.words;
+    if (words === null) return this.findOnDisk(h, bucket, mark);
+    const from = words[this.dirWord + bucket]! >>> 0;
+    const to = words[this.dirWord + bucket + 1]! >>> 0;
+    return this.scan(words, this.entriesWord + from * W, from, to - from, h, mark);
+  }
+
+  /** The bucket read from the file: its directory entry, then its entries. */
+  private findOnDisk(h: KeyHash, bucket: number, mark: boolean): CacheHit | null {
+    const d = this.read(this.layout.dirAt + bucket * 4, 8);
+    const from = d[0]! >>> 0;
+    const to = d[1]! >>> 0;
+    if (to <= from || to > this.layout.n) return null;
+    return this.scan(this.read(this.layout.entriesAt + from * W * 4, (to - from) * W * 4), 0, from, to - from, h, mark);
+  }
+
+  /** The key among the `n` entries at word `at` (the first is entry `first`), if it is there and fresh. */
+  private scan(words: Int32Array, at: number, first: number, n: number, h: KeyHash, mark: boolean): CacheHit | null {
+    for (let i = 0, w = at; i < n; i++, w += W) {
+      if (words[w] === h.a && words[w + 1] === h.b && words[w + 2] === h.c) return this.hit(words, w, first + i, mark);
     }
     return null;
   }
@@ -225,44 +245,15 @@ class SnapshotFile implements Snapshot {
     const word = words[w + 4]!;
     const s = word & ~MET;
     if (s < 0 || s >= this.oldest.length || !(ts > this.oldest[s]! && ts <= this.newest)) return null;
-    let first: boolean;
+    let met: boolean;
     if (this.met === null) {
-      first = (word & MET) === 0;
+      met = (word & MET) !== 0;
       if (mark) words[w + 4] = word | MET;
     } else {
-      first = !this.met.has(index);
+      met = this.met.has(index);
       if (mark) this.met.add(index);
     }
-    return this.hits[s]![first ? 0 : 1]!;
-  }
-
-  private bucketOf(h: KeyHash): number {
-    return this.layout.bits === 0 ? 0 : h.a >>> this.shift;
-  }
-
-  private bucketInMemory(h: KeyHash): boolean {
-    const words = this.words!;
-    const dir = (this.layout.dirAt >> 2) + this.bucketOf(h);
-    const from = words[dir]! >>> 0;
-    const to = words[dir + 1]! >>> 0;
-    return this.setBucket(words, (this.layout.entriesAt >> 2) + from * W, from, to);
-  }
-
-  private bucketOnDisk(h: KeyHash): boolean {
-    const d = this.read(this.layout.dirAt + this.bucketOf(h) * 4, 8);
-    const from = d[0]! >>> 0;
-    const to = d[1]! >>> 0;
-    if (to <= from || to > this.layout.n) return false;
-    return this.setBucket(this.read(this.layout.entriesAt + from * W * 4, (to - from) * W * 4), 0, from, to);
-  }
-
-  private setBucket(words: Int32Array, at: number, from: number, to: number): boolean {
-    const b = this.bucket;
-    b.words = words;
-    b.at = at;
-    b.first = from;
-    b.n = to - from;
-    return to > from;
+    return this.hits[s]![met ? 1 : 0]!;
   }
 
   all(): Entries {

@@ -38,12 +38,14 @@ export class Plan {
   private readonly known: Known[] = [];
   private readonly byName = new Map<string, number>();
   readonly counts: PlanCounts = { records: 0, unique: 0, invalid: 0, cached: 0 };
-  private cache: { scope: CacheScope; results: CachedResults } | null = null;
+  private scope: CacheScope | null = null;
+  private cached: CachedResults | null = null;
 
   /** Load a cache scope: from now on it is asked for every item the plan has not met. */
   async loadCache(scope: CacheScope): Promise<LoadReport> {
     const { report, results } = await scope.load();
-    this.cache = { scope, results };
+    this.scope = scope;
+    this.cached = results;
     return report;
   }
 
@@ -52,7 +54,7 @@ export class Plan {
     const v = this.index.getHashed(h);
     if (v === PENDING_V) return PENDING;
     if (v !== undefined) return this.known[v]!;
-    const hit = this.cache?.results.find(h) ?? null;
+    const hit = this.cached === null ? null : this.cached.find(h);
     if (hit !== null) {
       if (hit.first) {
         this.counts.unique++;
@@ -67,7 +69,7 @@ export class Plan {
 
   /** Read what other runs have appended to the cache since it was loaded. */
   async refreshCache(): Promise<void> {
-    if (this.cache) await this.cache.scope.refresh(this.cache.results);
+    if (this.scope && this.cached) await this.scope.refresh(this.cached);
   }
 
   /**
@@ -75,7 +77,7 @@ export class Plan {
    * from the cache; null when the cache does not have it.
    */
   takeFromCache(key: string): Known | null {
-    const hit = this.cache?.results.find(this.index.hashOf(key)) ?? null;
+    const hit = this.cached === null ? null : this.cached.find(this.index.hashOf(key));
     if (hit === null) return null;
     this.counts.cached++;
     this.settle(key, hit.status);
@@ -84,8 +86,9 @@ export class Plan {
 
   /** Let go of the cache (its snapshot is an open file). */
   close(): void {
-    this.cache?.results.close();
-    this.cache = null;
+    this.cached?.close();
+    this.cached = null;
+    this.scope = null;
   }
 
   settle(key: string, status: string): void {
