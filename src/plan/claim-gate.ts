@@ -26,13 +26,6 @@ export interface GateOutlets {
   resolved(): void;
 }
 
-/** The gate of a run: with a cache, claims are joined (and the cache read again for what landed meanwhile). */
-export async function openClaimGate(scope: CacheScope | null, plan: Plan, signal: AbortSignal, say: (line: string) => void): Promise<ClaimGate> {
-  const claims = scope ? await Claims.join(scope.dir, scope.id) : null;
-  if (claims) await plan.refreshCache(); // answers other runs gave between the load and the join
-  return new ClaimGate(claims, plan, signal, say);
-}
-
 interface Held {
   record: PlannedRecord;
   since: number;
@@ -42,6 +35,7 @@ export class ClaimGate {
   /** Records held for another run's answer (and since when), and records handed on but not yet settled, by key. */
   private readonly held = new Map<string, Held>();
   private readonly unsettled = new Map<string, PlannedRecord>();
+  private claims: Claims | null = null;
   private out: GateOutlets | null = null;
   private timer: NodeJS.Timeout | null = null;
   private polling = false;
@@ -50,7 +44,6 @@ export class ClaimGate {
   private drained: (() => void) | null = null;
 
   constructor(
-    private readonly claims: Claims | null,
     private readonly plan: Plan,
     private readonly signal: AbortSignal,
     private readonly say: (line: string) => void,
@@ -60,8 +53,11 @@ export class ClaimGate {
     signal.addEventListener('abort', () => this.drained?.(), { once: true });
   }
 
-  connect(out: GateOutlets): void {
+  /** Open the gate on its outlets: with a cache, join its claims (and read the cache again for what landed meanwhile). */
+  async open(scope: CacheScope | null, out: GateOutlets): Promise<void> {
     this.out = out;
+    this.claims = scope ? await Claims.join(scope.dir, scope.id) : null;
+    if (this.claims) await this.plan.refreshCache(); // answers other runs gave between the load and the join
   }
 
   /**

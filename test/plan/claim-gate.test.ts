@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Claims, keyHex } from '../../src/cache/claims.js';
 import { openScope, type CacheScope } from '../../src/cache/store.js';
-import { ClaimGate, openClaimGate } from '../../src/plan/claim-gate.js';
+import { ClaimGate } from '../../src/plan/claim-gate.js';
 import { Plan } from '../../src/plan/plan.js';
 import type { PlannedRecord } from '../../src/plan/planned.js';
 
@@ -38,13 +38,10 @@ async function holder(...keys: string[]): Promise<Claims> {
 /** A gate whose outlets record what they were asked (holding a record at most `maxHoldMs`, when given). */
 async function gate(signal = new AbortController().signal, maxHoldMs?: number) {
   const said: string[] = [];
-  const g =
-    maxHoldMs === undefined
-      ? await openClaimGate(scope, plan, signal, (line) => said.push(line))
-      : new ClaimGate(await Claims.join(dir, scope.id), plan, signal, (line) => said.push(line), maxHoldMs);
+  const g = new ClaimGate(plan, signal, (line) => said.push(line), maxHoldMs);
   open.push(g);
   const out = { sent: [] as string[], kicks: 0, resolved: 0 };
-  g.connect({ send: (r) => out.sent.push(r.key), kick: () => out.kicks++, room: async () => undefined, resolved: () => out.resolved++ });
+  await g.open(scope, { send: (r) => out.sent.push(r.key), kick: () => out.kicks++, room: async () => undefined, resolved: () => out.resolved++ });
   return { g, out, said };
 }
 
@@ -146,9 +143,11 @@ describe('claim gate', () => {
   });
 
   it('claims its records as it hands them on, a group at a time as the dispatcher has room, and releases them once settled', async () => {
-    const { g, out } = await gate();
+    const g = new ClaimGate(plan, new AbortController().signal, () => undefined);
+    open.push(g);
+    const out = { sent: [] as string[] };
     let rooms = 0;
-    g.connect({ send: (r) => out.sent.push(r.key), kick: () => undefined, room: async () => void rooms++, resolved: () => undefined });
+    await g.open(scope, { send: (r) => out.sent.push(r.key), kick: () => undefined, room: async () => void rooms++, resolved: () => undefined });
     const recs = records(...Array.from({ length: 250 }, (_, i) => `u${i}@x.com`));
     await g.push(recs);
     expect(out.sent).toHaveLength(250);
@@ -161,9 +160,9 @@ describe('claim gate', () => {
   });
 
   it('without a cache (--no-cache, --sandbox) no claims are taken: every new record goes on', async () => {
-    const g = await openClaimGate(null, plan, new AbortController().signal, () => undefined);
+    const g = new ClaimGate(plan, new AbortController().signal, () => undefined);
     const sent: string[] = [];
-    g.connect({ send: (r) => sent.push(r.key), kick: () => undefined, room: async () => undefined, resolved: () => undefined });
+    await g.open(null, { send: (r) => sent.push(r.key), kick: () => undefined, room: async () => undefined, resolved: () => undefined });
     await g.push(records('a@x.com', 'b@x.com', 'a@x.com'));
     expect(sent).toEqual(['a@x.com', 'b@x.com']);
     g.close();

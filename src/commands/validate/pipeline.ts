@@ -8,7 +8,7 @@ import type { CacheScope } from '../../cache/store.js';
 import { createDispatcher, type DispatchStats } from '../../dispatch/dispatch.js';
 import type { Plan } from '../../plan/plan.js';
 import type { PlannedRecord } from '../../plan/planned.js';
-import { openClaimGate } from '../../plan/claim-gate.js';
+import { ClaimGate } from '../../plan/claim-gate.js';
 import { OrderedWriter, type Output, type SplitOutputs } from '../../output/ordered-writer.js';
 import type { Progress } from '../../output/progress.js';
 import { clockTime } from '../../output/summary.js';
@@ -70,11 +70,11 @@ export async function runPipeline(p: Pipeline): Promise<Finished | null> {
     // While the countdown to the quota's reset runs, it keeps the line (it stops itself at the reset).
     if (showProgress && !countdown.running()) progress.update(progressText());
   };
+  // Between the plan and the dispatcher: what another idv run is validating is waited for, not sent again.
+  const gate = new ClaimGate(plan, stop.signal, (line) => progress.log(oneLine(io, line)));
   const { client, dispatcher } = await startDispatcher(p, writer, stop.signal, { progress: update, wait: (until) => countdown.start(until), busy: () => gate.urgent });
   p.onStats?.(dispatcher.stats);
-  // Between the plan and the dispatcher: what another idv run is validating is waited for, not sent again.
-  const gate = await openClaimGate(p.cache, plan, stop.signal, (line) => progress.log(oneLine(io, line)));
-  gate.connect({ send: (r) => dispatcher.push(r), kick: () => dispatcher.kick(), room: () => dispatcher.room(), resolved: () => writer.flush() });
+  await gate.open(p.cache, { send: (r) => dispatcher.push(r), kick: () => dispatcher.kick(), room: () => dispatcher.room(), resolved: () => writer.flush() });
 
   try {
     writer.begin();
