@@ -22,13 +22,16 @@ export function openAppendable(path: string): number {
   return openSync(path, constants.O_RDWR | constants.O_APPEND | constants.O_CREAT | NOFOLLOW, 0o600);
 }
 
+/** Reads never wait on a FIFO put in a file's place (for a file, O_NONBLOCK changes nothing). */
+const READ = constants.O_RDONLY | NOFOLLOW | (constants.O_NONBLOCK ?? 0);
+
 /** Open a cache file to read it. */
 export function openToRead(path: string): Promise<FileHandle> {
-  return open(path, constants.O_RDONLY | NOFOLLOW);
+  return open(path, READ);
 }
 
 export function openToReadSync(path: string): number {
-  return openSync(path, constants.O_RDONLY | NOFOLLOW);
+  return openSync(path, READ);
 }
 
 /** One write call for the whole buffer when the system allows, looping only on a short write. */

@@ -15,13 +15,15 @@
 // ignored and rebuilt.
 //
 // Line format: <unix seconds>\t<status>\t<key>\n   (keys never hold white space: such items are invalid)
-import { lstat, writeFile } from 'node:fs/promises';
+// Its metadata calls (stat, a new log) are synchronous: each is one small system call, cheaper than a trip
+// through the thread pool, and a run makes them before anything else can go on.
+import { closeSync, constants, fstatSync, lstatSync, openSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { isCacheable, isPlainStatus } from '../statuses.js';
 import { KeyHash } from '../key-hash.js';
 import { compactLog } from './compact.js';
-import { appendTo, openToRead } from './files.js';
+import { appendTo, NOFOLLOW, openToRead, writeWhole } from './files.js';
 import { HEADER_PREFIX, readLines, TORN_LINE_END, type RangeRead } from './log.js';
 import { CachedResults } from './results.js';
 import { Entries, openSnapshot, writeSnapshot, type LogIdentity, type Snapshot } from './snapshot.js';
@@ -104,10 +106,10 @@ class Scope implements CacheScope {
   }
 
   async load(): Promise<Loaded> {
-    await trustedFolder(this.dir);
+    trustedFolder(this.dir);
     const report: LoadReport = { loaded: 0, expired: 0, damaged: 0, rebuilt: false, snapshotCovers: null };
-    let log = await this.identity();
-    if (!log) return { report, results: await this.create() };
+    let log = this.identity();
+    if (!log) return { report, results: this.create() };
     let snapshot = openSnapshot(this.index, this.path, log, this.fresh());
     let merged = 0; // damaged lines met while merging into a new snapshot
     if (log.size - (snapshot?.covered ?? 0) > this.rebuildBytes) {
@@ -124,7 +126,7 @@ class Scope implements CacheScope {
     if (read.damaged > 0 || (snapshot === null && mostlyWaste(read.lines, read.damaged + report.expired))) {
       report.rebuilt = await compactLog(this.path, this.header, this.fresh(), this.now);
       // The new file holds what was just read: a refresh goes on from its end, not from its start.
-      const compacted = report.rebuilt ? await this.identity() : null;
+      const compacted = report.rebuilt ? this.identity() : null;
       if (compacted) results.mark = { ino: compacted.ino, offset: compacted.size };
     }
     return { report, results };
@@ -132,7 +134,7 @@ class Scope implements CacheScope {
 
   async refresh(results: CachedResults): Promise<void> {
     try {
-      const log = await this.identity();
+      const log = this.identity();
       if (!log) return;
       // A compaction made a new file, or the log was cut: read it again from the start (the latest line wins).
       const from = log.ino === results.mark.ino && log.size >= results.mark.offset ? results.mark.offset : 0;
@@ -171,18 +173,28 @@ class Scope implements CacheScope {
   }
 
   /** The log's file and size; null when there is none. A link or anything but a file in its place is refused. */
-  private async identity(): Promise<LogIdentity | null> {
-    const st = await lstat(this.path).catch(() => null);
-    if (st === null) return null;
+  private identity(): LogIdentity | null {
+    const st = lstatSync(this.path, { throwIfNoEntry: false });
+    if (st === undefined) return null;
     if (!st.isFile()) throw new UntrustedFolder(`${this.path} is not a file (a symbolic link, or something else in its place); remove it`);
     return { ino: st.ino, dev: st.dev, size: st.size };
   }
 
-  /** A new, empty log (its header names the scope); nothing cached yet. */
-  private async create(): Promise<CachedResults> {
-    await writeFile(this.path, this.header, { flag: 'wx', mode: 0o600 }).catch(() => undefined);
+  /** A new, empty log (its header names the scope); nothing cached yet, and nothing to read again. */
+  private create(): CachedResults {
     const results = new CachedResults();
-    results.mark = { ino: (await this.identity())?.ino ?? -1, offset: 0 };
+    try {
+      const fd = openSync(this.path, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | NOFOLLOW, 0o600);
+      try {
+        writeWhole(fd, Buffer.from(this.header));
+        const st = fstatSync(fd);
+        results.mark = { ino: st.ino, offset: st.size };
+      } finally {
+        closeSync(fd);
+      }
+    } catch {
+      /* made by another run meanwhile, or a read-only folder: a refresh reads what is there */
+    }
     return results;
   }
 
@@ -212,7 +224,7 @@ class Scope implements CacheScope {
     let rebuilt = false;
     if (built.compact) {
       rebuilt = await compactLog(this.path, this.header, this.fresh(), this.now);
-      log = (await this.identity()) ?? log;
+      log = this.identity() ?? log;
       if (rebuilt) await this.writeMerged(null, log);
     }
     // Null when it could not be written (a read-only cache folder): the log is then read whole.

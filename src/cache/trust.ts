@@ -1,8 +1,7 @@
 // Local trust, as ssh and gpg have it: the cache folder is used only when it belongs to the user and no one
 // else can write in it. Otherwise another local user could plant results (a forged `ok` costs nothing to
 // write), read what this user validates, or plant links that make idv write into this user's own files.
-import { mkdtempSync, rmdirSync, statSync } from 'node:fs';
-import { mkdir, stat } from 'node:fs/promises';
+import { mkdirSync, mkdtempSync, rmdirSync, statSync } from 'node:fs';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 
@@ -10,9 +9,9 @@ import { join } from 'node:path';
 export class UntrustedFolder extends Error {}
 
 /** Make the cache folder (0700) if it is missing, then make sure it can be trusted; throws UntrustedFolder. */
-export async function trustedFolder(dir: string): Promise<void> {
-  await mkdir(dir, { recursive: true, mode: 0o700 });
-  const st = await stat(dir);
+export function trustedFolder(dir: string): void {
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const st = statSync(dir);
   const uid = currentUid();
   if (!st.isDirectory()) throw new UntrustedFolder(`${dir} is not a folder; remove it, or set XDG_CACHE_HOME to a folder of your own`);
   if (uid === null) return; // no owners to compare (Windows)

@@ -1,7 +1,8 @@
 // A cache scope: what it keeps per base URL and endpoint, what a load reads back (fresh, expired, damaged,
 // torn), how it heals, and two processes appending at once.
 import { describe, expect, it, vi } from 'vitest';
-import { appendFile, readFile } from 'node:fs/promises';
+import { appendFile, readFile, rm } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
 import { CachedResults } from '../../src/cache/results.js';
 import { KeyHash } from '../../src/key-hash.js';
 import { appender, folderPerTest, known, logWith, scopeIn, SMALL, T } from './helpers.js';
@@ -111,6 +112,18 @@ describe('cache scope', () => {
     await s.refresh(results);
     expect(results.find(h('d@x.com'))?.status).toBe('ok');
     results.close();
+  });
+});
+
+describe('cache scope, odd files', () => {
+  it('a FIFO in place of the snapshot or the log never blocks a load', async () => {
+    const path = await logWith(dir(), [`${T - 10}\tok\ta@x.com`]);
+    execFileSync('mkfifo', [`${path}.idx`]);
+    expect((await known(dir(), ['a@x.com'])).out).toEqual(['ok']); // the snapshot is not believed, nor waited on
+    await rm(`${path}.idx`);
+    await rm(path);
+    execFileSync('mkfifo', [path]);
+    await expect(scopeIn(dir()).load()).rejects.toThrow(/is not a file/);
   });
 });
 
