@@ -2,7 +2,7 @@
 // same service and endpoint is not sent again. This run claims each item as it hands it on (cache/claims.ts);
 // an item another run claimed first is held until that run's answer lands in the cache, or is sent after all
 // when that run gives it up (it ended or died without an answer). Runs without a cache take no claims.
-import { Claims, keyHex, type Verdict } from '../cache/claims.js';
+import type { Claims, Verdict } from '../cache/claims.js';
 import { formatDuration } from '../duration.js';
 import type { CacheScope } from '../cache/store.js';
 import { NEW, type Plan } from './plan.js';
@@ -36,6 +36,7 @@ export class ClaimGate {
   private readonly held = new Map<string, Held>();
   private readonly unsettled = new Map<string, PlannedRecord>();
   private claims: Claims | null = null;
+  private keyHex: (key: string) => string = () => '';
   private out: GateOutlets | null = null;
   private timer: NodeJS.Timeout | null = null;
   private polling = false;
@@ -56,7 +57,11 @@ export class ClaimGate {
   /** Open the gate on its outlets: with a cache, join its claims (and read the cache again for what landed meanwhile). */
   async open(scope: CacheScope | null, out: GateOutlets): Promise<void> {
     this.out = out;
-    this.claims = scope ? await Claims.join(scope.dir, scope.id) : null;
+    if (scope === null) return;
+    // Loaded only here: a run without a cache never loads the claims (nor node:crypto).
+    const { Claims, keyHex } = await import('../cache/claims.js');
+    this.keyHex = keyHex;
+    this.claims = await Claims.join(scope.dir, scope.id);
     if (this.claims) await this.plan.refreshCache(); // answers other runs gave between the load and the join
   }
 
@@ -79,7 +84,7 @@ export class ClaimGate {
   }
 
   private async claimAndSend(fresh: PlannedRecord[]): Promise<void> {
-    const keys = fresh.map((r) => keyHex(r.key));
+    const keys = fresh.map((r) => this.keyHex(r.key));
     const verdicts = this.claims!.claim(keys);
     if (verdicts.includes('look')) await this.plan.refreshCache();
     let resolved = false;
