@@ -28,9 +28,9 @@ export class KeyHash {
 
   /**
    * Hash the UTF-8 text in bytes[start, end) without making a string when it is ASCII, as nearly all keys
-   * are (the cache has a million of them); anything else is decoded and hashed as a string. (The mixing loop
-   * is ofString's, written out again on purpose: one reads code units from a string, the other bytes, and a
-   * shared per-character helper would cost the million-line hot path a call per character.)
+   * are (the cache has a million of them); anything else is decoded and hashed as a string. The mixing loop
+   * repeats ofString's: one reads code units from a string, the other bytes, and a shared per-character
+   * helper would cost the million-line hot path a call per character.
    */
   ofUtf8(bytes: Uint8Array, start: number, end: number): this {
     const length = end - start;

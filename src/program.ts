@@ -115,7 +115,8 @@ function cacheCommand(deps: ProgramDeps, inherit: Inherit): Command {
 Examples:
   $ idv cache stats
   $ idv cache stats --format json
-  $ idv cache clear
+  $ idv cache clear                 # asks first
+  $ idv cache clear --yes           # in a script
 
 Results are kept in $XDG_CACHE_HOME/idv/ (default ~/.cache/idv/) for --cache-ttl (default 7d;
 by status too: --cache-ttl ok=90d,disposable=180d,7d).`,
@@ -132,11 +133,12 @@ by status too: --cache-ttl ok=90d,disposable=180d,7d).`,
   );
   cache.addCommand(
     inherit(new Command('clear'))
-      .description('remove every cached result')
-      .addHelpText('after', '\nExamples:\n  $ idv cache clear')
-      .action(async () => {
+      .description('remove every cached result (asks first in a terminal)')
+      .option('-y, --yes', 'remove without asking (required when standard input is not a terminal)')
+      .addHelpText('after', '\nExamples:\n  $ idv cache clear\n  $ idv cache clear --yes')
+      .action(async (f: { yes?: boolean }) => {
         const { run } = await import('./commands/cache.js');
-        await run({ action: 'clear' }, deps.io);
+        await run({ action: 'clear', yes: f.yes }, deps.io);
       }),
   );
   return cache;

@@ -322,7 +322,7 @@ describe.concurrent('cache and resume', () => {
     expect(s1.stdout).toContain(dir);
     expect(s1.stdout).toMatch(/entries\D{0,12}\b10\b/i);
 
-    const c = await run(['cache', 'clear'], home.env);
+    const c = await run(['cache', 'clear', '--yes'], home.env);
     expect(c.exitCode, String(c.stderr)).toBe(0);
     const s2 = await run(['cache', 'stats'], home.env);
     expect(s2.stdout).toMatch(/entries\D{0,12}\b0\b/i);

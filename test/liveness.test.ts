@@ -37,7 +37,7 @@ describe('liveness', () => {
       const cached = Array.from({ length: 80_000 }, (_, i) => `c${String(i).padStart(6, '0')}@example.com`);
       const fresh = Array.from({ length: 30 }, (_, i) => `n${String(i).padStart(2, '0')}@example.com`);
       const scope = openScope(cacheDir(env), sb.url, '/emails/validate', 7 * 86400);
-      await scope.load({ expect: () => undefined, add: () => undefined }); // creates the log
+      (await scope.load()).results.close(); // creates the log
       scope.append(cached.map((c) => [c, 'ok']));
       // The new ones sit among the cached (a sorted export with new sign-ups), more than 50,000 records before its end.
       const all = [...cached.slice(0, 10_000), ...fresh.slice(0, 20), ...cached.slice(10_000, 20_000), ...fresh.slice(20), ...cached.slice(20_000)];

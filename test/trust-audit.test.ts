@@ -29,7 +29,7 @@ describe('issue 12.4: --cache-ttl by status', () => {
       // Results cached 10 days ago and 2 hours ago, as earlier runs would have left them.
       const at = (secondsAgo: number) => () => Date.now() - secondsAgo * 1000;
       const old = openScope(cacheDir(env), sb.url, '/emails/validate', 365 * DAY, at(10 * DAY));
-      await old.load({ expect: () => undefined, add: () => undefined });
+      (await old.load()).results.close();
       old.append([
         ['stale-ok@example.com', 'ok'],
         ['kept@mailinator.com', 'disposable'],
@@ -57,7 +57,7 @@ describe('issue 12.4: --cache-ttl by status', () => {
     const { sb, env } = await sandbox({}, home);
     try {
       const old = openScope(cacheDir(env), sb.url, '/emails/validate', 365 * DAY, () => Date.now() - 10 * DAY * 1000);
-      await old.load({ expect: () => undefined, add: () => undefined });
+      (await old.load()).results.close();
       old.append([...Array.from({ length: 12_000 }, (_, i): [string, string] => [`gone${i}@example.com`, 'ok']), ['kept@mailinator.com', 'disposable']]);
       const file = await list(['kept@mailinator.com']);
       const ttl = ['--cache-ttl', 'disposable=180d,7d'];

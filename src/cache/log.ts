@@ -1,7 +1,7 @@
 // The cache log's lines: `<unix seconds>\t<status>\t<key>\n`, read in place as bytes (a million lines must
 // not make three million strings), a byte range at a time. Keys never hold white space: such items are invalid.
-import { createReadStream } from 'node:fs';
 import { isPlainStatus } from '../statuses.js';
+import { openToRead } from './files.js';
 
 export const HEADER_PREFIX = '# idv cache v1 ';
 /**
@@ -39,7 +39,8 @@ export async function readLines(path: string, from: number, to: number, onLine: 
   let carry: Buffer | null = null;
   let offset = from; // file offset of buf[0]
   let first = true;
-  for await (const chunk of createReadStream(path, { start: from, end: to - 1, highWaterMark: 256 * 1024 })) {
+  const file = await openToRead(path);
+  for await (const chunk of file.createReadStream({ start: from, end: to - 1, highWaterMark: 256 * 1024 })) {
     const buf: Buffer = carry ? Buffer.concat([carry, chunk as Buffer]) : (chunk as Buffer);
     let start = 0;
     let nl: number;
@@ -126,12 +127,13 @@ function hasSpace(buf: Buffer, start: number, end: number): boolean {
 
 /**
  * The whole lines of a log as text, a block at a time (a torn last line is left out). The loaders read
- * bytes instead, for speed; compaction and stats, which run seldom, read text.
+ * bytes instead, for speed; stats, which runs seldom, reads text.
  */
 export async function* textLines(path: string, to = Infinity): AsyncGenerator<string[]> {
   if (to <= 0) return;
   let carry = '';
-  for await (const chunk of createReadStream(path, { encoding: 'utf8', end: to - 1, highWaterMark: 256 * 1024 })) {
+  const file = await openToRead(path);
+  for await (const chunk of file.createReadStream({ encoding: 'utf8', end: to - 1, highWaterMark: 256 * 1024 })) {
     const lines = (carry + (chunk as string)).split('\n');
     carry = lines.pop() ?? '';
     yield lines;

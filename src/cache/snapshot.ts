@@ -1,9 +1,9 @@
 // The cache's snapshot: beside each log, `<log>.idx` holds the latest result of every key the log had up to
 // a byte offset, as (96-bit key hash, time, status) entries sorted into hash buckets, with a directory of
 // where each bucket starts. A run probes it for its own items only — one or two small reads each — so a
-// small run's cost follows its items, not the history (issue 14); a large run reads it whole (cheaper than
-// parsing the log: no text, no hashing). The log stays the truth: the snapshot is rebuilt from it whenever
-// it does not match (another log, a compacted or truncated one) and merged with the lines appended since.
+// small run's cost follows its items, not the history; a large run reads it whole (cheaper than parsing
+// the log: no text, no hashing). The log stays the truth: the snapshot is rebuilt from it whenever it does
+// not match (another log, a compacted or truncated one) and merged with the lines appended since.
 //
 // File layout (32-bit little-endian words):
 //   header   16 words: MAGIC, VERSION, entries, bucket bits, covered bytes (lo, hi), lines covered,
@@ -12,11 +12,13 @@
 //   statuses     JSON array of the status names, padded to a multiple of 4 bytes
 //   directory    2^bits + 1 words: entry index where bucket i starts
 //   entries      5 words each: hash a, b, c, time (unsigned seconds), status index
-import { closeSync, fstatSync, openSync, readSync, readFileSync } from 'node:fs';
+import { closeSync, fstatSync, readSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { endianness } from 'node:os';
 import type { KeyHash } from '../key-hash.js';
 import { replaceFile } from '../temp-files.js';
+import { openToReadSync } from './files.js';
+import type { Freshness } from './ttl.js';
 
 const MAGIC = 0x31584449; // "IDX1"
 const VERSION = 1;
@@ -67,13 +69,18 @@ export interface LogIdentity {
   size: number;
 }
 
-export interface Freshness {
-  /** Seconds a result of this status counts. */
-  ttl(status: string): number;
-  /** Now, in seconds. */
-  now: number;
-  /** Entries dated further ahead than this are not trusted. */
-  futureSlack: number;
+/** What the cache knows of a key: its fresh status, and whether this run meets it for the first time (so it is counted once). */
+export interface CacheHit {
+  readonly status: string;
+  readonly first: boolean;
+}
+
+/** The two hits of a status (first meeting, met before): made once, so that a lookup allocates nothing. */
+export function hitsOf(status: string): [CacheHit, CacheHit] {
+  return [
+    { status, first: true },
+    { status, first: false },
+  ];
 }
 
 export interface Snapshot {
@@ -81,10 +88,8 @@ export interface Snapshot {
   readonly covered: number;
   readonly lines: number;
   readonly entries: number;
-  /** The fresh status of a key, by its hash, or null (absent, or expired). */
-  status(h: KeyHash): string | null;
-  /** Whether the entry the last status() found was met for the first time in this run (so it is counted once). */
-  readonly firstMeeting: boolean;
+  /** The fresh status of a key, by its hash, or null (absent, or expired); `mark: false` leaves it unmet. */
+  find(h: KeyHash, mark?: boolean): CacheHit | null;
   /** Every entry, for a merge (the file is read whole). */
   all(): Entries;
   close(): void;
@@ -129,7 +134,7 @@ export function openSnapshot(path: string, logPath: string, log: LogIdentity, fr
   if (endianness() !== 'LE') return null;
   let fd: number;
   try {
-    fd = openSync(path, 'r');
+    fd = openToReadSync(path);
   } catch {
     return null;
   }
@@ -172,80 +177,91 @@ const MET = 1 << 30;
 
 class SnapshotFile implements Snapshot {
   private probes = 0;
-  firstMeeting = false;
   /** The entries met while probing in place; marked in the words once the file is read whole. */
   private met: Set<number> | null = new Set();
   /** The whole file, once the run has shown itself a large one. */
   private words: Int32Array | null = null;
   private fd: number | null;
   private readonly shift: number;
-  /** Per status index: the oldest time still fresh. */
+  /** Per status index: the oldest time still fresh, and its two hits. */
   private readonly oldest: number[];
+  private readonly hits: Array<[CacheHit, CacheHit]>;
   private readonly newest: number;
   private readonly scratch = Buffer.alloc(BUCKET_TARGET * 8 * W * 4);
+  /** Where the directory and the entries start, in words. */
+  private readonly dirWord: number;
+  private readonly entriesWord: number;
 
-  constructor(fd: number, private readonly path: string, private readonly l: Layout, fresh: Freshness) {
+  constructor(fd: number, private readonly path: string, private readonly layout: Layout, fresh: Freshness) {
     this.fd = fd;
-    this.shift = 32 - l.bits;
-    this.oldest = l.statuses.map((s) => fresh.now - fresh.ttl(s));
+    this.shift = 32 - layout.bits;
+    this.dirWord = layout.dirAt >> 2;
+    this.entriesWord = layout.entriesAt >> 2;
+    this.oldest = layout.statuses.map((s) => fresh.now - fresh.ttl(s));
+    this.hits = layout.statuses.map(hitsOf);
     this.newest = fresh.now + fresh.futureSlack;
   }
 
   get covered(): number {
-    return this.l.covered;
+    return this.layout.covered;
   }
   get lines(): number {
-    return this.l.lines;
+    return this.layout.lines;
   }
   get entries(): number {
-    return this.l.n;
+    return this.layout.n;
   }
 
-  status(h: KeyHash): string | null {
-    const bucket = this.l.bits === 0 ? 0 : h.a >>> this.shift;
+  find(h: KeyHash, mark = true): CacheHit | null {
     if (this.words === null && ++this.probes > PROBES_IN_PLACE) this.readWhole();
-    let words: Int32Array;
-    let from: number;
-    let to: number;
-    let base: number;
-    if (this.words !== null) {
-      words = this.words;
-      const dir = this.l.dirAt >> 2;
-      from = words[dir + bucket]! >>> 0;
-      to = words[dir + bucket + 1]! >>> 0;
-      base = (this.l.entriesAt >> 2) + from * W;
-    } else {
-      const d = this.read(this.l.dirAt + bucket * 4, 8);
-      from = d[0]! >>> 0;
-      to = d[1]! >>> 0;
-      if (to <= from || to > this.l.n) return null;
-      words = this.read(this.l.entriesAt + from * W * 4, (to - from) * W * 4);
-      base = 0;
-    }
-    for (let i = 0, w = base; i < to - from; i++, w += W) {
-      if (words[w] !== h.a || words[w + 1] !== h.b || words[w + 2] !== h.c) continue;
-      const ts = words[w + 3]! >>> 0;
-      const word = words[w + 4]!;
-      const s = word & ~MET;
-      if (s < 0 || s >= this.oldest.length || !(ts > this.oldest[s]! && ts <= this.newest)) return null;
-      if (this.met === null) {
-        this.firstMeeting = (word & MET) === 0;
-        words[w + 4] = word | MET;
-      } else {
-        this.firstMeeting = !this.met.has(from + i);
-        this.met.add(from + i);
-      }
-      return this.l.statuses[s]!;
+    const bucket = this.layout.bits === 0 ? 0 : h.a >>> this.shift;
+    const words = this.words;
+    if (words === null) return this.findOnDisk(h, bucket, mark);
+    const from = words[this.dirWord + bucket]! >>> 0;
+    const to = words[this.dirWord + bucket + 1]! >>> 0;
+    return this.scan(words, this.entriesWord + from * W, from, to - from, h, mark);
+  }
+
+  /** The bucket read from the file: its directory entry, then its entries. */
+  private findOnDisk(h: KeyHash, bucket: number, mark: boolean): CacheHit | null {
+    const d = this.read(this.layout.dirAt + bucket * 4, 8);
+    const from = d[0]! >>> 0;
+    const to = d[1]! >>> 0;
+    if (to <= from || to > this.layout.n) return null;
+    return this.scan(this.read(this.layout.entriesAt + from * W * 4, (to - from) * W * 4), 0, from, to - from, h, mark);
+  }
+
+  /** The key among the `n` entries at word `at` (the first is entry `first`), if it is there and fresh. */
+  private scan(words: Int32Array, at: number, first: number, n: number, h: KeyHash, mark: boolean): CacheHit | null {
+    for (let i = 0, w = at; i < n; i++, w += W) {
+      if (words[w] === h.a && words[w + 1] === h.b && words[w + 2] === h.c) return this.hit(words, w, first + i, mark);
     }
     return null;
   }
 
+  /** The entry at word `w` if it is fresh, met (marked) now. */
+  private hit(words: Int32Array, w: number, index: number, mark: boolean): CacheHit | null {
+    const ts = words[w + 3]! >>> 0;
+    const word = words[w + 4]!;
+    const s = word & ~MET;
+    if (s < 0 || s >= this.oldest.length || !(ts > this.oldest[s]! && ts <= this.newest)) return null;
+    let met: boolean;
+    if (this.met === null) {
+      met = (word & MET) !== 0;
+      if (mark) words[w + 4] = word | MET;
+    } else {
+      met = this.met.has(index);
+      if (mark) this.met.add(index);
+    }
+    return this.hits[s]![met ? 1 : 0]!;
+  }
+
   all(): Entries {
     if (this.words === null) this.readWhole();
-    const e = new Entries(this.l.n);
+    const e = new Entries(this.layout.n);
     const words = this.words!;
-    for (let i = 0, w = this.l.entriesAt >> 2; i < this.l.n; i++, w += W) {
-      e.push(words[w]!, words[w + 1]!, words[w + 2]!, words[w + 3]!, this.l.statuses[words[w + 4]! & ~MET] ?? '');
+    for (let i = 0, w = this.layout.entriesAt >> 2; i < this.layout.n; i++, w += W) {
+      e.push(words[w]!, words[w + 1]!, words[w + 2]!, words[w + 3]!, this.layout.statuses[words[w + 4]! & ~MET] ?? '');
     }
     return e;
   }
@@ -256,9 +272,10 @@ class SnapshotFile implements Snapshot {
   }
 
   private readWhole(): void {
-    const buf = this.fd !== null ? readAll(this.fd) : readFileSync(this.path);
+    this.fd ??= openToReadSync(this.path);
+    const buf = readAll(this.fd);
     const words = new Int32Array(buf.buffer, buf.byteOffset, buf.length >> 2);
-    const at = this.l.entriesAt >> 2;
+    const at = this.layout.entriesAt >> 2;
     for (const i of this.met ?? []) words[at + i * W + 4]! |= MET;
     this.met = null;
     this.words = words;
@@ -337,7 +354,7 @@ function sameBytes(path: string, at: number, expected: Buffer): boolean {
   if (at < 0) return false;
   let fd: number;
   try {
-    fd = openSync(path, 'r');
+    fd = openToReadSync(path);
   } catch {
     return false;
   }

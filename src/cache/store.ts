@@ -1,73 +1,77 @@
-// The result cache: one append-only log per (base URL, endpoint) in $XDG_CACHE_HOME/idv/, and beside it
+// A scope of the result cache: the log of one base URL and endpoint in $XDG_CACHE_HOME/idv/, and beside it
 // a snapshot (snapshot.ts) that small runs probe instead of reading the log.
 //
-// Why a log of lines: no native addon is allowed (Node 20 has no built-in SQLite), and an append-only
-// file gives what a nightly job needs cheaply: each answer is appended with one O_APPEND write as soon
-// as it arrives (a killed run loses at most its requests in flight), two runs at once append whole lines
-// without corrupting each other, and a torn last line (power loss, kill -9 mid-write) is detected on load
-// by its shape and dropped with a warning.
+// Why a log of lines: no native addon is allowed (Node 20 has no built-in SQLite), and an append-only file
+// gives what a nightly job needs cheaply: each answer is appended with one O_APPEND write as soon as it
+// arrives (a killed run loses at most its requests in flight), two runs at once append whole lines without
+// corrupting each other, and a torn last line (power loss, kill -9 mid-write) is detected on load by its
+// shape and dropped with a warning.
 //
-// Why a snapshot beside it (issue 14): reading a million-line log costs every run ~0.7 s, however few items
-// it has. The snapshot holds the latest result per key up to a byte offset of the log, sorted into hash
-// buckets; a run reads only the log's lines after that offset (the few appended since) and probes the
-// snapshot for its own items. When the lines since pass REBUILD_BYTES, the run that sees it merges them into
-// a new snapshot (written atomically). The log stays the truth: a snapshot that does not match it (another
-// file, a compacted or truncated log) is ignored and rebuilt.
+// Why a snapshot beside it: reading the whole log would make every run pay for the history, however few
+// items it has. The snapshot holds the latest result per key up to a byte offset of the log; a run reads
+// only the log's lines after that offset and probes the snapshot for its own items. When the lines since
+// pass REBUILD_BYTES, the run that sees it merges them into a new snapshot (written atomically). The log
+// stays the truth: a snapshot that does not match it (another file, a compacted or truncated log) is
+// ignored and rebuilt.
 //
 // Line format: <unix seconds>\t<status>\t<key>\n   (keys never hold white space: such items are invalid)
-import { appendFileSync } from 'node:fs';
-import { mkdir, readdir, rename, rm, stat, utimes, writeFile, open as openFile, type FileHandle } from 'node:fs/promises';
+// Its metadata calls (stat, a new log) are synchronous: each is one small system call, cheaper than a trip
+// through the thread pool, and a run makes them before anything else can go on.
+import { closeSync, constants, fstatSync, lstatSync, openSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { isCacheable, isPlainStatus } from '../statuses.js';
 import { KeyHash } from '../key-hash.js';
-import { randomHex, replaceFile } from '../temp-files.js';
-import { HEADER_PREFIX, readLines, textLines, TORN_LINE_END } from './log.js';
-import { Entries, openSnapshot, writeSnapshot, type Freshness, type Snapshot } from './snapshot.js';
-import { ttlOf, uniformTtl, type CacheTtl } from './ttl.js';
+import { compactLog } from './compact.js';
+import { appendTo, NOFOLLOW, openToRead, writeWhole } from './files.js';
+import { HEADER_PREFIX, readLines, TORN_LINE_END, type RangeRead } from './log.js';
+import { CachedResults } from './results.js';
+import { Entries, openSnapshot, writeSnapshot, type LogIdentity, type Snapshot } from './snapshot.js';
+import { trustedFolder, UntrustedFolder } from './trust.js';
+import { freshnessAt, isFresh, uniformTtl, type CacheTtl, type Freshness } from './ttl.js';
 
-/** Entries dated more than this ahead of the clock are not trusted (expired): a clock set wrong wrote them. */
-const FUTURE_SLACK_SECONDS = 60;
-/** A compaction renews its lock this often; a lock not renewed for LOCK_STALE_MS belongs to a dead run. */
-const LOCK_BEAT_MS = 5_000;
-const LOCK_STALE_MS = 60_000;
 /** The shortest line worth counting: `<10-digit time>\tok\ta@b.co\n`. */
 const MIN_LINE = 21;
-/** Lines since the snapshot beyond this many bytes (~20,000 results) are merged into a new one. */
+/** Lines since the snapshot beyond this many bytes (about 20,000 results) are merged into a new one. */
 const REBUILD_BYTES = 1024 * 1024;
+/** The log bytes a snapshot keeps to know it is the snapshot of this log. */
+const FINGERPRINT_BYTES = 64;
 
 /** `$XDG_CACHE_HOME/idv`: where it is comes from paths.ts, with the config folder's rules. */
 export { cacheDir } from '../paths.js';
+export { UntrustedFolder } from './trust.js';
 
 export interface LoadReport {
-  /** Fresh results handed to the receiver, plus the snapshot's entries. */
+  /** Fresh results read from the log, plus the snapshot's entries. */
   loaded: number;
   expired: number;
   damaged: number;
   /** The log was rewritten (damaged lines dropped, or mostly waste). */
   rebuilt: boolean;
-  /** The snapshot to probe for items the receiver was not handed; null when the log was read whole. */
-  snapshot: Snapshot | null;
+  /** Bytes of the log the snapshot covers; null when the log was read whole. */
+  snapshotCovers: number | null;
 }
 
-/** Where load() puts the log's lines it reads: keys are handed over as bytes of the file, never as strings of their own. */
-export interface CacheReceiver {
-  /** About how many entries the log holds (from its size), once, before the first add. */
-  expect(entries: number): void;
-  /** A fresh entry: its key is the UTF-8 in bytes[start, end); `status` is one shared string per status. Later lines win. */
-  add(bytes: Uint8Array, start: number, end: number, status: string): void;
-  /** An entry no longer fresh: it hides any earlier answer for its key (in the snapshot) — the latest answer counts. */
-  stale?(bytes: Uint8Array, start: number, end: number): void;
+export interface Loaded {
+  report: LoadReport;
+  /** What the cache knows, to be asked key by key. */
+  results: CachedResults;
 }
 
 export interface CacheScope {
-  path: string;
-  /** The first failed append of this run (a read-only or full cache folder): later runs will pay again. */
-  writeError(): NodeJS.ErrnoException | null;
-  /** Read what is fresh: the log's recent lines into the receiver, and the snapshot for the rest. */
-  load(into: CacheReceiver): Promise<LoadReport>;
+  /** The cache folder; `id` names this scope's files in it. */
+  readonly dir: string;
+  readonly id: string;
+  /** The log. */
+  readonly path: string;
+  /** Read what is fresh: the log's recent lines, and the snapshot for the rest. Throws UntrustedFolder. */
+  load(): Promise<Loaded>;
+  /** Read into `results` what was appended to the log since they were loaded (by other runs too). */
+  refresh(results: CachedResults): Promise<void>;
   /** Append results now (synchronously: a crash right after keeps them). */
   append(entries: Array<[string, string]>): void;
+  /** The first failed append of this run (a read-only or full cache folder): later runs will pay again. */
+  writeError(): NodeJS.ErrnoException | null;
 }
 
 export interface ScopeTuning {
@@ -75,309 +79,208 @@ export interface ScopeTuning {
   rebuildBytes?: number;
 }
 
-export function openScope(
-  dir: string,
-  baseUrl: string,
-  endpoint: string,
-  ttl: CacheTtl | number,
-  now = Date.now,
-  tuning: ScopeTuning = {},
-): CacheScope {
+export function openScope(dir: string, baseUrl: string, endpoint: string, ttl: CacheTtl | number, now = Date.now, tuning: ScopeTuning = {}): CacheScope {
   const policy = typeof ttl === 'number' ? uniformTtl(ttl) : ttl;
-  const id = sha256(`${baseUrl.replace(/\/+$/, '')}\n${endpoint}`).slice(0, 16);
-  const path = join(dir, `${id}.log`);
-  const index = `${path}.idx`;
-  const header = `${HEADER_PREFIX}${baseUrl.replace(/\/+$/, '')} ${endpoint}\n`;
-  const rebuildBytes = tuning.rebuildBytes ?? REBUILD_BYTES;
-  let writeError: NodeJS.ErrnoException | null = null;
+  return new Scope(dir, baseUrl.replace(/\/+$/, ''), endpoint, policy, now, tuning.rebuildBytes ?? REBUILD_BYTES);
+}
 
-  const freshness = (): Freshness => ({ ttl: (s) => ttlOf(policy, s), now: now() / 1000, futureSlack: FUTURE_SLACK_SECONDS });
-  // Fresh while younger than its TTL: written at second `ts`, so at most now - ts old.
-  const isFresh = (ts: number, status: string, f: Freshness) => ts > f.now - f.ttl(status) && ts <= f.now + f.futureSlack;
+class Scope implements CacheScope {
+  readonly id: string;
+  readonly path: string;
+  private readonly index: string;
+  private readonly header: string;
+  private failedAppend: NodeJS.ErrnoException | null = null;
 
-  async function load(into: CacheReceiver): Promise<LoadReport> {
-    await mkdir(dir, { recursive: true, mode: 0o700 });
-    const report: LoadReport = { loaded: 0, expired: 0, damaged: 0, rebuilt: false, snapshot: null };
-    let log = await identity();
-    if (!log) {
-      await writeFile(path, header, { flag: 'wx', mode: 0o600 }).catch(() => undefined);
-      return report;
-    }
-    let snapshot = openSnapshot(index, path, log, freshness());
-    if (snapshot === null && log.size <= rebuildBytes) return readWhole(into, report, log.size);
-    if (snapshot !== null && log.size - snapshot.covered <= rebuildBytes) return readSince(snapshot, into, report, log.size);
-    // The lines since the snapshot (or the whole log) are many: merge them into a new snapshot.
-    const built = await rebuild(snapshot, log);
-    snapshot?.close();
-    report.damaged = built.damaged;
-    if (built.compact) {
-      report.rebuilt = await compact();
-      log = (await identity()) ?? log;
-      if (report.rebuilt) await rebuild(null, log);
-    }
-    snapshot = openSnapshot(index, path, log, freshness());
-    if (snapshot === null) return readWhole(into, report, log.size); // could not write it (read-only cache): read the log
-    return readSince(snapshot, into, report, log.size);
+  constructor(
+    readonly dir: string,
+    baseUrl: string,
+    endpoint: string,
+    private readonly policy: CacheTtl,
+    private readonly now: () => number,
+    private readonly rebuildBytes: number,
+  ) {
+    this.id = createHash('sha256').update(`${baseUrl}\n${endpoint}`).digest('hex').slice(0, 16);
+    this.path = join(dir, `${this.id}.log`);
+    this.index = `${this.path}.idx`;
+    this.header = `${HEADER_PREFIX}${baseUrl} ${endpoint}\n`;
   }
 
-  async function identity(): Promise<{ ino: number; dev: number; size: number } | null> {
+  async load(): Promise<Loaded> {
+    trustedFolder(this.dir);
+    const report: LoadReport = { loaded: 0, expired: 0, damaged: 0, rebuilt: false, snapshotCovers: null };
+    let log = this.identity();
+    if (!log) return { report, results: this.create() };
+    let snapshot = openSnapshot(this.index, this.path, log, this.fresh());
+    let merged = 0; // damaged lines met while merging into a new snapshot
+    if (log.size - (snapshot?.covered ?? 0) > this.rebuildBytes) {
+      // The lines since the snapshot (or the whole log) are many: merge them into a new snapshot.
+      ({ log, snapshot, damaged: merged, rebuilt: report.rebuilt } = await this.renewSnapshot(snapshot, log));
+    }
+    const results = new CachedResults(snapshot);
+    const read = await this.readInto(results, report, snapshot?.covered ?? 0, log.size, snapshot === null);
+    results.mark = { ino: log.ino, offset: read.end };
+    // Without a snapshot the whole log was read again, counting every damaged line itself.
+    report.damaged = snapshot === null ? Math.max(merged, read.damaged) : merged + read.damaged;
+    report.snapshotCovers = snapshot?.covered ?? null;
+    if (snapshot) report.loaded += snapshot.entries;
+    if (read.damaged > 0 || (snapshot === null && mostlyWaste(read.lines, read.damaged + report.expired))) {
+      report.rebuilt = await compactLog(this.path, this.header, this.fresh(), this.now);
+      // The new file holds what was just read: a refresh goes on from its end, not from its start.
+      const compacted = report.rebuilt ? this.identity() : null;
+      if (compacted) results.mark = { ino: compacted.ino, offset: compacted.size };
+    }
+    return { report, results };
+  }
+
+  async refresh(results: CachedResults): Promise<void> {
     try {
-      const st = await stat(path);
-      return { ino: st.ino, dev: st.dev, size: st.size };
+      const log = this.identity();
+      if (!log) return;
+      // A compaction made a new file, or the log was cut: read it again from the start (the latest line wins).
+      const from = log.ino === results.mark.ino && log.size >= results.mark.offset ? results.mark.offset : 0;
+      if (log.size <= from) return;
+      const f = this.fresh();
+      const read = await readLines(this.path, from, log.size, (buf, start, end, ts, status) =>
+        results.noteLater(buf, start, end, isFresh(ts, status, f) ? status : null),
+      );
+      results.mark = { ino: log.ino, offset: read.end }; // a line still being written is read next time
     } catch {
-      return null;
+      /* the cache is for saving money, not for failing runs: what was not read is sent */
     }
   }
 
-  /** No snapshot, and a log small enough to read: every line into the receiver (compacted when mostly waste). */
-  async function readWhole(into: CacheReceiver, report: LoadReport, size: number): Promise<LoadReport> {
-    const read = await readInto(into, report, 0, size, true);
-    const waste = read.damaged + report.expired;
-    if (read.damaged > 0 || (read.lines > 10_000 && waste * 2 > read.lines)) {
-      report.rebuilt = await compact();
+  append(entries: Array<[string, string]>): void {
+    if (this.failedAppend) return; // said once; the output is still written
+    const ts = Math.floor(this.now() / 1000);
+    let text = '';
+    for (const [key, status] of entries) {
+      if (isCacheable(status) && isPlainStatus(status)) text += `${ts}\t${status}\t${key}\n`;
     }
-    return report;
+    if (!text) return;
+    try {
+      appendTo(this.path, text);
+    } catch (err) {
+      this.failedAppend = err as NodeJS.ErrnoException;
+    }
   }
 
-  /** The lines appended since the snapshot into the receiver; the snapshot answers for the rest. */
-  async function readSince(snapshot: Snapshot, into: CacheReceiver, report: LoadReport, size: number): Promise<LoadReport> {
-    const read = await readInto(into, report, snapshot.covered, size, false);
-    report.loaded += snapshot.entries;
-    report.snapshot = snapshot;
-    if (read.damaged > 0) report.rebuilt = await compact();
-    return report;
+  writeError(): NodeJS.ErrnoException | null {
+    return this.failedAppend;
   }
 
-  async function readInto(into: CacheReceiver, report: LoadReport, from: number, to: number, estimate: boolean) {
-    const f = freshness();
+  private fresh(): Freshness {
+    return freshnessAt(this.policy, this.now());
+  }
+
+  /** The log's file and size; null when there is none. A link or anything but a file in its place is refused. */
+  private identity(): LogIdentity | null {
+    const st = lstatSync(this.path, { throwIfNoEntry: false });
+    if (st === undefined) return null;
+    if (!st.isFile()) throw new UntrustedFolder(`${this.path} is not a file (a symbolic link, or something else in its place); remove it`);
+    return { ino: st.ino, dev: st.dev, size: st.size };
+  }
+
+  /** A new, empty log (its header names the scope); nothing cached yet, and nothing to read again. */
+  private create(): CachedResults {
+    const results = new CachedResults();
+    try {
+      const fd = openSync(this.path, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | NOFOLLOW, 0o600);
+      try {
+        writeWhole(fd, Buffer.from(this.header));
+        const st = fstatSync(fd);
+        results.mark = { ino: st.ino, offset: st.size };
+      } finally {
+        closeSync(fd);
+      }
+    } catch {
+      /* made by another run meanwhile, or a read-only folder: a refresh reads what is there */
+    }
+    return results;
+  }
+
+  /** The log's lines in [from, to) into `results`, counted in `report`; `estimate`: reserve room from the first block. */
+  private async readInto(results: CachedResults, report: LoadReport, from: number, to: number, estimate: boolean): Promise<RangeRead> {
+    const f = this.fresh();
     const read = await readLines(
-      path,
+      this.path,
       from,
       to,
       (buf, start, end, ts, status) => {
-        if (isFresh(ts, status, f)) {
-          report.loaded++;
-          into.add(buf, start, end, status);
-        } else {
-          report.expired++; // too old, or dated in the future (a clock set wrong): not to be trusted either
-          into.stale?.(buf, start, end);
-        }
+        const fresh = isFresh(ts, status, f); // too old, or dated in the future (a clock set wrong): not trusted
+        if (fresh) report.loaded++;
+        else report.expired++;
+        results.note(buf, start, end, fresh ? status : null);
       },
-      // The first block's mean line length tells how many entries the whole log holds, near enough;
-      // capped at one entry per MIN_LINE bytes: a first block of damaged scraps must not reserve gigabytes.
-      estimate ? (bytes, lines) => lines > 0 && into.expect(Math.min(Math.ceil((to * lines) / Math.max(1, bytes)), Math.ceil(to / MIN_LINE))) : undefined,
+      estimate ? (bytes, lines) => lines > 0 && results.reserve(estimatedLines(to, bytes, lines)) : undefined,
     );
-    report.damaged += read.damaged;
-    if (read.torn) healTornLine();
+    if (read.torn) this.healTornLine();
     return read;
   }
 
+  /** Merge the log's lines since `old` into a new snapshot, compacting the log first when it is mostly waste. */
+  private async renewSnapshot(old: Snapshot | null, log: LogIdentity) {
+    const built = await this.writeMerged(old, log);
+    old?.close();
+    let rebuilt = false;
+    if (built.compact) {
+      rebuilt = await compactLog(this.path, this.header, this.fresh(), this.now);
+      log = this.identity() ?? log;
+      if (rebuilt) await this.writeMerged(null, log);
+    }
+    // Null when it could not be written (a read-only cache folder): the log is then read whole.
+    return { log, snapshot: openSnapshot(this.index, this.path, log, this.fresh()), damaged: built.damaged, rebuilt };
+  }
+
   /** A new snapshot: the old one's entries and the log's lines since, the latest per key. */
-  async function rebuild(old: Snapshot | null, log: { ino: number; dev: number; size: number }): Promise<{ damaged: number; compact: boolean }> {
-    const from = old?.covered ?? 0;
+  private async writeMerged(old: Snapshot | null, log: LogIdentity): Promise<{ damaged: number; compact: boolean }> {
     const entries = old ? old.all() : new Entries(Math.ceil(log.size / 48));
     const h = new KeyHash();
-    const read = await readLines(path, from, log.size, (buf, start, end, ts, status) => {
+    const read = await readLines(this.path, old?.covered ?? 0, log.size, (buf, start, end, ts, status) => {
       h.ofUtf8(buf, start, end);
       entries.push(h.a, h.b, h.c, ts, status);
     });
-    if (read.torn) healTornLine();
+    if (read.torn) this.healTornLine();
     const lines = (old?.lines ?? 0) + read.lines;
     try {
-      const fingerprint = await bytesBefore(read.end, 64);
-      const written = await writeSnapshot(index, entries, { covered: read.end, lines, ino: log.ino, dev: log.dev, fingerprint }, freshness());
-      const waste = lines - written.fresh;
-      return { damaged: read.damaged, compact: read.damaged > 0 || (lines > 10_000 && waste * 2 > lines) };
+      const fingerprint = await this.bytesBefore(read.end);
+      const written = await writeSnapshot(this.index, entries, { covered: read.end, lines, ino: log.ino, dev: log.dev, fingerprint }, this.fresh());
+      return { damaged: read.damaged, compact: read.damaged > 0 || mostlyWaste(lines, lines - written.fresh) };
     } catch {
       return { damaged: read.damaged, compact: read.damaged > 0 }; // a read-only cache folder: go on without a snapshot
     }
   }
 
-  async function bytesBefore(end: number, n: number): Promise<Buffer> {
-    const start = Math.max(0, end - n);
-    const fh = await openFile(path, 'r');
+  private async bytesBefore(end: number): Promise<Buffer> {
+    const start = Math.max(0, end - FINGERPRINT_BYTES);
+    const file = await openToRead(this.path);
     try {
       const buf = Buffer.alloc(end - start);
-      await fh.read(buf, 0, buf.length, start);
+      await file.read(buf, 0, buf.length, start);
       return buf;
     } finally {
-      await fh.close();
+      await file.close();
     }
   }
 
-  function healTornLine(): void {
-    // Later appends must start on a line of their own.
+  /** Later appends must start on a line of their own. */
+  private healTornLine(): void {
     try {
-      appendFileSync(path, TORN_LINE_END);
+      appendTo(this.path, TORN_LINE_END);
     } catch {
-      /* read-only cache: results are still written to the output */
-    }
-  }
-
-  return {
-    path,
-    load,
-    append(entries) {
-      if (writeError) return; // said once; the output is still written
-      const ts = Math.floor(now() / 1000);
-      let text = '';
-      for (const [key, status] of entries) {
-        if (!isCacheable(status) || !isPlainStatus(status)) continue;
-        text += `${ts}\t${status}\t${key}\n`;
-      }
-      if (!text) return;
-      try {
-        appendFileSync(path, text);
-      } catch (err) {
-        writeError = err as NodeJS.ErrnoException;
-      }
-    },
-    writeError: () => writeError,
-  };
-
-  /**
-   * Rewrite the log with only its good, fresh lines (latest per key). One rewriter at a time (see takeLock).
-   * Lines another run appends meanwhile are carried over: those written before the rename are copied from
-   * the old file's tail, and a last look at the old file after the rename catches an append that had opened
-   * it just before.
-   */
-  async function compact(): Promise<boolean> {
-    const lock = `${path}.lock`;
-    if (!(await takeLock(lock, now))) return false; // another run is at it
-    let old: FileHandle | null = null;
-    try {
-      old = await openFile(path, 'r');
-      const size = (await old.stat()).size;
-      const kept = new Map<string, string>();
-      const f = freshness();
-      let beat = now();
-      // The same parser as load(): what it calls a good line is what is kept.
-      const { end } = await readLines(path, 0, size, (buf, start, stop, ts, status) => {
-        if (isFresh(ts, status, f)) {
-          const key = buf.toString('utf8', start, stop);
-          kept.set(key, `${ts}\t${status}\t${key}\n`);
-        }
-        if (now() - beat > LOCK_BEAT_MS) {
-          beat = now();
-          void utimes(lock, beat / 1000, beat / 1000).catch(() => undefined); // still alive
-        }
-      });
-      let out = header;
-      for (const line of kept.values()) out += line;
-      let copied = end;
-      await replaceFile(path, async (tmp) => {
-        await writeFile(tmp, out, { mode: 0o600 });
-        // What was appended since it was read (by this run or another), whole lines or not, as it is.
-        copied = await copyTail(old!, end, tmp);
-      });
-      await new Promise((r) => setTimeout(r, 20));
-      await copyTail(old, copied, path);
-      return true;
-    } catch {
-      return false;
-    } finally {
-      await old?.close().catch(() => undefined);
-      await rm(lock, { force: true }).catch(() => undefined);
+      /* a read-only cache: results are still written to the output */
     }
   }
 }
 
-function sha256(text: string): string {
-  return createHash('sha256').update(text).digest('hex');
-}
-
-/** Append what `from` holds from byte `at` on to the file `to`; give where it ended. */
-async function copyTail(from: FileHandle, at: number, to: string): Promise<number> {
-  const size = (await from.stat()).size;
-  if (size <= at) return at;
-  const buf = Buffer.alloc(size - at);
-  const { bytesRead } = await from.read(buf, 0, buf.length, at);
-  await writeFile(to, buf.subarray(0, bytesRead), { flag: 'a' });
-  return at + bytesRead;
+/** More than half of many lines are expired, repeated or damaged: worth rewriting the log. */
+function mostlyWaste(lines: number, waste: number): boolean {
+  return lines > 10_000 && waste * 2 > lines;
 }
 
 /**
- * The compaction lock: a file created exclusively, whose time its holder renews while it works. One older
- * than LOCK_STALE_MS was left by a run that died (kill -9, power loss) and is taken over; without that, one
- * killed compaction would block every later one for good. (A lock folder of idv 1.0 is taken over the same way.)
+ * How many lines a log of `size` bytes holds, from the first block's mean line length; capped at one line
+ * per MIN_LINE bytes: a first block of damaged scraps must not reserve gigabytes.
  */
-async function takeLock(lock: string, now: () => number): Promise<boolean> {
-  for (let attempt = 0; attempt < 2; attempt++) {
-    try {
-      await writeFile(lock, `${now()}\n`, { flag: 'wx', mode: 0o600 });
-      return true;
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') return false;
-    }
-    try {
-      const st = await stat(lock);
-      if (now() - st.mtimeMs < LOCK_STALE_MS) return false; // its holder is alive
-      // Claim the stale lock by renaming it: of two runs that found it stale, one rename succeeds.
-      const claimed = `${lock}.${randomHex(4)}.stale`;
-      await rename(lock, claimed);
-      await rm(claimed, { recursive: true, force: true });
-    } catch {
-      return false;
-    }
-  }
-  return false;
-}
-
-export interface CacheStats {
-  path: string;
-  files: number;
-  entries: number;
-  bytes: number;
-  oldest?: number;
-  scopes: Array<{ baseUrl: string; endpoint: string; entries: number }>;
-}
-
-export async function cacheStats(dir: string): Promise<CacheStats> {
-  const stats: CacheStats = { path: dir, files: 0, entries: 0, bytes: 0, scopes: [] };
-  let names: string[];
-  try {
-    names = await readdir(dir);
-  } catch {
-    return stats;
-  }
-  for (const name of names.filter((n) => n.endsWith('.log')).sort()) {
-    const file = join(dir, name);
-    stats.files++;
-    stats.bytes += (await stat(file)).size;
-    let scope = { baseUrl: '?', endpoint: '?', entries: 0 };
-    for await (const lines of textLines(file)) {
-      for (const line of lines) {
-        if (line.startsWith(HEADER_PREFIX)) {
-          const [baseUrl = '?', endpoint = '?'] = line.slice(HEADER_PREFIX.length).split(' ');
-          scope = { ...scope, baseUrl, endpoint };
-          continue;
-        }
-        const tab = line.indexOf('\t');
-        if (tab <= 0) continue;
-        const ts = Number(line.slice(0, tab));
-        if (!Number.isInteger(ts)) continue;
-        scope.entries++;
-        if (stats.oldest === undefined || ts < stats.oldest) stats.oldest = ts;
-      }
-    }
-    stats.entries += scope.entries;
-    stats.scopes.push(scope);
-  }
-  return stats;
-}
-
-export async function clearCache(dir: string): Promise<number> {
-  let names: string[];
-  try {
-    names = await readdir(dir);
-  } catch {
-    return 0;
-  }
-  let removed = 0;
-  for (const name of names) {
-    if (!/\.(log|idx|tmp)$/.test(name)) continue;
-    await rm(join(dir, name), { force: true });
-    if (name.endsWith('.log')) removed++;
-  }
-  return removed;
+function estimatedLines(size: number, blockBytes: number, blockLines: number): number {
+  return Math.min(Math.ceil((size * blockLines) / Math.max(1, blockBytes)), Math.ceil(size / MIN_LINE));
 }

@@ -44,3 +44,25 @@ export function parseCacheTtl(text: string): CacheTtl {
 export function uniformTtl(seconds: number): CacheTtl {
   return { fallback: seconds, byStatus: new Map() };
 }
+
+/** Entries dated more than this ahead of the clock are not trusted: a clock set wrong wrote them. */
+const FUTURE_SLACK_SECONDS = 60;
+
+/** What "fresh" means at one moment: a result's TTL by status, and now. */
+export interface Freshness {
+  /** Seconds a result of this status counts. */
+  ttl(status: string): number;
+  /** Now, in seconds. */
+  now: number;
+  /** Entries dated further ahead than this are not trusted. */
+  futureSlack: number;
+}
+
+export function freshnessAt(ttl: CacheTtl, nowMs: number): Freshness {
+  return { ttl: (s) => ttlOf(ttl, s), now: nowMs / 1000, futureSlack: FUTURE_SLACK_SECONDS };
+}
+
+/** Written at second `ts`, so at most now - ts old: fresh while younger than its status's TTL, and not from the future. */
+export function isFresh(ts: number, status: string, f: Freshness): boolean {
+  return ts > f.now - f.ttl(status) && ts <= f.now + f.futureSlack;
+}

@@ -1,19 +1,19 @@
-// `idv cache stats | clear`.
+// `idv cache stats | clear`: what the result cache holds, and emptying it (after asking, in a terminal).
+import { interruptedError, usageError } from '../errors.js';
 import { oneLine, warn, type Io } from '../io.js';
-import { cacheDir, cacheStats, clearCache } from '../cache/store.js';
+import { cacheDir } from '../paths.js';
+import { cacheStats, clearCache } from '../cache/stats.js';
 
 export interface CacheOptions {
   action: 'stats' | 'clear';
   format?: 'json';
+  /** clear: without asking. */
+  yes?: boolean;
 }
 
 export async function run(o: CacheOptions, io: Io): Promise<void> {
   const dir = cacheDir(io.env);
-  if (o.action === 'clear') {
-    const n = await clearCache(dir);
-    warn(io, `Cleared the cache in ${dir} (${n} file${n === 1 ? '' : 's'}).`);
-    return;
-  }
+  if (o.action === 'clear') return clear(dir, o.yes === true, io);
   const s = await cacheStats(dir);
   if (o.format === 'json') {
     io.stdout.write(
@@ -29,6 +29,47 @@ export async function run(o: CacheOptions, io: Io): Promise<void> {
   ];
   for (const sc of s.scopes) lines.push(`  ${sc.baseUrl} ${sc.endpoint}: ${sc.entries.toLocaleString('en-US')} entries`);
   io.stdout.write(lines.map((l) => oneLine(io, l) + '\n').join(''));
+}
+
+/** Empty the cache: asked first in a terminal; a script must say --yes, since no one can answer it. */
+async function clear(dir: string, yes: boolean, io: Io): Promise<void> {
+  if (!yes && !io.stdinIsTTY) {
+    throw usageError('idv cache clear asks before it removes anything, and standard input is not a terminal; add --yes to clear the cache without asking.');
+  }
+  const { entries } = await cacheStats(dir);
+  if (entries === 0) return warn(io, `The cache in ${dir} holds no results; nothing to remove.`);
+  if (!yes) {
+    io.stderr.write(oneLine(io, `Remove all ${results(entries)} in ${dir}? [y/N] `));
+    if (!/^\s*y(es)?\s*$/i.test((await readLine(io)) ?? '')) return warn(io, 'Nothing removed.');
+  }
+  const removed = await clearCache(dir);
+  warn(io, `Removed ${results(removed.results)} from ${dir}.`);
+}
+
+const results = (n: number) => `${n.toLocaleString('en-US')} cached result${n === 1 ? '' : 's'}`;
+
+/** One line typed at the terminal (echoed by it); null at the end of input. Ctrl-C ends the wait. */
+function readLine(io: Io): Promise<string | null> {
+  return new Promise((resolve, reject) => {
+    let text = '';
+    const finish = (line: string | null, err?: Error) => {
+      io.stdin.off('data', onData).off('end', onEnd);
+      io.signal.removeEventListener('abort', onAbort);
+      io.stdin.pause();
+      if (err) reject(err);
+      else resolve(line);
+    };
+    const onData = (chunk: Buffer | string) => {
+      text += chunk.toString();
+      const nl = text.indexOf('\n');
+      if (nl !== -1) finish(text.slice(0, nl));
+    };
+    const onEnd = () => finish(text === '' ? null : text);
+    const onAbort = () => finish(null, interruptedError(io.signal.reason));
+    if (io.signal.aborted) return onAbort();
+    io.stdin.on('data', onData).on('end', onEnd);
+    io.signal.addEventListener('abort', onAbort, { once: true });
+  });
 }
 
 function formatBytes(n: number): string {

@@ -8,8 +8,8 @@ import { oneLine, type Io } from '../../io.js';
 import type { CacheScope } from '../../cache/store.js';
 import { Scheduler, type DispatchStats } from '../../dispatch/scheduler.js';
 import type { Plan } from '../../plan/plan.js';
-import { NEW } from '../../plan/plan.js';
 import type { PlannedRecord } from '../../plan/planned.js';
+import { ClaimGate } from '../../plan/claim-gate.js';
 import { OrderedWriter, type Output, type SplitOutputs } from '../../output/ordered-writer.js';
 import type { Progress } from '../../output/progress.js';
 import { clockTime } from '../../output/summary.js';
@@ -73,27 +73,41 @@ export async function runPipeline(p: Pipeline): Promise<Finished | null> {
     // While the countdown to the quota's reset runs, it keeps the line (it stops itself at the reset).
     if (showProgress && !countdown.running()) progress.update(progressText());
   };
+  // Between the plan and the dispatcher: what another idv run is validating is waited for, not sent again.
+  const gate = new ClaimGate(plan, stop.signal, (line) => progress.log(oneLine(io, line)));
   const { client, dispatcher } = await startDispatcher(p, writer, stop.signal, { progress: update, wait: (until) => countdown.start(until) });
   p.onStats?.(dispatcher.stats);
   void dispatcher.fatal.then((err) => stop.abort(err));
+  // Part-filled batches go at once while output waits on them, or while other runs wait on this one's (or it on theirs).
+  let outputWaits = false;
+  const partialBatches = () => dispatcher.sendPartialBatches(outputWaits || gate.urgent);
+  await gate.open(p.cache, {
+    send: (record) => dispatcher.push(record),
+    sendPartialBatches: partialBatches,
+    whenQueueHasRoom: () => dispatcher.whenQueueHasRoom(),
+    answered: (results) => writer.settle(results),
+  });
 
   try {
     writer.begin();
     for await (const block of p.records) {
       if (stop.signal.aborted) break;
       writer.add(block);
-      for (const r of block) if (r.state === NEW) dispatcher.push(r);
+      await gate.push(block); // the NEW records: sent, or held while another run validates them
       update();
       await writer.written(); // output keeps pace with input
       await dispatcher.whenQueueHasRoom();
       if (writer.full) {
         // Output waits on the records at the window's head: their batch must not wait for more input.
         const room = writer.waitForRoom();
-        dispatcher.sendPartialBatches(true);
+        outputWaits = true;
+        partialBatches();
         await room;
-        dispatcher.sendPartialBatches(false);
+        outputWaits = false;
+        partialBatches();
       }
     }
+    await gate.drain();
     const stats = await dispatcher.finish();
     await writer.finish();
     if (stop.signal.aborted) throw interruptedError(stop.signal.reason);
@@ -113,6 +127,7 @@ export async function runPipeline(p: Pipeline): Promise<Finished | null> {
     throw err;
   } finally {
     io.signal.removeEventListener('abort', onSignal);
+    gate.close();
     await client.close();
   }
 }

@@ -1,9 +1,8 @@
-// The dedup index: item key → a small integer (a status index, with flags), for every item a run meets
-// and every fresh cache entry it was handed. A million-line list must not sit in memory, so keys are not
-// kept: each is reduced to its 96-bit hash (src/key-hash.ts), stored with its value in one typed array,
-// four 32-bit words a slot (one cache line holds four slots; about 32 MB at 1M items, the table at most
-// 5/8 full).
-import { KeyHash } from '../key-hash.js';
+// A table from item keys to small integers: the plan's dedup index, the cache's recent results and the
+// claims of other runs. A million-line list must not sit in memory, so keys are not kept: each is reduced
+// to its 96-bit hash (key-hash.ts), stored with its value in one typed array, four 32-bit words a slot
+// (one cache line holds four slots; about 32 MB at 1M items, the table at most 5/8 full).
+import { KeyHash } from './key-hash.js';
 
 /** At most 5/8 of the slots are used (linear probing stays short: ~1.8 probes a hit, ~4 a miss). */
 const LOAD_NUM = 5;
@@ -12,7 +11,7 @@ const LOAD_DEN = 8;
 /** Stored values are offset so that -1 (pending) and up never look like an empty slot (0). */
 const OFFSET = 2;
 
-export class ItemIndex {
+export class KeyTable {
   /** Slot i: words 4i..4i+2 the hash, 4i+3 the value + OFFSET (0: empty). */
   private table: Int32Array;
   private mask: number;
@@ -102,7 +101,7 @@ export class ItemIndex {
     const table = this.table;
     for (let j = 0; j < old.length; j += 4) {
       if (old[j + 3] === 0) continue;
-      // Word by word: a subarray per item made growing to a million items cost ~0.15 s.
+      // Word by word: a subarray per item would allocate a million small views.
       const a = old[j]!;
       const b = old[j + 1]!;
       const c = old[j + 2]!;

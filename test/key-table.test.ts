@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { ItemIndex } from '../src/plan/item-index.js';
+import { KeyTable } from '../src/key-table.js';
 
-describe('ItemIndex', () => {
+describe('KeyTable', () => {
   it('maps keys to values, including -1, across growth', () => {
-    const idx = new ItemIndex(4);
+    const idx = new KeyTable(4);
     const n = 50_000;
     for (let i = 0; i < n; i++) idx.set(`user${i}@example.com`, i % 7 === 0 ? -1 : i % 1000);
     expect(idx.size).toBe(n);
@@ -12,20 +12,20 @@ describe('ItemIndex', () => {
     expect(idx.has('user1@example.com')).toBe(true);
   });
   it('overwrites a value without growing', () => {
-    const idx = new ItemIndex();
+    const idx = new KeyTable();
     idx.set('a@b.com', -1);
     idx.set('a@b.com', 3);
     expect(idx.get('a@b.com')).toBe(3);
     expect(idx.size).toBe(1);
   });
   it('tells apart keys that differ in one character or in order', () => {
-    const idx = new ItemIndex();
+    const idx = new KeyTable();
     const keys = ['ab@x.com', 'ba@x.com', 'ab@x.co', 'Ab@x.com', 'ab@x.comm', 'é@x.com', 'e@x.com'];
     keys.forEach((k, i) => idx.set(k, i));
     keys.forEach((k, i) => expect(idx.get(k)).toBe(i));
   });
   it('setUtf8(bytes, start, end) is set(that text) — without a string for ASCII, decoded otherwise', () => {
-    const idx = new ItemIndex();
+    const idx = new KeyTable();
     const bytes = Buffer.from('1\tok\tab@x.com\n2\tfake\tCd@Y.org\n3\tok\tjosé@bücher.de\n', 'utf8');
     const range = (s: string): [number, number] => {
       const start = bytes.indexOf(s);
@@ -48,7 +48,7 @@ describe('ItemIndex', () => {
     expect(idx.size).toBe(5);
   });
   it('reserve(n) makes room once and keeps what is there', () => {
-    const idx = new ItemIndex(4);
+    const idx = new KeyTable(4);
     idx.set('a@b.com', 7);
     idx.reserve(100_000);
     for (let i = 0; i < 100_000; i++) idx.set(`u${i}@x.com`, i & 1023);

@@ -1,0 +1,55 @@
+// The lock file shared by compaction and by runs joining the claims: one holder at a time, taken over once
+// its holder stops renewing it, and a wait for it that ends.
+import { describe, expect, it } from 'vitest';
+import { readdir, utimes, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { FileLock } from '../../src/cache/lock.js';
+import { folderPerTest } from './helpers.js';
+
+const dir = folderPerTest('idv-lock-');
+
+describe('lock file', () => {
+  it('one holder at a time; dropped, it can be taken again', async () => {
+    const path = join(dir(), 'x.lock');
+    const one = new FileLock(path, 60_000);
+    const two = new FileLock(path, 60_000);
+    expect(await one.take()).toBe(true);
+    expect(await two.take()).toBe(false);
+    await one.drop();
+    expect(await two.take()).toBe(true);
+  });
+
+  it('a lock not renewed for longer than its stale time is taken over (its holder died); a renewed one is not', async () => {
+    const path = join(dir(), 'x.lock');
+    let clock = Date.now();
+    const holder = new FileLock(path, 2_000, () => clock);
+    expect(await holder.take()).toBe(true);
+    clock += 5_000;
+    holder.renew(); // still at work: its time is now
+    await new Promise((r) => setTimeout(r, 20));
+    expect(await new FileLock(path, 2_000, () => clock).take()).toBe(false);
+    const old = (clock - 3_000) / 1000;
+    await utimes(path, old, old); // no longer renewed
+    expect(await new FileLock(path, 2_000, () => clock).take()).toBe(true); // taken over
+    expect(await readdir(dir())).toEqual(['x.lock']); // the stale one is gone, not left beside
+  });
+
+  it('wait() takes it once its holder lets go, gives up after its time, and ends at once on abort', async () => {
+    const path = join(dir(), 'x.lock');
+    await writeFile(path, 'held');
+    const waiter = new FileLock(path, 60_000);
+    const started = Date.now();
+    expect(await waiter.wait(150)).toBe(false);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(140);
+    const stop = new AbortController();
+    const waiting = waiter.wait(60_000, stop.signal);
+    stop.abort();
+    expect(await waiting).toBe(false);
+    setTimeout(() => void new FileLock(path, 60_000).drop(), 50);
+    expect(await waiter.wait(2_000)).toBe(true);
+    // A lock that cannot be made at all (a read-only or missing folder) is not waited for.
+    const at = Date.now();
+    expect(await new FileLock(join(dir(), 'missing', 'x.lock'), 60_000).wait(5_000)).toBe(false);
+    expect(Date.now() - at).toBeLessThan(1_000);
+  });
+});
