@@ -9,6 +9,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openWorkbook, type Cell } from '../../src/input/xlsx.js';
 import { generalNumber } from '../../src/input/xlsx-number-format.js';
+import { openZip } from '../../src/input/xlsx-zip.js';
 import { createXlsxWriter, escapeText, sheetName, type WriteCell } from '../../src/output/xlsx.js';
 import { fixture } from '../helpers.js';
 
@@ -126,8 +127,8 @@ describe('a written workbook read back', () => {
   const soffice = spawnSync('soffice', ['--version'], { encoding: 'utf8' }).status === 0;
   it.skipIf(!soffice)('is read by LibreOffice, which shows each cell as idv does', { timeout: 120_000 }, async () => {
     const path = await write(
-      ['email', 'zip', 'joined', 'amount', 'note'],
-      [['ada@example.com', { type: 'number', text: '02134', value: 2134, format: '00000' }, { type: 'date', text: '', value: 45000 }, { type: 'number', text: '', value: 1234.5, format: '#,##0.00' }, 'a "quote", & <tag>']],
+      ['email', 'zip', 'joined', 'amount', 'note', 'padded'],
+      [['ada@example.com', { type: 'number', text: '02134', value: 2134, format: '00000' }, { type: 'date', text: '', value: 45000 }, { type: 'number', text: '', value: 1234.5, format: '#,##0.00' }, 'a "quote", & <tag>', '  two spaces ']],
     );
     const out = join(dir, 'lo');
     const profile = join(dir, 'lo-profile');
@@ -138,11 +139,29 @@ describe('a written workbook read back', () => {
     );
     expect(r.status).toBe(0);
     const csv = readFileSync(join(out, path.split('/').pop()!.replace(/\.xlsx$/, '.csv')), 'utf8');
-    expect(csv).toBe('email,zip,joined,amount,note\nada@example.com,02134,2023-03-15,"1,234.50","a ""quote"", & <tag>"\n');
+    expect(csv).toBe('email,zip,joined,amount,note,padded\nada@example.com,02134,2023-03-15,"1,234.50","a ""quote"", & <tag>",  two spaces \n');
   });
 });
 
+async function sheetXml(path: string): Promise<string> {
+  const zip = await openZip(path);
+  try {
+    let xml = '';
+    for await (const chunk of zip.stream(zip.entry('xl/worksheets/sheet1.xml')!)) xml += chunk;
+    return xml;
+  } finally {
+    await zip.close();
+  }
+}
+
 describe('text as SpreadsheetML holds it', () => {
+  it('marks text with spaces at either end for Excel to keep them (xml:space="preserve"), and only that text', async () => {
+    const xml = await sheetXml(await write(['h'], [['  two spaces '], ['tab\t'], ['in side']]));
+    expect(xml).toContain('<c r="A2" t="inlineStr"><is><t xml:space="preserve">  two spaces </t></is></c>');
+    expect(xml).toContain('<c r="A3" t="inlineStr"><is><t xml:space="preserve">tab\t</t></is></c>');
+    expect(xml).toContain('<c r="A4" t="inlineStr"><is><t>in side</t></is></c>');
+  });
+
   it.each([
     ['plain', 'plain'],
     ['a & b <c>', 'a &amp; b &lt;c&gt;'],
