@@ -315,7 +315,21 @@ function compile(code: string): NumberFormat {
   const numeric = sections.filter((s) => !s.isText || s.tokens.some((t) => t.k === 'digit' || t.k === 'general'));
   const isDate = numeric.length > 0 && numeric[0].isDate;
   if (numeric.length === 0 || (numeric.length === 1 && numeric[0].tokens.length === 0)) return { isDate: false, format: generalNumber };
-  return { isDate, format: (v) => formatWith(numeric, v) };
+  if (!isDate) return { isDate, format: (v) => formatWith(numeric, v) };
+  // A date column repeats its days: the last few hundred texts are kept.
+  const memo = new Map<number, string>();
+  return {
+    isDate,
+    format(v) {
+      let text = memo.get(v);
+      if (text === undefined) {
+        if (memo.size >= 512) memo.clear();
+        text = formatWith(numeric, v);
+        memo.set(v, text);
+      }
+      return text;
+    },
+  };
 }
 
 /** The section a value takes, and whether its sign is already shown by the section's choice. */
@@ -354,6 +368,8 @@ interface NumberPlan {
   fracTokens: Token[] | null; // null: no decimal point
   grouped: boolean;
   places: number;
+  /** Only digit placeholders (`0`, or `#` before them) and a grouping comma: `0.00`, `#,##0`, `00000`. */
+  simple: { minInt: number } | null;
 }
 
 const plans = new WeakMap<Token[], NumberPlan>();
@@ -383,9 +399,18 @@ function planOf(all: Token[]): NumberPlan {
     fracTokens,
     grouped: intTokens.some((t, i) => t.k === 'comma' && i > firstDigit && i < lastDigit),
     places: fracTokens === null ? 0 : fracTokens.filter((t) => t.k === 'digit').length,
+    simple: simplePlan(intTokens, fracTokens),
   };
   plans.set(all, plan);
   return plan;
+}
+
+function simplePlan(intTokens: Token[], fracTokens: Token[] | null): NumberPlan['simple'] {
+  const digits = intTokens.filter((t) => t.k === 'digit') as { c: string }[];
+  const zeros = digits.filter((d) => d.c === '0').length;
+  const intOk = intTokens.every((t) => t.k === 'digit' || t.k === 'comma') && digits.slice(digits.length - zeros).every((d) => d.c === '0') && digits.every((d) => d.c !== '?');
+  const fracOk = fracTokens === null || fracTokens.every((t) => t.k === 'digit' && t.c === '0');
+  return intOk && fracOk && zeros > 0 ? { minInt: zeros } : null;
 }
 
 function formatNumber(all: Token[], v: number): string {
@@ -394,6 +419,11 @@ function formatNumber(all: Token[], v: number): string {
   if (p.expAt >= 0) return formatScientific(p.tokens, p.expAt, x);
   if (p.slashAt >= 0) return formatFraction(p.tokens, p.slashAt, x);
   const { int, frac } = fixed(decimal(x), p.places);
+  if (p.simple !== null) {
+    let digits = int.length < p.simple.minInt ? int.padStart(p.simple.minInt, '0') : int;
+    if (p.grouped && digits.length > 3) digits = digits.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+    return p.fracTokens === null ? digits : `${digits}.${frac}`;
+  }
   return fillInteger(p.intTokens, int, p.grouped) + (p.fracTokens === null ? '' : '.' + fillFraction(p.fracTokens, frac));
 }
 
@@ -572,12 +602,30 @@ function minuteTokens(tokens: Token[]): Set<number> {
   return minutes;
 }
 
+interface DatePlan {
+  subDigits: number;
+  twelve: boolean;
+  minutes: Set<number>;
+}
+const datePlans = new WeakMap<Token[], DatePlan>();
+
+function datePlanOf(tokens: Token[]): DatePlan {
+  let plan = datePlans.get(tokens);
+  if (!plan) {
+    plan = {
+      subDigits: Math.min(3, Math.max(0, ...tokens.map((t) => (t.k === 'subsec' ? t.n : 0)))),
+      twelve: tokens.some((t) => t.k === 'date' && (t.s === 'ampm' || t.s === 'ap' || t.s === 'AP')),
+      minutes: minuteTokens(tokens),
+    };
+    datePlans.set(tokens, plan);
+  }
+  return plan;
+}
+
 function formatDate(tokens: Token[], serial: number): string | null {
-  const subDigits = Math.min(3, Math.max(0, ...tokens.map((t) => (t.k === 'subsec' ? t.n : 0))));
+  const { subDigits, twelve, minutes } = datePlanOf(tokens);
   const p = dateParts(serial, subDigits);
   if (p === null) return null;
-  const twelve = tokens.some((t) => t.k === 'date' && (t.s === 'ampm' || t.s === 'ap' || t.s === 'AP'));
-  const minutes = minuteTokens(tokens);
   const hour12 = p.h % 12 === 0 ? 12 : p.h % 12;
   const pm = p.h >= 12;
   let out = '';

@@ -303,7 +303,7 @@ class SheetReader {
 
   private number(v: string): Cell {
     const x = Number(v);
-    if (!Number.isFinite(x) || v.trim() === '') return { type: 'text', text: v };
+    if (!Number.isFinite(x) || (x === 0 && v.trim() === '')) return { type: 'text', text: v };
     const style = this.styles.format(this.style);
     if (style === null) return { type: 'number', text: generalNumber(x), value: x };
     if (style.format.isDate) {
