@@ -4,12 +4,13 @@
 import { createReadStream, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { columnOf, openWorkbook, WorkbookError, type Cell, type Workbook } from '../../src/input/xlsx.js';
 import { createZip } from '../../src/output/zip-writer.js';
-import { fixture } from '../helpers.js';
+import { fixture, ROOT } from '../helpers.js';
 
 const book = (name: string) => fixture(join('workbooks', name));
 
@@ -132,6 +133,18 @@ describe('a workbook as Excel writes it', () => {
         break;
       }
       expect((await texts(wb)).length).toBe(CONTACTS.length);
+    } finally {
+      await wb.close();
+    }
+  });
+});
+
+describe('the built dist/xlsx.cjs, which the bundled program requires on first use (scripts/bundle.mjs)', () => {
+  it('reads a workbook as the module does', async () => {
+    const built = createRequire(import.meta.url)(join(ROOT, 'dist', 'xlsx.cjs')) as { input: { openWorkbook: typeof openWorkbook } };
+    const wb = await built.input.openWorkbook(book('excel.xlsx'));
+    try {
+      expect(await texts(wb)).toEqual(await read(book('excel.xlsx')));
     } finally {
       await wb.close();
     }
