@@ -315,21 +315,7 @@ function compile(code: string): NumberFormat {
   const numeric = sections.filter((s) => !s.isText || s.tokens.some((t) => t.k === 'digit' || t.k === 'general'));
   const isDate = numeric.length > 0 && numeric[0].isDate;
   if (numeric.length === 0 || (numeric.length === 1 && numeric[0].tokens.length === 0)) return { isDate: false, format: generalNumber };
-  if (!isDate) return { isDate, format: (v) => formatWith(numeric, v) };
-  // A date column repeats its days: the last few hundred texts are kept.
-  const memo = new Map<number, string>();
-  return {
-    isDate,
-    format(v) {
-      let text = memo.get(v);
-      if (text === undefined) {
-        if (memo.size >= 512) memo.clear();
-        text = formatWith(numeric, v);
-        memo.set(v, text);
-      }
-      return text;
-    },
-  };
+  return { isDate, format: (v) => formatWith(numeric, v) };
 }
 
 /** The section a value takes, and whether its sign is already shown by the section's choice. */
@@ -418,13 +404,31 @@ function formatNumber(all: Token[], v: number): string {
   const x = v * p.factor;
   if (p.expAt >= 0) return formatScientific(p.tokens, p.expAt, x);
   if (p.slashAt >= 0) return formatFraction(p.tokens, p.slashAt, x);
-  const { int, frac } = fixed(decimal(x), p.places);
+  const { int, frac } = exactly(x, p.places) ?? fixed(decimal(x), p.places);
   if (p.simple !== null) {
     let digits = int.length < p.simple.minInt ? int.padStart(p.simple.minInt, '0') : int;
-    if (p.grouped && digits.length > 3) digits = digits.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+    if (p.grouped && digits.length > 3) digits = group(digits);
     return p.fracTokens === null ? digits : `${digits}.${frac}`;
   }
   return fillInteger(p.intTokens, int, p.grouped) + (p.fracTokens === null ? '' : '.' + fillFraction(p.fracTokens, frac));
+}
+
+/** A number that needs no rounding to `places` (up to 15 digits, no more decimals): its digits as they are. */
+function exactly(x: number, places: number): { int: string; frac: string } | null {
+  const text = String(x);
+  if (text.length > 16 || text.includes('e')) return null;
+  const dot = text.indexOf('.');
+  if (dot >= 0 && text.length - dot - 1 > places) return null;
+  const int = dot < 0 ? text : text.slice(0, dot);
+  const frac = dot < 0 ? '' : text.slice(dot + 1);
+  return { int: int === '0' ? '' : int, frac: frac.length < places ? frac.padEnd(places, '0') : frac };
+}
+
+/** Digits with a comma every three from the right. */
+function group(digits: string): string {
+  let out = digits.slice(0, ((digits.length - 1) % 3) + 1);
+  for (let i = out.length; i < digits.length; i += 3) out += ',' + digits.slice(i, i + 3);
+  return out;
 }
 
 function findLast<T>(list: T[], test: (t: T) => boolean): number {
@@ -437,7 +441,7 @@ function fillInteger(tokens: Token[], int: string, grouped: boolean): string {
   const slots = tokens.filter((t) => t.k === 'digit').length;
   if (grouped) {
     const zeros = tokens.filter((t) => t.k === 'digit' && t.c === '0').length;
-    const digits = int.padStart(zeros, '0').replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+    const digits = group(int.padStart(zeros, '0'));
     let placed = false;
     return tokens
       .map((t) => {
@@ -570,8 +574,17 @@ export function dateParts(serial: number, subDigits: number): Parts | null {
   if (day === 60) [y, mo, d] = [1900, 2, 29];
   else if (day === 0) [y, mo, d] = [1900, 1, 0];
   else {
-    const date = new Date(Date.UTC(1899, 11, day < 60 ? 31 : 30) + day * 86400000);
-    [y, mo, d] = [date.getUTCFullYear(), date.getUTCMonth() + 1, date.getUTCDate()];
+    // The civil date of a day count (H. Hinnant's civil_from_days): 25569 is 1 January 1970's serial, and a
+    // serial before 1 March 1900 counts Excel's 29 February 1900.
+    const z = day - (day < 60 ? 25568 : 25569) + 719468;
+    const era = Math.floor(z / 146097);
+    const doe = z - era * 146097;
+    const yoe = Math.floor((doe - Math.floor(doe / 1460) + Math.floor(doe / 36524) - Math.floor(doe / 146096)) / 365);
+    const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100));
+    const mp = Math.floor((5 * doy + 2) / 153);
+    d = doy - Math.floor((153 * mp + 2) / 5) + 1;
+    mo = mp < 10 ? mp + 3 : mp - 9;
+    y = yoe + era * 400 + (mo <= 2 ? 1 : 0);
   }
   return {
     y,
@@ -585,8 +598,6 @@ export function dateParts(serial: number, subDigits: number): Parts | null {
     totalSeconds: Math.floor(ticks / unit),
   };
 }
-
-const pad2 = (n: number) => String(n).padStart(2, '0');
 
 /** Which `m` tokens mean minutes: right after an hour, or right before a second (literals between allowed). */
 function minuteTokens(tokens: Token[]): Set<number> {
@@ -602,72 +613,102 @@ function minuteTokens(tokens: Token[]): Set<number> {
   return minutes;
 }
 
+/** A date format, worked out once: literal text, and the fields to fill in. */
+interface DateField {
+  f: string; // y, yyyy, m…mmmmm (month), M, MM (minute), d…dddd, h, hh, s, ss, ampm, ap, AP, sub, [h], [m], [s]
+  n: number; // sub: digits shown; elapsed: width
+}
 interface DatePlan {
   subDigits: number;
   twelve: boolean;
-  minutes: Set<number>;
+  parts: (string | DateField)[];
 }
 const datePlans = new WeakMap<Token[], DatePlan>();
 
 function datePlanOf(tokens: Token[]): DatePlan {
   let plan = datePlans.get(tokens);
-  if (!plan) {
-    plan = {
-      subDigits: Math.min(3, Math.max(0, ...tokens.map((t) => (t.k === 'subsec' ? t.n : 0)))),
-      twelve: tokens.some((t) => t.k === 'date' && (t.s === 'ampm' || t.s === 'ap' || t.s === 'AP')),
-      minutes: minuteTokens(tokens),
-    };
-    datePlans.set(tokens, plan);
-  }
+  if (plan) return plan;
+  const minutes = minuteTokens(tokens);
+  const parts: (string | DateField)[] = tokens.map((t, i): string | DateField => {
+    if (t.k === 'lit') return t.s;
+    if (t.k === 'subsec') return { f: 'sub', n: t.n };
+    if (t.k === 'elapsed') return { f: `[${t.s[0]}]`, n: t.s.length };
+    if (t.k === 'date') return { f: minutes.has(i) ? t.s.toUpperCase() : t.s[0] === 'y' ? (t.s.length <= 2 ? 'yy' : 'yyyy') : t.s, n: 0 };
+    return t.k === 'point' ? '.' : t.k === 'digit' ? (t.c === '0' ? '0' : '') : t.k === 'comma' ? ',' : t.k === 'percent' ? '%' : t.k === 'slash' ? '/' : '';
+  });
+  plan = {
+    subDigits: Math.min(3, Math.max(0, ...tokens.map((t) => (t.k === 'subsec' ? t.n : 0)))),
+    twelve: tokens.some((t) => t.k === 'date' && (t.s === 'ampm' || t.s === 'ap' || t.s === 'AP')),
+    parts,
+  };
+  datePlans.set(tokens, plan);
   return plan;
 }
 
 function formatDate(tokens: Token[], serial: number): string | null {
-  const { subDigits, twelve, minutes } = datePlanOf(tokens);
-  const p = dateParts(serial, subDigits);
+  const plan = datePlanOf(tokens);
+  const p = dateParts(serial, plan.subDigits);
   if (p === null) return null;
-  const hour12 = p.h % 12 === 0 ? 12 : p.h % 12;
-  const pm = p.h >= 12;
+  const hour = plan.twelve ? (p.h % 12 === 0 ? 12 : p.h % 12) : p.h;
   let out = '';
-  tokens.forEach((t, i) => {
-    if (t.k === 'lit') out += t.s;
-    else if (t.k === 'subsec') out += '.' + String(p.sub).padStart(subDigits, '0').slice(0, t.n);
-    else if (t.k === 'elapsed') {
-      const n = t.s[0] === 'h' ? Math.floor(p.totalSeconds / 3600) : t.s[0] === 'm' ? Math.floor(p.totalSeconds / 60) : p.totalSeconds;
-      out += String(n).padStart(t.s.length, '0');
-    } else if (t.k === 'date') out += datePart(t.s, p, minutes.has(i), twelve ? hour12 : p.h, pm);
-    else if (t.k === 'point') out += '.';
-    else if (t.k === 'digit') out += t.c === '0' ? '0' : '';
-    else if (t.k === 'comma') out += ',';
-    else if (t.k === 'percent') out += '%';
-    else if (t.k === 'slash') out += '/';
-  });
+  for (const part of plan.parts) out += typeof part === 'string' ? part : dateField(part, p, hour, plan.subDigits);
   return out;
 }
 
-function datePart(s: string, p: Parts, minute: boolean, hour: number, pm: boolean): string {
-  switch (s[0]) {
-    case 'y':
-      return s.length <= 2 ? pad2(p.y % 100) : String(p.y);
+const pad2 = (n: number) => (n < 10 ? `0${n}` : String(n));
+
+function dateField(field: DateField, p: Parts, hour: number, subDigits: number): string {
+  switch (field.f) {
+    case 'yy':
+      return pad2(p.y % 100);
+    case 'yyyy':
+      return String(p.y);
     case 'm':
-      if (minute) return s.length === 1 ? String(p.mi) : pad2(p.mi);
-      if (s.length === 1) return String(p.mo);
-      if (s.length === 2) return pad2(p.mo);
-      if (s.length === 3) return MONTHS[p.mo - 1].slice(0, 3);
-      return s.length === 5 ? MONTHS[p.mo - 1][0] : MONTHS[p.mo - 1];
+      return String(p.mo);
+    case 'mm':
+      return pad2(p.mo);
+    case 'mmm':
+      return MONTHS[p.mo - 1].slice(0, 3);
+    case 'mmmmm':
+      return MONTHS[p.mo - 1][0];
+    case 'M':
+      return String(p.mi);
+    case 'MM':
+      return pad2(p.mi);
     case 'd':
-      if (s.length === 1) return String(p.d);
-      if (s.length === 2) return pad2(p.d);
-      return s.length === 3 ? DAYS[p.wd].slice(0, 3) : DAYS[p.wd];
+      return String(p.d);
+    case 'dd':
+      return pad2(p.d);
+    case 'ddd':
+      return DAYS[p.wd].slice(0, 3);
     case 'h':
-      return s.length === 1 ? String(hour) : pad2(hour);
+      return String(hour);
+    case 'hh':
+      return pad2(hour);
     case 's':
-      return s.length === 1 ? String(p.s) : pad2(p.s);
-    case 'a':
-      return s === 'ampm' ? (pm ? 'PM' : 'AM') : pm ? 'p' : 'a';
-    case 'A':
-      return pm ? 'P' : 'A';
+      return String(p.s);
+    case 'ss':
+      return pad2(p.s);
+    case 'ampm':
+      return p.h >= 12 ? 'PM' : 'AM';
+    case 'ap':
+      return p.h >= 12 ? 'p' : 'a';
+    case 'AP':
+      return p.h >= 12 ? 'P' : 'A';
+    case 'sub':
+      return '.' + String(p.sub).padStart(subDigits, '0').slice(0, field.n);
+    case '[h]':
+      return String(Math.floor(p.totalSeconds / 3600)).padStart(field.n, '0');
+    case '[m]':
+      return String(Math.floor(p.totalSeconds / 60)).padStart(field.n, '0');
+    case '[s]':
+      return String(p.totalSeconds).padStart(field.n, '0');
     default:
-      return '';
+      // mmmm and longer: the month's name; dddd and longer: the day's; hhh, sss: as hh, ss
+      if (field.f.startsWith('mmmm')) return MONTHS[p.mo - 1];
+      if (field.f.startsWith('dddd')) return DAYS[p.wd];
+      if (field.f.startsWith('hh')) return pad2(hour);
+      if (field.f.startsWith('ss')) return pad2(p.s);
+      return field.f.startsWith('MM') ? pad2(p.mi) : '';
   }
 }

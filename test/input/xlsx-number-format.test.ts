@@ -89,6 +89,18 @@ describe('number formats', () => {
     expect(show(code, v)).toBe(want);
   });
 
+  it('rounds any number to its places, half away from zero, grouped by thousands', () => {
+    fc.assert(
+      fc.property(fc.double({ min: -1e12, max: 1e12, noNaN: true }), fc.integer({ min: 0, max: 4 }), (v, places) => {
+        const text = show(places ? `#,##0.${'0'.repeat(places)}` : '#,##0', v);
+        expect(text).toMatch(new RegExp(`^-?\\d{1,3}(,\\d{3})*${places ? `\\.\\d{${places}}` : ''}$`));
+        const back = Number(text.replace(/,/g, ''));
+        expect(Math.abs(back - v)).toBeLessThanOrEqual(0.5 * 10 ** -places + Math.abs(v) * 1e-14);
+      }),
+      { seed: 27, numRuns: 3000 },
+    );
+  });
+
   it('is not a date when it has no date part', () => {
     for (const code of ['General', '0.00', '00000', '#,##0.00 [$€-407]', '0.00E+00', '@']) expect(numberFormat(code).isDate).toBe(false);
   });
