@@ -115,8 +115,8 @@ function sharedStrings() {
 }
 
 // ── Excel ────────────────────────────────────────────────────────────────────────────────────────────
-function excel() {
-  const ss = sharedStrings();
+/** Excel's two sheets, their cells' strings going into `ss` as Excel numbers them. */
+function excelSheets(ss) {
   const s = (ref, style, text) => `<c r="${ref}"${style ? ` s="${style}"` : ''} t="s"><v>${ss.s(text)}</v></c>`;
   const n = (ref, style, v) => `<c r="${ref}"${style ? ` s="${style}"` : ''}><v>${v}</v></c>`;
   const dy = ' x14ac:dyDescent="0.25"';
@@ -193,6 +193,10 @@ function excel() {
     `<sheetViews><sheetView workbookViewId="0"/></sheetViews><sheetFormatPr defaultRowHeight="15"${dy}/><sheetData>` +
     `<row r="1" spans="1:1"${dy}>${s('A1', 1, 'Unsubscribed')}</row><row r="2" spans="1:1"${dy}>${s('A2', 0, 'old@example.com')}</row>` +
     '</sheetData><pageMargins left="0.7" right="0.7" top="0.75" bottom="0.75" header="0.3" footer="0.3"/></worksheet>';
+  return { sheet1, sheet2 };
+}
+
+function excelStyles() {
   const styles =
     `${DECL}<styleSheet xmlns="${NS}" xmlns:mc="http://schemas.openxmlformats.org/markup-compatibility/2006" mc:Ignorable="x14ac x16r2 xr" ` +
     'xmlns:x14ac="http://schemas.microsoft.com/office/spreadsheetml/2009/9/ac" xmlns:x16r2="http://schemas.microsoft.com/office/spreadsheetml/2015/02/main" ' +
@@ -214,6 +218,11 @@ function excel() {
     '<dxfs count="0"/><tableStyles count="0" defaultTableStyle="TableStyleMedium2" defaultPivotStyle="PivotStyleLight16"/>' +
     '<extLst><ext uri="{EB79DEF2-80B8-43e5-95BD-54CBDDF9020C}" xmlns:x14="http://schemas.microsoft.com/office/spreadsheetml/2009/9/main"><x14:slicerStyles defaultSlicerStyle="SlicerStyleLight1"/></ext>' +
     '<ext uri="{9260A510-F301-46a8-8635-F512D64BE5F5}" xmlns:x15="http://schemas.microsoft.com/office/spreadsheetml/2010/11/main"><x15:timelineStyles defaultTimelineStyle="TimeSlicerStyleLight1"/></ext></extLst></styleSheet>';
+  return styles;
+}
+
+/** The workbook, its relationships, and the package's: what says where the sheets are. */
+function excelPackage() {
   const workbook =
     `${DECL}<workbook xmlns="${NS}" xmlns:r="${R}" xmlns:mc="http://schemas.openxmlformats.org/markup-compatibility/2006" mc:Ignorable="x15 xr xr6 xr10 xr2" ` +
     'xmlns:x15="http://schemas.microsoft.com/office/spreadsheetml/2010/11/main" xmlns:xr="http://schemas.microsoft.com/office/spreadsheetml/2014/revision" ' +
@@ -238,6 +247,11 @@ function excel() {
     `${DECL}<Relationships xmlns="${PR}"><Relationship Id="rId3" Type="${R}/extended-properties" Target="docProps/app.xml"/>` +
     `<Relationship Id="rId2" Type="http://schemas.openxmlformats.org/package/2006/relationships/metadata/core-properties" Target="docProps/core.xml"/>` +
     `<Relationship Id="rId1" Type="${R}/officeDocument" Target="xl/workbook.xml"/></Relationships>`;
+  return { workbook, workbookRels, types, rels };
+}
+
+/** Theme, calculation chain and document properties: parts a reader passes by. */
+function excelExtras() {
   const theme =
     `${DECL}<a:theme xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main" name="Office Theme"><a:themeElements><a:clrScheme name="Office">` +
     '<a:dk1><a:sysClr val="windowText" lastClr="000000"/></a:dk1><a:lt1><a:sysClr val="window" lastClr="FFFFFF"/></a:lt1><a:dk2><a:srgbClr val="44546A"/></a:dk2>' +
@@ -263,6 +277,14 @@ function excel() {
     '<vt:variant><vt:lpstr>Worksheets</vt:lpstr></vt:variant><vt:variant><vt:i4>2</vt:i4></vt:variant></vt:vector></HeadingPairs>' +
     '<TitlesOfParts><vt:vector size="2" baseType="lpstr"><vt:lpstr>Contacts</vt:lpstr><vt:lpstr>Lists</vt:lpstr></vt:vector></TitlesOfParts>' +
     '<LinksUpToDate>false</LinksUpToDate><SharedDoc>false</SharedDoc><HyperlinksChanged>false</HyperlinksChanged><AppVersion>16.0300</AppVersion></Properties>';
+  return { theme, calcChain, core, app };
+}
+
+function excel() {
+  const ss = sharedStrings();
+  const { sheet1, sheet2 } = excelSheets(ss);
+  const { workbook, workbookRels, types, rels } = excelPackage();
+  const { theme, calcChain, core, app } = excelExtras();
   const strings = ss.xml(`${DECL}<sst xmlns="${NS}"`);
   return zip(
     [
@@ -273,7 +295,7 @@ function excel() {
       ['xl/worksheets/sheet1.xml', sheet1],
       ['xl/worksheets/sheet2.xml', sheet2],
       ['xl/theme/theme1.xml', theme],
-      ['xl/styles.xml', styles],
+      ['xl/styles.xml', excelStyles()],
       ['xl/sharedStrings.xml', strings],
       ['xl/calcChain.xml', calcChain],
       ['docProps/core.xml', core],

@@ -42,96 +42,108 @@ interface Written {
 }
 
 export async function createZip(path: string, level = 6): Promise<ZipWriter> {
-  const fh = await open(path, 'w');
-  let position = 0;
-  let pending: Buffer[] = [];
-  let pendingBytes = 0;
-  const written: Written[] = [];
-  let busy = false;
+  return new ZipFile(await open(path, 'w'), level);
+}
 
-  const flush = async () => {
-    if (pendingBytes === 0) return;
-    const data = pending.length === 1 ? pending[0] : Buffer.concat(pending, pendingBytes);
-    pending = [];
-    pendingBytes = 0;
-    await writeAll(fh, data, position);
-    position += data.length;
-  };
-  const put = async (data: Buffer) => {
-    pending.push(data);
-    pendingBytes += data.length;
-    if (pendingBytes >= FLUSH_AT) await flush();
-  };
+class ZipFile implements ZipWriter {
+  private position = 0; // bytes written to the file
+  private pending: Buffer[] = [];
+  private pendingBytes = 0;
+  private readonly written: Written[] = [];
+  private busy = false;
 
-  const entry = (name: string): ZipEntryWriter => {
-    if (busy) throw new Error('zip-writer: one entry at a time');
-    busy = true;
+  constructor(
+    private readonly fh: FileHandle,
+    private readonly level: number,
+  ) {}
+
+  entry(name: string): ZipEntryWriter {
+    if (this.busy) throw new Error('zip-writer: one entry at a time');
+    this.busy = true;
     const nameBytes = Buffer.from(name, 'utf8');
-    const offset = position + pendingBytes;
-    const started = put(localHeader(nameBytes));
-    const deflate = createDeflateRaw({ level, chunkSize: 256 * 1024 });
-    let crc = 0;
-    let size = 0;
-    let compressedSize = 0;
+    const offset = this.position + this.pendingBytes;
+    const started = this.put(localHeader(nameBytes));
+    const deflate = createDeflateRaw({ level: this.level, chunkSize: 256 * 1024 });
+    const sums = { crc: 0, size: 0, compressedSize: 0 };
     let failed: Error | null = null;
     const drained = (async () => {
       for await (const chunk of deflate as AsyncIterable<Buffer>) {
-        compressedSize += chunk.length;
-        await put(chunk);
+        sums.compressedSize += chunk.length;
+        await this.put(chunk);
       }
     })().catch((err: Error) => {
       failed = err;
     });
     return {
       get size() {
-        return size;
+        return sums.size;
       },
-      async write(text) {
+      write: async (text) => {
         await started;
         if (failed) throw failed;
         const bytes = Buffer.from(text, 'utf8');
-        size += bytes.length;
-        if (size > MAX_ENTRY) throw new Error(`zip-writer: ${name} passed 4 GiB`);
-        crc = crc32(bytes, crc);
+        sums.size += bytes.length;
+        if (sums.size > MAX_ENTRY) throw new Error(`zip-writer: ${name} passed 4 GiB`);
+        sums.crc = crc32(bytes, sums.crc);
         if (!deflate.write(bytes)) await new Promise<void>((resolve) => deflate.once('drain', resolve));
       },
-      async end() {
+      end: async () => {
         await started;
         deflate.end();
         await drained;
         if (failed) throw failed;
-        if (compressedSize > MAX_ENTRY) throw new Error(`zip-writer: ${name} passed 4 GiB`);
-        await flush();
-        const sizes = Buffer.alloc(12);
-        sizes.writeUInt32LE(crc >>> 0, 0);
-        sizes.writeUInt32LE(compressedSize, 4);
-        sizes.writeUInt32LE(size, 8);
-        await writeAll(fh, sizes, offset + 14);
-        written.push({ name: nameBytes, offset, crc: crc >>> 0, compressedSize, size });
-        busy = false;
+        await this.ended({ name: nameBytes, offset, crc: sums.crc >>> 0, compressedSize: sums.compressedSize, size: sums.size });
       },
     };
-  };
+  }
 
-  return {
-    entry,
-    async add(name, text) {
-      const e = entry(name);
-      await e.write(text);
-      await e.end();
-    },
-    async finish() {
-      const start = position + pendingBytes;
-      for (const w of written) await put(centralHeader(w));
-      const end = position + pendingBytes;
-      await put(endRecords(written.length, start, end - start, end));
-      await flush();
-      await fh.close();
-    },
-    async abort() {
-      await fh.close().catch(() => undefined);
-    },
-  };
+  async add(name: string, text: string): Promise<void> {
+    const e = this.entry(name);
+    await e.write(text);
+    await e.end();
+  }
+
+  async finish(): Promise<void> {
+    const start = this.position + this.pendingBytes;
+    for (const w of this.written) await this.put(centralHeader(w));
+    const end = this.position + this.pendingBytes;
+    await this.put(endRecords(this.written.length, start, end - start, end));
+    await this.flush();
+    await this.fh.close();
+  }
+
+  async abort(): Promise<void> {
+    await this.fh.close().catch(() => undefined);
+  }
+
+  /** An entry is complete: its CRC-32 and sizes go into its local header. */
+  private async ended(w: Written): Promise<void> {
+    if (w.compressedSize > MAX_ENTRY) throw new Error(`zip-writer: ${w.name.toString()} passed 4 GiB`);
+    await this.flush();
+    const sizes = Buffer.alloc(12);
+    sizes.writeUInt32LE(w.crc, 0);
+    sizes.writeUInt32LE(w.compressedSize, 4);
+    sizes.writeUInt32LE(w.size, 8);
+    await writeAll(this.fh, sizes, w.offset + 14);
+    this.written.push(w);
+    this.busy = false;
+  }
+
+  private async put(data: Buffer): Promise<void> {
+    this.pending.push(data);
+    this.pendingBytes += data.length;
+    if (this.pendingBytes >= FLUSH_AT) await this.flush();
+  }
+
+  private async flush(): Promise<void> {
+    if (this.pendingBytes === 0) return;
+    const data = this.pending.length === 1 ? this.pending[0] : Buffer.concat(this.pending, this.pendingBytes);
+    this.pending = [];
+    this.pendingBytes = 0;
+    const at = this.position;
+    this.position += data.length; // before the write completes: offsets taken meanwhile stay right
+    await writeAll(this.fh, data, at);
+  }
 }
 
 async function writeAll(fh: FileHandle, data: Buffer, at: number): Promise<void> {
