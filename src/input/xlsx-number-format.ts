@@ -48,7 +48,7 @@ export function builtinFormat(id: number): string | null {
 
 /** The format ISO 8601 dates are shown in when the cell's own says nothing (a `t="d"` cell with no date format). */
 export function isoFormat(serial: number): string {
-  return Number.isInteger(serial) ? ISO_DATE : ISO_DATE_TIME;
+  return serial < 1 ? 'hh:mm:ss' : Number.isInteger(serial) ? ISO_DATE : ISO_DATE_TIME;
 }
 
 export interface NumberFormat {

@@ -11,6 +11,8 @@ export interface XmlHandlers {
   text(text: string): void;
 }
 
+const SLICE = 16 * 1024;
+
 const local = (name: string) => {
   const colon = name.indexOf(':');
   return colon < 0 ? name : name.slice(colon + 1);
@@ -46,8 +48,12 @@ export async function* xmlEvents(bytes: Readable, part: string, handlers: XmlHan
   try {
     for await (const chunk of bytes as AsyncIterable<Buffer>) {
       decoder ??= decoderFor(chunk);
-      parser.write(decoder.decode(chunk, { stream: true }));
-      yield;
+      const text = decoder.decode(chunk, { stream: true });
+      // A slice at a time, so that what a caller gathers between yields stays small (rows can be 16,384 cells wide).
+      for (let at = 0; at < text.length; at += SLICE) {
+        parser.write(at === 0 && text.length <= SLICE ? text : text.slice(at, at + SLICE));
+        yield;
+      }
     }
     if (decoder) parser.write(decoder.decode());
     parser.close();

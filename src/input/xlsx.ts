@@ -43,9 +43,9 @@ export interface Workbook {
   /**
    * The sheet's rows from row 1, a block at a time: row i of the stream is the sheet's row i + 1. A row's
    * cells start at column A; empty cells inside it are EMPTY, and it ends at its last cell with a value.
-   * Empty rows between rows with values come as [] (blank to the caller); none after the last.
+   * Empty rows between rows with values come as BLANK (no cells); none after the last.
    */
-  rows(sheet: SheetInfo): AsyncGenerator<Cell[][]>;
+  rows(sheet: SheetInfo): AsyncGenerator<Row[]>;
   /** Whether the sheet has a cell with a value (reads up to the first one). */
   hasData(sheet: SheetInfo): Promise<boolean>;
   /** Let go of the file (and remove the temporary copy, if one was made). */
@@ -57,7 +57,12 @@ export interface OpenOptions {
   tempFile?: { opened(path: string): void; gone(path: string): void };
 }
 
+/** A row's cells from column A; it ends at its last cell with a value (a blank row has none). */
+export type Row = readonly Cell[];
+
 export const EMPTY: Cell = Object.freeze({ type: 'empty', text: '' });
+/** Every blank row is this one (a million blank rows cost nothing). */
+export const BLANK: Row = Object.freeze([]);
 /** Excel's widest sheet: XFD. */
 export const MAX_COLUMNS = 16384;
 /** Far beyond Excel's 32,767 characters a cell: a longer one is a damaged or hostile workbook. */
@@ -175,7 +180,7 @@ async function* sheetRows(
   book: WorkbookPart,
   sheet: SheetInfo,
   load: () => Promise<{ strings: SharedStrings; styles: Styles }>,
-): AsyncGenerator<Cell[][]> {
+): AsyncGenerator<Row[]> {
   const part = book.sheets[sheet.number - 1].part;
   const entry = part === null ? undefined : zip.entry(part);
   if (!entry) throw new WorkbookError(`the workbook is damaged (the part of sheet "${sheet.name}" is missing); open it in a spreadsheet program and save it again`);
@@ -188,7 +193,7 @@ async function* sheetRows(
 
 /** One sheet's XML → rows of cells. */
 class SheetReader {
-  out: Cell[][] = [];
+  out: Row[] = [];
   private nextRow = 1; // the sheet row the next row given out is
   private rowNumber = 0;
   private cells: Cell[] = [];
@@ -211,7 +216,7 @@ class SheetReader {
     private readonly sheetName: string,
   ) {}
 
-  take(): Cell[][] {
+  take(): Row[] {
     const block = this.out;
     this.out = [];
     return block;
@@ -268,7 +273,7 @@ class SheetReader {
   private endRow(): void {
     if (this.filled === 0) return; // blank: given out only if a row with values follows
     while (this.nextRow < this.rowNumber) {
-      this.out.push([]);
+      this.out.push(BLANK);
       this.nextRow++;
     }
     this.cells.length = this.filled;
@@ -321,7 +326,8 @@ class SheetReader {
     if (!m) return { type: 'text', text: v };
     const ms = Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]), Number(m[4] ?? 0), Number(m[5] ?? 0)) + Number(m[6] ?? 0) * 1000;
     const days = (ms - Date.UTC(1899, 11, 30)) / 86400000;
-    const serial = days < 61 ? days - 1 : days; // Excel's 29 February 1900 comes before 1 March
+    // A time alone is a fraction of day 0; before 1 March 1900, Excel's 29 February 1900 shifts the days by one.
+    const serial = days < 1 ? days : days < 61 ? days - 1 : days;
     const style = this.styles.format(this.style);
     const code = style?.format.isDate ? style.code : isoFormat(serial);
     return { type: 'date', text: numberFormat(code).format(serial), value: serial, format: code };

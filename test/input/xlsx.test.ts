@@ -8,7 +8,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { columnOf, openWorkbook, WorkbookError, type Cell, type Workbook } from '../../src/input/xlsx.js';
+import { columnOf, openWorkbook, WorkbookError, type Row, type Workbook } from '../../src/input/xlsx.js';
 import { createZip } from '../../src/output/zip-writer.js';
 import { fixture, ROOT } from '../helpers.js';
 
@@ -20,10 +20,10 @@ async function texts(wb: Workbook, choice?: string): Promise<string[][]> {
   return out;
 }
 
-async function cells(path: string, choice?: string): Promise<Cell[][]> {
+async function cells(path: string, choice?: string): Promise<Row[]> {
   const wb = await openWorkbook(path);
   try {
-    const out: Cell[][] = [];
+    const out: Row[] = [];
     for await (const block of wb.rows(wb.sheet(choice))) out.push(...block);
     return out;
   } finally {
@@ -208,6 +208,24 @@ describe('cells and rows', () => {
     const [[date, number]] = await cells(path);
     expect(date).toEqual({ type: 'date', text: '2023-03-15', value: 45000, format: 'yyyy-mm-dd' });
     expect(number).toEqual({ type: 'number', text: '43538', value: 43538 });
+  });
+
+  it('reads t="d" cells (ISO 8601 in the XML): a date, a date and time, a time alone, in the cell\'s format when it has one', async () => {
+    const path = await workbookWith('iso.xlsx', {
+      'xl/styles.xml': '<styleSheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><numFmts count="1"><numFmt numFmtId="164" formatCode="d mmm yyyy"/></numFmts><cellXfs count="2"><xf numFmtId="0"/><xf numFmtId="164"/></cellXfs></styleSheet>',
+      'xl/worksheets/sheet1.xml': sheetXml(
+        '<row r="1"><c r="A1" t="d"><v>2023-03-15</v></c><c r="B1" t="d"><v>2023-03-15T18:30:05Z</v></c><c r="C1" t="d"><v>1899-12-30T13:45:00</v></c><c r="D1" t="d" s="1"><v>2023-03-15</v></c><c r="E1" t="d"><v>soon</v></c></row>',
+      ),
+    });
+    const [row] = await cells(path);
+    expect(row.map((c) => [c.type, c.text])).toEqual([
+      ['date', '2023-03-15'],
+      ['date', '2023-03-15 18:30:05'],
+      ['date', '13:45:00'],
+      ['date', '15 Mar 2023'],
+      ['text', 'soon'],
+    ]);
+    expect(row[0].value).toBe(45000);
   });
 
   it('skips a hidden first sheet unless it is asked for', async () => {

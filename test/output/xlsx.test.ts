@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openWorkbook, type Cell } from '../../src/input/xlsx.js';
+import { openWorkbook, type Row } from '../../src/input/xlsx.js';
 import { generalNumber } from '../../src/input/xlsx-number-format.js';
 import { openZip } from '../../src/input/xlsx-zip.js';
 import { createXlsxWriter, escapeText, sheetName, type WriteCell } from '../../src/output/xlsx.js';
@@ -22,7 +22,7 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-async function write(header: string[], rows: WriteCell[][], options = {}): Promise<string> {
+async function write(header: string[], rows: readonly (readonly WriteCell[])[], options = {}): Promise<string> {
   const path = join(dir, `out-${n++}.xlsx`);
   const w = await createXlsxWriter(path, header, options);
   for (const row of rows) await w.write(row);
@@ -30,10 +30,10 @@ async function write(header: string[], rows: WriteCell[][], options = {}): Promi
   return path;
 }
 
-async function readBack(path: string, choice?: string): Promise<Cell[][]> {
+async function readBack(path: string, choice?: string): Promise<Row[]> {
   const wb = await openWorkbook(path);
   try {
-    const rows: Cell[][] = [];
+    const rows: Row[] = [];
     for await (const block of wb.rows(wb.sheet(choice))) rows.push(...block);
     return rows;
   } finally {
