@@ -73,7 +73,11 @@ export async function excelShaped(file, n) {
   const zipFile = await createZip(file);
   await zipFile.add(
     '[Content_Types].xml',
-    `${decl}<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/></Types>`,
+    `${decl}<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/>` +
+      ['/xl/workbook.xml:sheet.main', '/xl/worksheets/sheet1.xml:worksheet', '/xl/styles.xml:styles', '/xl/sharedStrings.xml:sharedStrings']
+        .map((o) => `<Override PartName="${o.split(':')[0]}" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.${o.split(':')[1]}+xml"/>`)
+        .join('') +
+      '</Types>',
   );
   await zipFile.add('_rels/.rels', `${decl}<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="${R}/officeDocument" Target="xl/workbook.xml"/></Relationships>`);
   await zipFile.add('xl/workbook.xml', `${decl}<workbook xmlns="${NS}" xmlns:r="${R}"><sheets><sheet name="Contacts" sheetId="1" r:id="rId1"/></sheets></workbook>`);
