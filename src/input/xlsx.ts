@@ -4,7 +4,7 @@
 // strings table (SharedStrings: its UTF-8 bytes plus 4 bytes a string) and the cell styles' formats.
 // A workbook that is not a file on disk (standard input, a pipe, a decompressed stream) is first copied to
 // a temporary file, since a zip is read from its end (xlsx-zip.ts).
-import { createWriteStream, promises as fsp } from 'node:fs';
+import { createReadStream, createWriteStream, promises as fsp } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
@@ -91,16 +91,17 @@ async function onDisk(source: string | Readable, options: OpenOptions): Promise<
     const stat = await fsp.stat(source);
     if (stat.isFile()) return { path: source, release: async () => undefined };
   }
-  const dir = await fsp.mkdtemp(join(tmpdir(), 'idv-workbook-'));
-  const path = join(dir, 'workbook.xlsx');
+  // One file, created new and private (a folder would outlive a process that must remove its files at once).
+  const random = Buffer.from(globalThis.crypto.getRandomValues(new Uint8Array(8))).toString('hex');
+  const path = join(tmpdir(), `idv-workbook-${random}.xlsx`);
   options.tempFile?.opened(path);
   const release = async () => {
-    await fsp.rm(dir, { recursive: true, force: true });
+    await fsp.rm(path, { force: true });
     options.tempFile?.gone(path);
   };
   try {
-    const input = typeof source === 'string' ? (await import('node:fs')).createReadStream(source) : source;
-    await pipeline(input, createWriteStream(path, { mode: 0o600 }));
+    const input = typeof source === 'string' ? createReadStream(source) : source;
+    await pipeline(input, createWriteStream(path, { flags: 'wx', mode: 0o600 }));
     return { path, release };
   } catch (err) {
     await release();

@@ -1,11 +1,11 @@
 // Workbooks read as rows of cells, as Excel shows them: the generated Excel, Google Sheets and Open XML SDK
 // shapes and two workbooks LibreOffice wrote (fixtures/workbooks/, fixtures/README.md), then what a damaged
 // or hostile workbook gets.
-import { createReadStream, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { createReadStream, existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { createRequire } from 'node:module';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { columnOf, openWorkbook, WorkbookError, type Row, type Workbook } from '../../src/input/xlsx.js';
@@ -120,6 +120,8 @@ describe('a workbook as Excel writes it', () => {
     expect(await texts(wb)).toEqual(CONTACTS);
     const copy = seen[0].slice('opened '.length);
     expect(existsSync(copy)).toBe(true);
+    expect(statSync(copy).mode & 0o777).toBe(0o600); // the list may be private
+    expect(dirname(copy)).toBe(tmpdir());
     await wb.close();
     expect(existsSync(copy)).toBe(false);
     expect(seen).toEqual([`opened ${copy}`, `gone ${copy}`]);
