@@ -230,6 +230,21 @@ describe('cells and rows', () => {
     expect(row[0].value).toBe(45000);
   });
 
+  it('reads Strict Open XML (ISO 29500 Strict: other namespaces and relationship types)', async () => {
+    const R = 'http://purl.oclc.org/ooxml/officeDocument/relationships';
+    const NS = 'http://purl.oclc.org/ooxml/spreadsheetml/main';
+    const path = await workbookWith('strict.xlsx', {
+      '_rels/.rels': `<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="${R}/officeDocument" Target="xl/book.xml"/></Relationships>`,
+      'xl/workbook.xml': null,
+      'xl/_rels/workbook.xml.rels': null,
+      'xl/book.xml': `<workbook xmlns="${NS}" xmlns:r="${R}"><sheets><sheet name="Strict" sheetId="1" r:id="rId1"/></sheets></workbook>`,
+      'xl/_rels/book.xml.rels': `<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="${R}/worksheet" Target="worksheets/sheet1.xml"/><Relationship Id="rId2" Type="${R}/sharedStrings" Target="strings.xml"/></Relationships>`,
+      'xl/strings.xml': `<sst xmlns="${NS}"><si><t>strict@example.com</t></si></sst>`,
+      'xl/worksheets/sheet1.xml': `<worksheet xmlns="${NS}"><sheetData><row r="1"><c r="A1" t="s"><v>0</v></c><c r="B1" t="d"><v>2023-03-15</v></c></row></sheetData></worksheet>`,
+    });
+    expect(await read(path)).toEqual([['strict@example.com', '2023-03-15']]);
+  });
+
   it('skips a hidden first sheet unless it is asked for', async () => {
     const path = await workbookWith('hidden.xlsx', {
       'xl/workbook.xml':
