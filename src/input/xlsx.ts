@@ -67,6 +67,13 @@ export const BLANK: Row = Object.freeze([]);
 export const MAX_COLUMNS = 16384;
 /** Far beyond Excel's 32,767 characters a cell: a longer one is a damaged or hostile workbook. */
 const MAX_CELL_CHARS = 1024 * 1024;
+/**
+ * Empty cells filled in between values, beyond this many a value (plus a few wide rows' worth), mean a sheet
+ * whose rows each reach far right with nothing between (a few bytes of XML a row, thousands of cells): no
+ * table has that shape, and reading it would take minutes and gigabytes.
+ */
+const GAPS_PER_VALUE = 1000;
+const GAPS_FREE = MAX_COLUMNS * 100;
 
 /** The workbook at `source`: a path, or a stream of its bytes. */
 export async function openWorkbook(source: string | Readable, options: OpenOptions = {}): Promise<Workbook> {
@@ -209,6 +216,8 @@ class SheetReader {
   private capture: 'v' | 'is' | null = null;
   private phonetic = 0;
   private inCell = false;
+  private values = 0; // cells with a value so far
+  private gaps = 0; // empty cells filled in so far
 
   constructor(
     private readonly strings: SharedStrings,
@@ -265,6 +274,11 @@ class SheetReader {
     const col = at >= this.col ? at : this.col; // cells out of order are kept, in the order read
     if (col >= MAX_COLUMNS) throw new WorkbookError(`sheet "${this.sheetName}" row ${this.rowNumber} has a cell past column XFD; the workbook is damaged`);
     const cell = this.cell();
+    if (cell !== EMPTY) this.values++;
+    this.gaps += Math.max(0, col - this.cells.length);
+    if (this.gaps > this.values * GAPS_PER_VALUE + GAPS_FREE) {
+      throw new WorkbookError(`sheet "${this.sheetName}" spreads its values over ${col + 1} columns with nothing between them (row ${this.rowNumber}): it is no table idv can read; save the table alone as CSV`);
+    }
     while (this.cells.length < col) this.cells.push(EMPTY);
     this.cells[col] = cell;
     this.col = col + 1;

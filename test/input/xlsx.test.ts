@@ -333,6 +333,12 @@ describe('what idv does not read', () => {
     await refused(Readable.from([Buffer.from('PK\x03\x04 not really a zip')]), /damaged/);
   });
 
+  it('rows that each reach far right with nothing between (a few bytes of XML, thousands of cells each)', async () => {
+    let rows = '';
+    for (let r = 1; r <= 200; r++) rows += `<row r="${r}"><c r="A${r}"><v>1</v></c><c r="XFD${r}"><v>1</v></c></row>`;
+    await refused(await workbookWith('spread.xlsx', { 'xl/worksheets/sheet1.xml': sheetXml(rows) }), /spreads its values over 16384 columns with nothing between them \(row 114\)/);
+  });
+
   it('a cell past column XFD, a shared string that is not there', async () => {
     await refused(await workbookWith('wide.xlsx', { 'xl/worksheets/sheet1.xml': sheetXml('<row r="1"><c r="XFE1"><v>1</v></c></row>') }), /past column XFD/);
     await refused(
