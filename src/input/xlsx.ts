@@ -65,6 +65,8 @@ export const EMPTY: Cell = Object.freeze({ type: 'empty', text: '' });
 export const BLANK: Row = Object.freeze([]);
 /** Excel's widest sheet: XFD. */
 export const MAX_COLUMNS = 16384;
+/** Excel's longest sheet. */
+export const MAX_ROWS = 1_048_576;
 /** Far beyond Excel's 32,767 characters a cell: a longer one is a damaged or hostile workbook. */
 const MAX_CELL_CHARS = 1024 * 1024;
 /**
@@ -246,6 +248,7 @@ class SheetReader {
     else if (name === 'row') {
       const r = a.r === undefined ? NaN : Number(a.r);
       this.rowNumber = r >= this.nextRow ? r : this.nextRow; // rows out of order are kept, in the order read
+      if (this.rowNumber > MAX_ROWS) throw new WorkbookError(`sheet "${this.sheetName}" has a row past Excel's last, ${MAX_ROWS}; the workbook is damaged`);
       this.cells = [];
       this.filled = 0;
       this.col = 0;

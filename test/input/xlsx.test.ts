@@ -339,8 +339,9 @@ describe('what idv does not read', () => {
     await refused(await workbookWith('spread.xlsx', { 'xl/worksheets/sheet1.xml': sheetXml(rows) }), /spreads its values over 16384 columns with nothing between them \(row 114\)/);
   });
 
-  it('a cell past column XFD, a shared string that is not there', async () => {
+  it('a cell past column XFD, a row past row 1,048,576, a shared string that is not there', async () => {
     await refused(await workbookWith('wide.xlsx', { 'xl/worksheets/sheet1.xml': sheetXml('<row r="1"><c r="XFE1"><v>1</v></c></row>') }), /past column XFD/);
+    await refused(await workbookWith('long.xlsx', { 'xl/worksheets/sheet1.xml': sheetXml('<row r="1"><c><v>1</v></c></row><row r="999999999"><c><v>1</v></c></row>') }), /row past Excel's last, 1048576/);
     await refused(
       await workbookWith('strings.xlsx', {
         'xl/sharedStrings.xml': '<sst xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><si><t>a</t></si></sst>',
