@@ -122,8 +122,9 @@ export class SharedStrings {
   private used = 0;
   private ends = new Uint32Array(1024);
   private n = 0;
-  /** Past this, the workbook is refused: more text than any spreadsheet program writes. */
+  /** Past these, the workbook is refused: more text than any spreadsheet program writes. */
   static readonly MAX_BYTES = 2 ** 31;
+  static readonly MAX_COUNT = 50_000_000;
 
   get count(): number {
     return this.n;
@@ -132,6 +133,7 @@ export class SharedStrings {
     return this.used;
   }
   add(text: string): void {
+    if (this.n >= SharedStrings.MAX_COUNT) throw new WorkbookError(`the workbook holds more than ${SharedStrings.MAX_COUNT} shared texts; save the sheet as CSV`);
     const need = Buffer.byteLength(text);
     if (this.used + need > this.bytes.length) {
       if (this.used + need > SharedStrings.MAX_BYTES) throw new WorkbookError('the workbook holds more than 2 GiB of shared text; save the sheet as CSV');
