@@ -82,6 +82,8 @@ export interface Styles {
   format(style: number): { code: string; format: NumberFormat } | null;
 }
 
+const MAX_STYLES = 1_000_000;
+
 export async function stylesPart(zip: ZipArchive, part: string | undefined): Promise<Styles> {
   const entry = part === undefined ? undefined : zip.entry(part);
   const codes = new Map<number, string>();
@@ -92,7 +94,11 @@ export async function stylesPart(zip: ZipArchive, part: string | undefined): Pro
       open(name, a) {
         if (name === 'numFmt') codes.set(Number(attr(a, 'numFmtId')), attr(a, 'formatCode') ?? 'General');
         else if (name === 'cellXfs') inCellXfs = true;
-        else if (name === 'xf' && inCellXfs) xfFormats.push(Number(attr(a, 'numFmtId') ?? 0));
+        else if (name === 'xf' && inCellXfs) {
+          // Excel holds at most 64,000 cell formats; far more is a damaged or hostile workbook.
+          if (xfFormats.length >= MAX_STYLES) throw new WorkbookError(`the workbook is damaged (${entry.name} has more than ${MAX_STYLES} cell formats)`);
+          xfFormats.push(Number(attr(a, 'numFmtId') ?? 0));
+        }
       },
       close(name) {
         if (name === 'cellXfs') inCellXfs = false;
