@@ -7,11 +7,11 @@
 import { createReadStream, createWriteStream, promises as fsp } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Readable } from 'node:stream';
+import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { generalNumber, inCalendar, isoFormat, numberFormat } from './xlsx-number-format.js';
 import { relationships, sharedStringsPart, stylesPart, workbookPart, unescapeOoxml, type SharedStrings, type Styles, type WorkbookPart } from './xlsx-parts.js';
-import { attr, xmlEvents } from './xlsx-xml.js';
+import { xmlEvents } from './xlsx-xml.js';
 import { openZip, WorkbookError, type ZipArchive } from './xlsx-zip.js';
 
 export { WorkbookError } from './xlsx-zip.js';
