@@ -37,6 +37,22 @@ await esbuild.build({
   logLevel: 'warning',
 });
 
+// Workbooks (.xlsx in and out: dist/input/xlsx.js, dist/output/xlsx.js, the modules they import, and saxes) are
+// a CommonJS file of their own, dist/xlsx.cjs, which the program requires when a run first reads or writes a
+// workbook (`import('./xlsx.js')` where it does: see the 'workbook-modules' plugin below). They share no module
+// with the program, so nothing is loaded twice.
+const WORKBOOK = { input: join(DIST, 'input', 'xlsx.js'), output: join(DIST, 'output', 'xlsx.js') };
+await esbuild.build({
+  stdin: { contents: `export * as input from ${JSON.stringify(WORKBOOK.input)};\nexport * as output from ${JSON.stringify(WORKBOOK.output)};\n`, resolveDir: ROOT, loader: 'js' },
+  outfile: join(DIST, 'xlsx.cjs'),
+  bundle: true,
+  platform: 'node',
+  format: 'cjs',
+  target: 'node20.19',
+  legalComments: 'none',
+  logLevel: 'warning',
+});
+
 const result = await esbuild.build({
   entryPoints: [join(DIST, 'run-entry.js')],
   outfile: join(DIST, 'program.cjs'),
@@ -46,7 +62,7 @@ const result = await esbuild.build({
   target: 'node20.19',
   // Every import() becomes a require(), lazy as before (see above).
   supported: { 'dynamic-import': false },
-  external: ['undici', './terminal.cjs'],
+  external: ['undici', './terminal.cjs', './xlsx.cjs'],
   // dist/version.js finds package.json from its own URL; in the bundle that is dist/program.cjs's.
   define: { 'import.meta.url': '__idvModuleUrl' },
   banner: { js: "const __idvModuleUrl = require('node:url').pathToFileURL(__filename).href;" },
@@ -79,8 +95,24 @@ const result = await esbuild.build({
         b.onLoad({ filter: /.*/, namespace: 'terminal' }, (a) => ({ contents: exportOf[a.path], loader: 'js' }));
       },
     },
+    {
+      // `import('…/input/xlsx.js')` and `import('…/output/xlsx.js')` take their module from dist/xlsx.cjs (see
+      // above). Only import(): a static import would load every workbook module at every start.
+      name: 'workbook-modules',
+      setup(b) {
+        b.onResolve({ filter: /[\\/]xlsx\.js$/ }, (a) => {
+          const part = Object.keys(WORKBOOK).find((k) => WORKBOOK[k] === resolve(a.resolveDir, a.path));
+          if (part === undefined) return undefined;
+          if (a.kind !== 'dynamic-import') return { errors: [{ text: `${a.importer} imports ${a.path} statically: import() it where a workbook is read or written` }] };
+          return { path: part, namespace: 'workbook' };
+        });
+        b.onLoad({ filter: /.*/, namespace: 'workbook' }, (a) => ({ contents: `module.exports = require("./xlsx.cjs").${a.path};`, loader: 'js' }));
+      },
+    },
   ],
 });
+const workbookInside = Object.keys(result.metafile.inputs).filter((p) => /(^|\/)(dist\/input\/xlsx|dist\/output\/(xlsx|zip-writer)|node_modules\/(saxes|xmlchars)\/)/.test(p));
+if (workbookInside.length) throw new Error(`dist/program.cjs holds ${workbookInside.join(', ')}: import() dist/input/xlsx.js or dist/output/xlsx.js instead (see scripts/bundle.mjs)`);
 const imports = Object.values(result.metafile.outputs).flatMap((o) => o.imports);
 const dynamic = imports.filter((i) => i.kind === 'dynamic-import');
 if (dynamic.length) throw new Error(`dist/program.cjs still has import() of ${dynamic.map((i) => i.path).join(', ')}: see the comment at the top of scripts/bundle.mjs`);

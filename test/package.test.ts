@@ -87,9 +87,9 @@ describe('npm pack', () => {
             ? []
             : [join(dir, e.name).replace(/^src\//, 'dist/').replace(/\.cts$/, '.cjs').replace(/\.ts$/, '.js')],
       );
-    // … and the bundles of the program that dist/cli.cjs loads and of ora and chalk (scripts/bundle.mjs)
+    // … and the bundles of the program that dist/cli.cjs loads, of ora and chalk, and of the workbook modules (scripts/bundle.mjs)
     expect(packed.filter((f) => /^dist\/.*\.c?js$/.test(f))).toEqual(
-      [...compiled('src').filter((f) => !f.startsWith('dist/tools/')), 'dist/program.cjs', 'dist/terminal.cjs'].sort(),
+      [...compiled('src').filter((f) => !f.startsWith('dist/tools/')), 'dist/program.cjs', 'dist/terminal.cjs', 'dist/xlsx.cjs'].sort(),
     );
     // … and the program's code cache, made for the Node that packed (src/load-program.cts)
     expect(packed.filter((f) => f.endsWith('.cache'))).toEqual([expect.stringMatching(new RegExp(`^dist/program-[0-9a-f]{16}-${process.version}-${process.arch}\\.cache$`))]);
