@@ -16,7 +16,7 @@ export async function runCli(argv: string[], io: Io): Promise<number> {
   io.secrets.add(io.env.IDV_API_KEY);
   io.secrets.add((await storedKey(io.env)) ?? undefined);
   try {
-    const program = buildProgram({ version, io }, argv[0]);
+    const program = await buildProgram({ version, io }, argv[0]);
     try {
       await program.parseAsync(argv, { from: 'user' });
     } catch (err) {

@@ -1,10 +1,39 @@
 // `idv auth login | status | logout`: store, show (masked) and remove the API key.
+import { Command } from 'commander';
 import { IdvError, usageError } from '../errors.js';
 import { warn, oneLine, type Io } from '../io.js';
 import { configPath, findKey, keyLooksSendable, keyTooShort, maskKey, NO_KEY_MESSAGE, removeKey, saveKey } from '../key.js';
 
 export interface AuthOptions {
   action: 'login' | 'status' | 'logout';
+}
+
+/** `idv auth` and its three subcommands. */
+export function authCommand(io: Io): Command {
+  const auth = new Command('auth').description('store, show (masked) and remove the API key').addHelpText(
+    'after',
+    `
+Examples:
+  $ idv auth login                          # paste the key at a hidden prompt
+  $ printf %s "$KEY" | idv auth login       # or pipe it in
+  $ idv auth status                         # where the key comes from, masked
+  $ idv auth logout
+
+The key is read from IDV_API_KEY first, then from $XDG_CONFIG_HOME/idv/config.json.`,
+  );
+  for (const [action, text, example] of [
+    ['login', 'store the API key (hidden prompt, or standard input when piped)', '$ idv auth login\n  $ printf %s "$KEY" | idv auth login'],
+    ['status', 'show where the key comes from, masked', '$ idv auth status'],
+    ['logout', 'remove the stored key', '$ idv auth logout'],
+  ] as const) {
+    auth.addCommand(
+      new Command(action)
+        .description(text)
+        .addHelpText('after', `\nExamples:\n  ${example}`)
+        .action(() => run({ action }, io)),
+    );
+  }
+  return auth;
 }
 
 export async function run(o: AuthOptions, io: Io): Promise<void> {

@@ -1,10 +1,40 @@
 // `idv cache stats | clear`.
+import { Command, Option } from 'commander';
 import { oneLine, warn, type Io } from '../io.js';
 import { cacheDir, cacheStats, clearCache } from '../cache/store.js';
 
 export interface CacheOptions {
   action: 'stats' | 'clear';
   format?: 'json';
+}
+
+/** `idv cache` and its subcommands. */
+export function cacheCommand(io: Io): Command {
+  const cache = new Command('cache').description('inspect and empty the local result cache').addHelpText(
+    'after',
+    `
+Examples:
+  $ idv cache stats
+  $ idv cache stats --format json
+  $ idv cache clear
+
+Results are kept in $XDG_CACHE_HOME/idv/ (default ~/.cache/idv/) for --cache-ttl (default 7d;
+by status too: --cache-ttl ok=90d,disposable=180d,7d).`,
+  );
+  cache.addCommand(
+    new Command('stats')
+      .description('entries, size, path and oldest entry of the cache')
+      .addOption(new Option('--format <format>', 'json for a machine-readable object').choices(['json']))
+      .addHelpText('after', '\nExamples:\n  $ idv cache stats\n  $ idv cache stats --format json')
+      .action((f: { format?: 'json' }) => run({ action: 'stats', format: f.format }, io)),
+  );
+  cache.addCommand(
+    new Command('clear')
+      .description('remove every cached result')
+      .addHelpText('after', '\nExamples:\n  $ idv cache clear')
+      .action(() => run({ action: 'clear' }, io)),
+  );
+  return cache;
 }
 
 export async function run(o: CacheOptions, io: Io): Promise<void> {
