@@ -96,10 +96,10 @@ describe('issue 12.4: --cache-ttl by status', () => {
   });
 
   it('a name that is no status the cache keeps draws a warning (a typo must not pass silently)', async () => {
-    const r = await run(['emails', '--sandbox', '-q', '--cache-ttl', 'disposible=180d,error=1d,7d'], { input: 'a@example.com\n' });
+    const r = await run(['emails', '--sandbox', '-q', '--cache-ttl', 'spamtrap=180d,error=1d,7d'], { input: 'a@example.com\n' });
     expect(r.exitCode).toBe(0);
     expect(r.stderr).toBe(
-      'idv: warning: --cache-ttl names "disposible", "error", not a status the cache keeps (it keeps: ok, alias, disposable, fake, and any new status the service gives).\n',
+      'idv: warning: --cache-ttl names "spamtrap", "error", not a status the cache keeps (it keeps: ok, alias, disposable, fake, and any new status the service gives).\n',
     );
   });
 });

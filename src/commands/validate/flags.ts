@@ -4,7 +4,7 @@
 import { Command } from 'commander';
 import { DEFAULTS, type Kind } from '../../defaults.js';
 import { parseCacheTtl } from '../../cache/ttl.js';
-import { duration, positiveSeconds, statusList, wholeNumber } from '../parsers.js';
+import { duration, positiveSeconds, statusList, ttlNames, wholeNumber } from '../parsers.js';
 import { FORMATS, type Format } from '../../output/format.js';
 import { addFlags, given, onUnless, readFlags, value, valueOr, type OptionsOf } from '../flag-table.js';
 
@@ -39,7 +39,7 @@ export const VALIDATE_FLAGS = {
   cache: onUnless('--no-cache', 'neither read nor write the local result cache'),
   /** --cache-ttl: how long a cached result counts, by status. */
   cacheTtl: valueOr('--cache-ttl <duration>', 'how long cached results count; per status too: ok=90d,disposable=180d,7d (the bare value for the rest)', {
-    parse: parseCacheTtl,
+    parse: (text) => ttlNames(parseCacheTtl(text)),
     fallback: parseCacheTtl(DEFAULTS.cacheTtl),
     shown: DEFAULTS.cacheTtl,
   }),

@@ -5,6 +5,10 @@ import { CommanderError } from 'commander';
 import { validateCommand, VALIDATE_FLAGS, type ValidateOptions } from '../../../src/commands/validate/flags.js';
 import { parseCacheTtl } from '../../../src/cache/ttl.js';
 import type { Kind } from '../../../src/defaults.js';
+import { run } from '../../fake-io.js';
+import { sandbox, withHome } from '../../helpers.js';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 
 /** What `idv <kind> …argv` hands run(), or the usage error commander refused it with. */
 async function parse(kind: Kind, argv: string[]): Promise<ValidateOptions | string> {
@@ -95,5 +99,36 @@ describe('idv emails|domains: argv → options', () => {
       expect(command.options.map((o) => o.attributeName()).sort()).toEqual(Object.values(VALIDATE_FLAGS).map((f) => f.attribute).sort());
     }
     expect(Object.keys(DEFAULTS).filter((k) => k !== 'kind' && k !== 'files').sort()).toEqual(Object.keys(VALIDATE_FLAGS).sort());
+  });
+});
+
+describe('a slip in a status name or a duration stops the run before anything is sent or written', () => {
+  it.each<[string, string[], string]>([
+    ['--exclude disposible', ['--exclude', 'disposible'], `idv: option '--exclude <statuses>' argument 'disposible' is invalid. "disposible" is no status: did you mean "disposable"?\n(run with --help for usage)\n`],
+    ['--only okk', ['--only', 'okk'], `idv: option '--only <statuses>' argument 'okk' is invalid. "okk" is no status: did you mean "ok"?\n(run with --help for usage)\n`],
+    ['--cache-ttl fake=1d,disposible=9d', ['--cache-ttl', 'fake=1d,disposible=9d'], `idv: option '--cache-ttl <duration>' argument 'fake=1d,disposible=9d' is invalid. "disposible" is no status: did you mean "disposable"?\n(run with --help for usage)\n`],
+    ['--cache-ttl 7', ['--cache-ttl', '7'], 'idv: --cache-ttl "7" has no unit: write 7s, 7m, 7h or 7d (seconds, minutes, hours or days).\n'],
+    ['--max-wait 90', ['--wait', '--max-wait', '90'], 'idv: --max-wait "90" has no unit: write 90s, 90m, 90h or 90d (seconds, minutes, hours or days).\n'],
+  ])('%s: exit 2, no -o file, no request', async (_name, flags, stderr) => {
+    await withHome(async (home) => {
+      const { sb, env } = await sandbox({}, home);
+      try {
+        const out = join(home.dir, 'clean.csv');
+        const r = await run(['emails', '-', ...flags, '-o', out], { env, input: 'a@mailinator.com\nb@example.com\n' });
+        expect(r.stderr).toBe(stderr);
+        expect(r.exitCode).toBe(2);
+        expect(existsSync(out)).toBe(false);
+        expect(sb.requests).toEqual([]);
+      } finally {
+        await sb.close();
+      }
+    });
+  });
+
+  it('a name that is no slip of a known status is kept, with a warning (the service may add it)', async () => {
+    const r = await run(['emails', '-', '--sandbox', '-q', '--exclude', 'spamtrap,disposable'], { input: 'a@mailinator.com\nb@example.com\n' });
+    expect(r.stderr).toBe('idv: warning: --exclude names "spamtrap", not a known status (known: ok, alias, disposable, fake, quota_exceeded, invalid, error).\n');
+    expect(r.stdout).toBe('email,status\nb@example.com,ok\n');
+    expect(r.exitCode).toBe(0);
   });
 });
