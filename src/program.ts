@@ -4,13 +4,32 @@
 import { Command } from 'commander';
 import { validateCommand } from './commands/validate/flags.js';
 import { forPerson, type Io } from './io.js';
-import { DOCS_MARK, withDocs } from './shipped.cjs';
+import { withDocs } from './shipped.cjs';
+import { DOCS, ENVIRONMENT, EXIT_CODES, FILES, helpAfter, helpWidth, narrowItem, type Block } from './commands/help-text.js';
 
 export interface ProgramDeps {
   version: () => string;
   /** The run's surroundings; commander's own output (help, usage errors) goes to its streams too. */
   io: Io;
 }
+
+const ROOT_HELP: Block[] = [
+  {
+    title: 'Examples:',
+    examples: [
+      { command: "printf '%s\\n' ann@example.com bob@mailinator.com | idv emails --sandbox", comment: 'try it: no key needed' },
+      { command: 'idv emails list.csv --sandbox' },
+      { command: 'cat list.txt | idv emails --format json | jq .' },
+      { command: 'idv auth login' },
+      { command: 'idv sandbox --port 8080 --quota 50' },
+      { command: 'source <(idv completion bash)' },
+    ],
+  },
+  { list: 'Environment', items: ENVIRONMENT },
+  { list: 'Files', items: FILES },
+  { list: 'Exit codes', items: EXIT_CODES },
+  DOCS,
+];
 
 /** The Io a command runs with: --no-color turns colour off on both streams. */
 function ioFor(io: Io, noColor: boolean): Io {
@@ -22,17 +41,21 @@ function ioFor(io: Io, noColor: boolean): Io {
 function output(io: Io) {
   return {
     writeOut: (str: string) => void io.stdout.write(withDocs(str)),
-    writeErr: (str: string) => void io.stderr.write(str),
-    // The width the pre-rendered help (dist/help/) has, so that both paths print the same text.
-    getOutHelpWidth: () => 80,
-    getErrHelpWidth: () => 80,
+    writeErr: (str: string) => void io.stderr.write(withDocs(str)),
+    // The terminal's width when narrower than the help rendered at build time (dist/help/), else that one's.
+    getOutHelpWidth: () => helpWidth(io),
+    getErrHelpWidth: () => helpWidth(io, true),
     outputError: (str: string, write: (s: string) => void) => write(forPerson(io, `idv: ${str.replace(/^error: /, '')}`)),
   };
 }
 
 /** What every command of the tree shares: it ends through main.ts and writes through the run's Io. */
 function inherit(command: Command, io: Io): void {
-  command.exitOverride().showHelpAfterError('(run with --help for usage)').configureOutput(output(io));
+  command
+    .exitOverride()
+    .showHelpAfterError('(run with --help for usage)')
+    .configureOutput(output(io))
+    .configureHelp({ formatItem: narrowItem, minWidthToWrap: 20 });
   for (const sub of command.commands) inherit(sub, io);
 }
 
@@ -46,26 +69,13 @@ export async function buildProgram(deps: ProgramDeps, first?: string): Promise<C
   const { io } = deps;
   const program = new Command('idv')
     .description('Validate email addresses and domains in bulk with the Valid Identities API.')
-    .version(deps.version(), '-V, --version')
-    .addHelpText(
-      'after',
-      `
-Examples:
-  $ printf '%s\\n' ann@example.com bob@mailinator.com | idv emails --sandbox   # try it: no key
-  $ idv emails list.csv --sandbox
-  $ cat list.txt | idv emails --format json | jq .
-  $ idv auth login
-  $ idv sandbox --port 8080 --quota 50
-  $ source <(idv completion bash)
-
-Key: IDV_API_KEY, else the file written by idv auth login.
-Docs (every command, flag, status and exit code): ${DOCS_MARK}`,
-    );
+    .version(deps.version(), '-V, --version');
+  helpAfter(program, io, ROOT_HELP);
   const only = first === 'emails' || first === 'domains' ? first : null;
   for (const kind of ['emails', 'domains'] as const) {
     if (only !== null && kind !== only) continue;
     program.addCommand(
-      validateCommand(kind, async (o) => {
+      validateCommand(kind, io, async (o) => {
         const { run } = await import('./commands/validate/run.js');
         await run(o, ioFor(io, o.noColor));
       }),

@@ -81,14 +81,16 @@ describe.concurrent.skipIf(!built)('the single executable (dist-bin/idv)', () =>
     });
   });
 
-  it('--help, emails --help, auth login --help: what node bin/idv.js prints, the docs named by their home page', async () => {
+  it('--help, emails --help, auth login --help, help, bare idv: what node bin/idv.js prints, the docs named by their home page, no placeholder', async () => {
     const homepage = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).homepage as string;
     await withHome(async (home) => {
-      for (const args of [['--help'], ['emails', '--help'], ['auth', 'login', '--help'], ['help']]) {
+      for (const args of [['--help'], ['emails', '--help'], ['auth', 'login', '--help'], ['help'], []]) {
         const [b, n] = await Promise.all([bin(args, { env: home.env }), idv(args, { env: home.env })]);
-        expect(n.stdout).toContain('Usage: idv');
+        expect(n.stdout + n.stderr).toContain('Usage: idv');
         // docs/ does not travel with the executable: its help points at the home page instead.
         expect(b.stdout).toBe(n.stdout.split(join(ROOT, 'docs', 'cli.md')).join(homepage));
+        expect(b.stderr).toBe(n.stderr.split(join(ROOT, 'docs', 'cli.md')).join(homepage));
+        expect(b.stdout + b.stderr).not.toMatch(/@[A-Z]+@/);
         expect(b.exitCode).toBe(n.exitCode);
       }
     });

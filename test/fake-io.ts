@@ -29,10 +29,13 @@ export interface FakeOptions {
   onStderr?: (text: string) => void;
   /** A stdout that fails every write with this code (EPIPE: the reader went away). */
   stdoutError?: string;
+  /** The terminal's width, as a TTY stream's `columns` says it (stdout and stderr). */
+  columns?: number;
 }
 
 class Collector extends Writable {
   text = '';
+  columns?: number;
   constructor(private readonly onChunk?: (t: string) => void, private readonly failWith?: string) {
     super();
   }
@@ -48,6 +51,7 @@ class Collector extends Writable {
 export function fakeIo(o: FakeOptions = {}): Io & { out: Collector; err: Collector } {
   const out = new Collector(undefined, o.stdoutError);
   const err = new Collector(o.onStderr);
+  if (o.columns !== undefined) out.columns = err.columns = o.columns;
   let stdin: Readable;
   if (o.input instanceof Readable) stdin = o.input;
   else {

@@ -1,5 +1,6 @@
 // `idv auth login | status | logout`: store, show (masked) and remove the API key.
 import { Command } from 'commander';
+import { ENVIRONMENT, FILES, helpAfter, pick, type Block, type Example } from './help-text.js';
 import { IdvError, usageError } from '../errors.js';
 import { warn, oneLine, type Io } from '../io.js';
 import { configPath, findKey, keyLooksSendable, keyTooShort, maskKey, NO_KEY_MESSAGE, removeKey, saveKey } from '../key.js';
@@ -8,30 +9,33 @@ export interface AuthOptions {
   action: 'login' | 'status' | 'logout';
 }
 
+const KEY_FACTS: Block[] = [
+  { list: 'Environment', items: pick(ENVIRONMENT, 'IDV_API_KEY', 'XDG_CONFIG_HOME') },
+  { list: 'Files', items: pick(FILES, '~/.config/idv/config.json') },
+];
+
+const AUTH_HELP: Record<AuthOptions['action'], Example[]> = {
+  login: [
+    { command: 'idv auth login', comment: 'paste the key at a hidden prompt' },
+    { command: 'printf %s "$KEY" | idv auth login', comment: 'or pipe it in' },
+  ],
+  status: [{ command: 'idv auth status', comment: 'where the key comes from, masked' }],
+  logout: [{ command: 'idv auth logout' }],
+};
+
 /** `idv auth` and its three subcommands. */
 export function authCommand(io: Io): Command {
-  const auth = new Command('auth').description('store, show (masked) and remove the API key').addHelpText(
-    'after',
-    `
-Examples:
-  $ idv auth login                          # paste the key at a hidden prompt
-  $ printf %s "$KEY" | idv auth login       # or pipe it in
-  $ idv auth status                         # where the key comes from, masked
-  $ idv auth logout
-
-The key is read from IDV_API_KEY first, then from $XDG_CONFIG_HOME/idv/config.json.`,
-  );
-  for (const [action, text, example] of [
-    ['login', 'store the API key (hidden prompt, or standard input when piped)', '$ idv auth login\n  $ printf %s "$KEY" | idv auth login'],
-    ['status', 'show where the key comes from, masked', '$ idv auth status'],
-    ['logout', 'remove the stored key', '$ idv auth logout'],
+  const auth = helpAfter(new Command('auth').description('store, show (masked) and remove the API key'), io, [
+    { title: 'Examples:', examples: Object.values(AUTH_HELP).flat() },
+    ...KEY_FACTS,
+  ]);
+  for (const [action, text] of [
+    ['login', 'store the API key (hidden prompt, or standard input when piped)'],
+    ['status', 'show where the key comes from, masked'],
+    ['logout', 'remove the stored key'],
   ] as const) {
-    auth.addCommand(
-      new Command(action)
-        .description(text)
-        .addHelpText('after', `\nExamples:\n  ${example}`)
-        .action(() => run({ action }, io)),
-    );
+    const command = new Command(action).description(text).action(() => run({ action }, io));
+    auth.addCommand(helpAfter(command, io, [{ title: 'Examples:', examples: AUTH_HELP[action] }, ...KEY_FACTS]));
   }
   return auth;
 }

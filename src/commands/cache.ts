@@ -1,5 +1,6 @@
 // `idv cache stats | clear`.
 import { Command, Option } from 'commander';
+import { ENVIRONMENT, FILES, helpAfter, pick, type Block } from './help-text.js';
 import { oneLine, warn, type Io } from '../io.js';
 import { cacheDir, cacheStats, clearCache } from '../cache/store.js';
 
@@ -8,32 +9,29 @@ export interface CacheOptions {
   format?: 'json';
 }
 
+const CACHE_FACTS: Block[] = [
+  {
+    prose: 'Results are kept for --cache-ttl (default 7d; by status too: --cache-ttl ok=90d,disposable=180d,7d), per service and endpoint.',
+  },
+  { list: 'Environment', items: pick(ENVIRONMENT, 'XDG_CACHE_HOME') },
+  { list: 'Files', items: pick(FILES, '~/.cache/idv/') },
+];
+
 /** `idv cache` and its subcommands. */
 export function cacheCommand(io: Io): Command {
-  const cache = new Command('cache').description('inspect and empty the local result cache').addHelpText(
-    'after',
-    `
-Examples:
-  $ idv cache stats
-  $ idv cache stats --format json
-  $ idv cache clear
-
-Results are kept in $XDG_CACHE_HOME/idv/ (default ~/.cache/idv/) for --cache-ttl (default 7d;
-by status too: --cache-ttl ok=90d,disposable=180d,7d).`,
-  );
-  cache.addCommand(
-    new Command('stats')
-      .description('entries, size, path and oldest entry of the cache')
-      .addOption(new Option('--format <format>', 'json for a machine-readable object').choices(['json']))
-      .addHelpText('after', '\nExamples:\n  $ idv cache stats\n  $ idv cache stats --format json')
-      .action((f: { format?: 'json' }) => run({ action: 'stats', format: f.format }, io)),
-  );
-  cache.addCommand(
-    new Command('clear')
-      .description('remove every cached result')
-      .addHelpText('after', '\nExamples:\n  $ idv cache clear')
-      .action(() => run({ action: 'clear' }, io)),
-  );
+  const stats = [{ command: 'idv cache stats' }, { command: 'idv cache stats --format json' }];
+  const clear = [{ command: 'idv cache clear' }];
+  const cache = helpAfter(new Command('cache').description('inspect and empty the local result cache'), io, [
+    { title: 'Examples:', examples: [...stats, ...clear] },
+    ...CACHE_FACTS,
+  ]);
+  const statsCommand = new Command('stats')
+    .description('entries, size, path and oldest entry of the cache')
+    .addOption(new Option('--format <format>', 'json for a machine-readable object').choices(['json']))
+    .action((f: { format?: 'json' }) => run({ action: 'stats', format: f.format }, io));
+  cache.addCommand(helpAfter(statsCommand, io, [{ title: 'Examples:', examples: stats }]));
+  const clearCommand = new Command('clear').description('remove every cached result').action(() => run({ action: 'clear' }, io));
+  cache.addCommand(helpAfter(clearCommand, io, [{ title: 'Examples:', examples: clear }]));
   return cache;
 }
 

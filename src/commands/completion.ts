@@ -4,6 +4,7 @@
 // folders, <statuses> the command's statuses (statuses.ts) as a comma-separated list.
 import { Argument, Command, Help, type Option } from 'commander';
 import type { Io } from '../io.js';
+import { helpAfter } from './help-text.js';
 import { KNOWN_STATUSES, STATUSES_OF } from '../statuses.js';
 
 export const SHELLS = ['bash', 'zsh', 'fish'] as const;
@@ -107,19 +108,20 @@ export function completionScript(shell: Shell, root: Node, name = 'idv'): string
 
 /** `idv completion <shell>`: its script is generated from the whole tree (the program `root` gives). */
 export function completionCommand(io: Io, root: () => Command): Command {
-  return new Command('completion')
+  const command = new Command('completion')
     .description('print a shell completion script (bash, zsh or fish)')
-    .addArgument(new Argument('<shell>', 'the shell to complete for').choices(SHELLS))
-    .addHelpText(
-      'after',
-      `
-Examples:
-  $ source <(idv completion bash)                     # bash, in this shell
-  $ idv completion bash > ~/.local/share/bash-completion/completions/idv
-  $ idv completion zsh > "\${fpath[1]}/_idv"           # zsh: any folder in $fpath, then a new shell
-  $ idv completion fish > ~/.config/fish/completions/idv.fish`,
-    )
-    .action((shell: Shell) => run({ shell, program: root() }, io));
+    .addArgument(new Argument('<shell>', 'the shell to complete for').choices(SHELLS));
+  return helpAfter(command, io, [
+    {
+      title: 'Examples:',
+      examples: [
+        { command: 'source <(idv completion bash)', comment: 'bash, in this shell' },
+        { command: 'idv completion bash > ~/.local/share/bash-completion/completions/idv', comment: 'bash, every shell' },
+        { command: 'idv completion zsh > "${fpath[1]}/_idv"', comment: 'zsh: any folder in $fpath, then a new shell' },
+        { command: 'idv completion fish > ~/.config/fish/completions/idv.fish', comment: 'fish' },
+      ],
+    },
+  ]).action((shell: Shell) => run({ shell, program: root() }, io));
 }
 
 export interface CompletionOptions {

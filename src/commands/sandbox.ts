@@ -1,5 +1,6 @@
 // `idv sandbox`: run the local emulator of the service until Ctrl-C.
 import { Command } from 'commander';
+import { helpAfter } from './help-text.js';
 import { addFlags, readFlags, value, valueOr, type OptionsOf } from './flag-table.js';
 import { wholeNumber } from './parsers.js';
 import type { Io } from '../io.js';
@@ -20,15 +21,16 @@ export type SandboxCommandOptions = OptionsOf<typeof SANDBOX_FLAGS>;
 
 /** `idv sandbox`. */
 export function sandboxCommand(io: Io): Command {
-  return addFlags(new Command('sandbox').description('run a local emulator of the service on 127.0.0.1'), SANDBOX_FLAGS)
-    .addHelpText(
-      'after',
-      `
-Examples:
-  $ idv sandbox --port 8080 --quota 50 --window 3600
-  $ IDV_BASE_URL=http://127.0.0.1:8080 IDV_API_KEY=<printed key> idv emails list.csv`,
-    )
-    .action((parsed: Record<string, unknown>) => run(readFlags(SANDBOX_FLAGS, parsed), io));
+  const command = addFlags(new Command('sandbox').description('run a local emulator of the service on 127.0.0.1'), SANDBOX_FLAGS);
+  return helpAfter(command, io, [
+    {
+      title: 'Examples:',
+      examples: [
+        { command: 'idv sandbox --port 8080 --quota 50 --window 3600' },
+        { command: 'IDV_BASE_URL=http://127.0.0.1:8080 IDV_API_KEY=<printed key> idv emails list.csv' },
+      ],
+    },
+  ]).action((parsed: Record<string, unknown>) => run(readFlags(SANDBOX_FLAGS, parsed), io));
 }
 
 /**

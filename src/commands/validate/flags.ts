@@ -6,6 +6,8 @@ import { DEFAULTS, type Kind } from '../../defaults.js';
 import { parseCacheTtl } from '../../cache/ttl.js';
 import { duration, positiveSeconds, statusList, ttlNames, wholeNumber } from '../parsers.js';
 import { FORMATS, type Format } from '../../output/format.js';
+import { ENVIRONMENT, EXIT_CODES, FILES, helpAfter, type Block } from '../help-text.js';
+import type { Io } from '../../io.js';
 import { addFlags, given, onUnless, readFlags, value, valueOr, type OptionsOf } from '../flag-table.js';
 
 /** The flags of `emails` and `domains`, in --help's order: each row fills the option field it is keyed by. */
@@ -49,51 +51,63 @@ export const VALIDATE_FLAGS = {
 /** What `emails` and `domains` run with: the command, its operands, and a field per flag. */
 export type ValidateOptions = { kind: Kind; files: string[] } & OptionsOf<typeof VALIDATE_FLAGS>;
 
-const EXIT_CODES = `Exit codes: 0 done, 1 some items ended "error", 2 usage or input error, 3 no key or key refused,
-4 quota used up (results so far written; run again later to go on), 129/130/143 interrupted.`;
+/** What is true of every run, after each command's examples. */
+const EVERY_RUN: Block[] = [
+  { list: 'Environment', items: ENVIRONMENT },
+  { list: 'Files', items: FILES },
+  { list: 'Exit codes', items: EXIT_CODES },
+];
 
-const HELP: Record<Kind, string> = {
-  emails: `
-Input: files or standard input; plain lists (one address a line) or CSV/TSV exports, whose email
-column is found by its header (email, e-mail, mail…) and its contents.
-
-Examples:
-  $ idv emails list.csv                                  # a table in the terminal
-  $ idv emails list.csv --sandbox                        # try it without a key, against a local emulator
-  $ cat export.csv | idv emails --format json | jq .     # machine-readable, nothing else on stdout
-  $ idv emails export.csv --keep-columns --exclude disposable,fake,invalid -o clean.csv
-  $ idv emails export.csv --dry-run                      # what the run would cost, without sending anything
-  $ idv emails big.csv -o results.csv --quiet --wait --max-wait 2h   # wait out the quota
-  $ idv emails list.csv --cache-ttl ok=90d,disposable=180d,7d      # re-check ok after 90 days, the rest after 7
-
-A nightly job: at most 1,000 items paid for, a receipt for monitoring, per-status files to import
-(ok.csv + alias.csv back into the mailing tool, the rest as a suppression list); exit 4 means "capped or
-quota used up, run again later", and the next run sends only what is not validated yet:
-  $ idv emails /data/export.csv --keep-columns --max-spend 1000 --report /data/run.json \\
-      --split /data/split -o /data/checked.csv -q || test $? -eq 4
-
-${EXIT_CODES}`,
-  domains: `
-Input: domains, website URLs (their host is validated), or email addresses (their domain part is
-validated, once per distinct domain). Plain lists or CSV/TSV exports, whose column is found by its
-header (domain, website, url, host…) and its contents.
-
-Examples:
-  $ idv domains domains.txt
-  $ idv domains customers.csv --sandbox                  # addresses in, one check per distinct domain
-  $ idv domains sites.csv --column Website --format ndjson
-  $ idv domains list.txt --only disposable,fake -o suspicious.csv
-
-${EXIT_CODES}`,
+const HELP: Record<Kind, Block[]> = {
+  emails: [
+    {
+      prose:
+        'Input: files or standard input; plain lists (one address a line) or CSV/TSV exports, whose email column is found by its header (email, e-mail, mail…) and its contents.',
+    },
+    {
+      title: 'Examples:',
+      examples: [
+        { command: 'idv emails list.csv', comment: 'a table in the terminal' },
+        { command: 'idv emails list.csv --sandbox', comment: 'try it without a key, against a local emulator' },
+        { command: 'cat export.csv | idv emails --format json | jq .', comment: 'machine-readable, nothing else on stdout' },
+        { command: 'idv emails export.csv --keep-columns --exclude disposable,fake,invalid -o clean.csv', comment: 'a cleaned copy' },
+        { command: 'idv emails export.csv --dry-run', comment: 'what the run would cost, without sending anything' },
+        { command: 'idv emails big.csv -o results.csv --quiet --wait --max-wait 2h', comment: 'wait out the quota' },
+        { command: 'idv emails list.csv --cache-ttl ok=90d,disposable=180d,7d', comment: 're-check ok after 90 days, the rest after 7' },
+      ],
+    },
+    {
+      title:
+        'A nightly job: at most 1,000 items paid for, a receipt for monitoring, per-status files to import (ok.csv + alias.csv back into the mailing tool, the rest as a suppression list); exit 4 means "capped or quota used up, run again later", and the next run sends only what is not validated yet:',
+      examples: [
+        { command: 'idv emails /data/export.csv --keep-columns --max-spend 1000 --report /data/run.json --split /data/split -o /data/checked.csv -q || test $? -eq 4' },
+      ],
+    },
+    ...EVERY_RUN,
+  ],
+  domains: [
+    {
+      prose:
+        'Input: domains, website URLs (their host is validated), or email addresses (their domain part is validated, once per distinct domain). Plain lists or CSV/TSV exports, whose column is found by its header (domain, website, url, host…) and its contents.',
+    },
+    {
+      title: 'Examples:',
+      examples: [
+        { command: 'idv domains domains.txt' },
+        { command: 'idv domains customers.csv --sandbox', comment: 'addresses in, one check per distinct domain' },
+        { command: 'idv domains sites.csv --column Website --format ndjson' },
+        { command: 'idv domains list.txt --only disposable,fake -o suspicious.csv' },
+      ],
+    },
+    ...EVERY_RUN,
+  ],
 };
 
 /** The `emails` or `domains` command: its flags, and `action` called with the typed options. */
-export function validateCommand(kind: Kind, action: (o: ValidateOptions) => Promise<void>): Command {
+export function validateCommand(kind: Kind, io: Io | undefined, action: (o: ValidateOptions) => Promise<void>): Command {
   const what = kind === 'emails' ? 'email addresses' : 'domains';
   const command = new Command(kind)
     .description(`validate ${what} (POST /${kind}/validate)`)
     .argument('[FILE...]', 'files to read; - for standard input (default when piped)');
-  return addFlags(command, VALIDATE_FLAGS)
-    .addHelpText('after', HELP[kind])
-    .action(async (files: string[], parsed: Record<string, unknown>) => action({ kind, files, ...readFlags(VALIDATE_FLAGS, parsed) }));
+  return helpAfter(addFlags(command, VALIDATE_FLAGS), io, HELP[kind]).action(async (files: string[], parsed: Record<string, unknown>) => action({ kind, files, ...readFlags(VALIDATE_FLAGS, parsed) }));
 }

@@ -13,7 +13,7 @@ import { join } from 'node:path';
 /** What `idv <kind> …argv` hands run(), or the usage error commander refused it with. */
 async function parse(kind: Kind, argv: string[]): Promise<ValidateOptions | string> {
   let got: ValidateOptions | undefined;
-  const command = validateCommand(kind, async (o) => void (got = o))
+  const command = validateCommand(kind, undefined, async (o) => void (got = o))
     .exitOverride()
     .configureOutput({ writeOut: () => {}, writeErr: () => {} });
   try {
@@ -95,7 +95,7 @@ describe('idv emails|domains: argv → options', () => {
 
   it('every row of the table is a flag of both commands, and every flag a row', async () => {
     for (const kind of ['emails', 'domains'] as const) {
-      const command = validateCommand(kind, async () => {});
+      const command = validateCommand(kind, undefined, async () => {});
       expect(command.options.map((o) => o.attributeName()).sort()).toEqual(Object.values(VALIDATE_FLAGS).map((f) => f.attribute).sort());
     }
     expect(Object.keys(DEFAULTS).filter((k) => k !== 'kind' && k !== 'files').sort()).toEqual(Object.keys(VALIDATE_FLAGS).sort());
