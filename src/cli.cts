@@ -29,9 +29,10 @@ function renderedHelp(): string | null {
   if (last !== '--help' && last !== '-h') return null;
   const names = argv.slice(0, -1);
   if (!names.every((n) => /^[a-z]+$/.test(n))) return null;
-  // It is laid out for 80 columns: a narrower terminal gets it laid out for its width, by commander (program.ts).
+  // It is laid out for 80 columns: a narrower terminal (not one too narrow to write for: src/wrap.ts) gets it
+  // laid out for its width, by commander (program.ts).
   const columns = process.stdout.isTTY ? process.stdout.columns : 0;
-  if (columns > 0 && columns < 80) return null;
+  if (columns >= 20 && columns < 80) return null;
   const name = names.join('-') || 'idv';
   if (typeof IDV_EMBEDDED !== 'undefined') return Object.hasOwn(IDV_EMBEDDED.help, name) ? withDocs(IDV_EMBEDDED.help[name]!) : null;
   try {

@@ -5,6 +5,7 @@
 import type { Command, Help } from 'commander';
 import type { Io } from '../io.js';
 import { DOCS_MARK } from '../shipped.cjs';
+import { columnsOf, PERSON_WIDTH, wrap } from '../wrap.js';
 
 export interface Example {
   command: string;
@@ -18,9 +19,7 @@ export type Block =
   | { list: 'Environment' | 'Files' | 'Exit codes'; items: readonly (readonly [term: string, about: string])[] };
 
 /** The widest help: what dist/help/ is rendered at, and what a wider terminal gets too. */
-export const HELP_WIDTH = 80;
-/** Narrower than this, lines are not made any shorter (a word is not broken). */
-const NARROWEST = 20;
+export const HELP_WIDTH = PERSON_WIDTH;
 /** A column of descriptions narrower than this goes below the terms instead. */
 const MIN_BESIDE = 30;
 
@@ -78,9 +77,8 @@ export function helpAfter(command: Command, io: Io | undefined, blocks: Block[])
  */
 export function helpWidth(io: Io | undefined, toStderr = false): number {
   if (io === undefined) return HELP_WIDTH;
-  const [stream, tty] = toStderr ? [io.stderr, io.stderrIsTTY] : [io.stdout, io.stdoutIsTTY];
-  const columns = (stream as { columns?: number }).columns;
-  return tty && columns !== undefined && columns > 0 ? Math.max(NARROWEST, Math.min(HELP_WIDTH, columns)) : HELP_WIDTH;
+  const columns = toStderr ? columnsOf(io.stderr, io.stderrIsTTY) : columnsOf(io.stdout, io.stdoutIsTTY);
+  return Math.min(HELP_WIDTH, columns ?? HELP_WIDTH);
 }
 
 /** The blocks as text at `width`, a blank line between two (commander ends the text with a line break). */
@@ -101,19 +99,6 @@ function wrapIndented(line: string, width: number): string {
     .split('\n')
     .map((l) => indent + l)
     .join('\n');
-}
-
-/** Words filled into lines of at most `width` (a longer word stands alone). */
-export function wrap(text: string, width: number): string {
-  const lines: string[] = [];
-  let line = '';
-  for (const word of text.split(/\s+/).filter(Boolean)) {
-    if (line && line.length + 1 + word.length > width) {
-      lines.push(line);
-      line = word;
-    } else line = line ? `${line} ${word}` : word;
-  }
-  return [...lines, line].join('\n');
 }
 
 /**
@@ -188,6 +173,6 @@ export function narrowItem(term: string, termWidth: number, description: string,
   const beside = width - termWidth - 4;
   if (!description) return `  ${term}`;
   if (beside >= MIN_BESIDE) return `  ${term.padEnd(termWidth)}  ${helper.boxWrap(description, beside).replace(/\n/g, '\n' + ' '.repeat(termWidth + 4))}`;
-  const below = wrap(description, Math.max(width - 6, NARROWEST)).replace(/\n/g, '\n      ');
+  const below = wrap(description, width - 6).replace(/\n/g, '\n      ');
   return `  ${term}\n      ${below}`;
 }

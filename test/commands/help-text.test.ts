@@ -2,7 +2,7 @@
 // not a terminal); prose filled, examples' comments lined up or put above them, long commands continued
 // with ` \`, lists with their abouts lined up; every command's help, in-process, at many widths.
 import { describe, expect, it } from 'vitest';
-import { layout, wrap, helpWidth, type Block } from '../../src/commands/help-text.js';
+import { layout, helpWidth, type Block } from '../../src/commands/help-text.js';
 import { run, fakeIo } from '../fake-io.js';
 
 /** Every command's help: `idv …words --help`. */
@@ -17,7 +17,7 @@ describe('helpWidth', () => {
     [{ stdoutIsTTY: true, columns: 200 }, 80],
     [{ stdoutIsTTY: true, columns: 0 }, 80], // a pty that reports no size
     [{ stdoutIsTTY: false, columns: 60 }, 80],
-    [{ stdoutIsTTY: true, columns: 8 }, 20],
+    [{ stdoutIsTTY: true, columns: 8 }, 80], // too narrow to write for
   ])('%o → %i', (o, width) => {
     expect(helpWidth(fakeIo(o))).toBe(width);
   });
@@ -68,9 +68,6 @@ describe('layout', () => {
     );
   });
 
-  it('wrap leaves a word longer than the line whole', () => {
-    expect(wrap('a verylongword b', 5)).toBe('a\nverylongword\nb');
-  });
 });
 
 describe('every command\'s --help fits the width it is printed at', () => {

@@ -1,7 +1,7 @@
 // How a finished run ends: exit 0, or the error that says why not (quota 4, errors 1). Pure.
 import { IdvError } from '../../errors.js';
 import { formatDuration } from '../../duration.js';
-import { clockTime } from '../../output/summary.js';
+import { clockTime, notWaited } from '../../output/summary.js';
 import { ERROR, QUOTA_EXCEEDED } from '../../statuses.js';
 
 export interface Ending {
@@ -18,6 +18,8 @@ export interface Ending {
   maxSpend?: number;
   capped: number;
   quotaStopped: boolean;
+  /** --wait: its bound and how long the run waited already. */
+  wait?: { maxWaitSeconds?: number; waitedMs: number };
 }
 
 const records = (n: number) => `${n.toLocaleString('en-US')} record${n === 1 ? '' : 's'}`;
@@ -38,8 +40,9 @@ export function outcomeOf(e: Ending): IdvError | null {
       e.resetAt !== undefined
         ? `It resets in ${formatDuration((e.resetAt - e.now) / 1000)} (at ${clockTime(e.resetAt, e.now)})`
         : 'The service did not say when it resets';
+    const waitNote = e.wait ? notWaited(e.resetAt === undefined ? undefined : e.resetAt - e.now, e.wait.maxWaitSeconds, e.wait.waitedMs) : null;
     const then = e.cached ? '; run the same command again then: results already received are cached and not paid for twice.' : '.';
-    return new IdvError('quota', `Quota used up: ${records(over)} not validated (quota_exceeded). ${when}${then}`);
+    return new IdvError('quota', `Quota used up: ${records(over)} not validated (quota_exceeded). ${when}${waitNote ? `; ${waitNote}` : ''}${then}`);
   }
   if (errors > 0) {
     const why = e.lastFailure ? `: ${e.lastFailure}` : '';
