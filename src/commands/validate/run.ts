@@ -82,12 +82,17 @@ async function validate(o: ValidateOptions, io: Io, facts: RunFacts): Promise<vo
       header: first.layout.header,
       delimiter: first.layout.delimiter,
       width: first.layout.width,
+      itemColumn: first.layout.column,
       suggest: o.suggest ? (item) => suggest(o.kind, item) : null,
       safeCsv: o.safeCsv,
     };
     const main = mainOutput(o, io, format)
       ? {
-          formatter: await createFormatter(format, { ...layout, chalk: format === 'table' && io.color && !o.output ? await loadChalk(true) : null }),
+          formatter: await createFormatter(format, {
+            ...layout,
+            chalk: format === 'table' && io.color && !o.output ? await loadChalk(true) : null,
+            lineWidth: o.output ? undefined : columnsOf(io.stdout, io.stdoutIsTTY),
+          }),
           sink: o.output ? fileSink(resolvePath(io.cwd, o.output)) : stdoutSink(io.stdout),
         }
       : null;
