@@ -206,10 +206,14 @@ function tableFormatter(o: FormatOptions): Formatter {
   let held: OutRecord[] = [];
   const colour = (status: string, text: string) => (chalk ? statusColour(chalk, status)(text) : text);
   const line = (cells: string[], status?: string) => {
-    const { columns, widths, limits } = plan!;
+    const { columns, widths } = plan!;
+    // A cell longer than its column (a record after the sample) may use what the line has to spare.
+    let spare = plan!.slack;
     const out = columns.map((c, k) => {
       if (c === ELIDED) return '…';
-      const text = fitCell(cells[c] ?? '', widths[k]!, limits[k]!, k === columns.length - 1);
+      const width = widths[k]!;
+      const text = fitCell(cells[c] ?? '', width, Math.min(MAX_CELL, width + spare), k === columns.length - 1);
+      spare -= Math.max(0, cellWidth(text) - width);
       return c === statusAt && status !== undefined ? colour(status, text) : text;
     });
     return out.join(' '.repeat(GAP)).trimEnd();
@@ -242,8 +246,8 @@ interface TablePlan {
   /** The columns shown (ELIDED where some were left out), in their order, and their widths. */
   columns: number[];
   widths: number[];
-  /** The widest text of each: its width on a terminal; MAX_CELL elsewhere (a later, longer cell shows more). */
-  limits: number[];
+  /** What the line has beyond them (Infinity off a terminal): a longer cell later may take it, no more. */
+  slack: number;
 }
 
 /**
@@ -254,20 +258,20 @@ interface TablePlan {
  */
 export function planTable(natural: number[], must: number[], lineWidth?: number): TablePlan {
   const all = natural.map((_, i) => i);
-  if (lineWidth === undefined) return { columns: all, widths: natural, limits: natural.map(() => MAX_CELL) };
-  if (span(natural) <= lineWidth) return { columns: all, widths: natural, limits: natural };
+  if (lineWidth === undefined) return { columns: all, widths: natural, slack: Infinity };
+  if (span(natural) <= lineWidth) return { columns: all, widths: natural, slack: lineWidth - span(natural) };
   // Each run left out costs a column of `…`: plan again with room for as many as the last plan left.
   let runs = 0;
   for (;;) {
     const plan = choose(natural, must, lineWidth - runs * (GAP + 1));
     const marks = plan.columns.filter((c) => c === ELIDED).length;
-    if (marks <= runs) return plan;
+    if (marks <= runs) return { ...plan, slack: Math.max(0, lineWidth - span(plan.widths)) };
     runs = marks;
   }
 }
 
 /** Columns at widths that span at most `room`, then ELIDED put where runs of columns were left out. */
-function choose(natural: number[], must: number[], room: number): TablePlan {
+function choose(natural: number[], must: number[], room: number): Omit<TablePlan, 'slack'> {
   const chosen = new Map<number, number>(must.filter((i) => i < natural.length).map((i) => [i, natural[i]!]));
   for (let i = 0; i < natural.length; i++) {
     if (chosen.has(i)) continue;
@@ -292,7 +296,7 @@ function choose(natural: number[], must: number[], room: number): TablePlan {
   const over = span(widths.filter((_, k) => columns[k] !== ELIDED)) - room;
   const item = columns.indexOf(must[0]!);
   if (over > 0 && item >= 0) widths[item] = Math.max(MIN_CUT, widths[item]! - over);
-  return { columns, widths, limits: widths };
+  return { columns, widths };
 }
 
 /** The columns `widths` take side by side, GAP apart. */

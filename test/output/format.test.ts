@@ -15,15 +15,18 @@ const row = (i: number) => [`Ann${i}`, 'Smith', i % 2 ? `ann${i}@mailinator.com`
   'linkedin.com/in/ann', '@ann', 'Webinar', 'Bob', '2024-01-02', '2024-03-04', 'vip;newsletter', 'Met at conference', String(80 + i)];
 const records = (n: number): OutRecord[] => Array.from({ length: n }, (_, i) => ({ item: row(i)[2]!, status: i % 2 ? 'disposable' : 'ok', fields: row(i) }));
 
-async function table(recs: OutRecord[], more: Record<string, unknown>): Promise<string> {
+/** The table of these records, given to the formatter in blocks of `block` (the first 500 set the widths). */
+async function table(recs: OutRecord[], more: Record<string, unknown>, block = recs.length): Promise<string> {
   const f = await createFormatter('table', { column: 'email', keepColumns: false, header: null, delimiter: null, ...more });
-  return f.begin() + f.records(recs) + f.end();
+  let text = f.begin();
+  for (let i = 0; i < recs.length; i += block) text += f.records(recs.slice(i, i + block));
+  return text + f.end();
 }
 const keep22 = (lineWidth?: number) => table(records(4), { keepColumns: true, header: HEADER, delimiter: ',', width: 22, itemColumn: 2, lineWidth });
 
 describe('planTable', () => {
   it('every column at its width when they fit, and off a terminal', () => {
-    expect(planTable([5, 3, 4], [0, 1], 20)).toEqual({ columns: [0, 1, 2], widths: [5, 3, 4], limits: [5, 3, 4] });
+    expect(planTable([5, 3, 4], [0, 1], 20)).toEqual({ columns: [0, 1, 2], widths: [5, 3, 4], slack: 4 });
     expect(planTable([50, 30, 40], [0, 1]).columns).toEqual([0, 1, 2]);
   });
 
@@ -33,12 +36,12 @@ describe('planTable', () => {
     expect(planTable([10, 10, 8, 40, 9, 10, 12], [2, 5], 80)).toEqual({
       columns: [0, 1, 2, 3, ELIDED, 5, ELIDED],
       widths: [10, 10, 8, 28, 1, 10, 1],
-      limits: [10, 10, 8, 28, 1, 10, 1],
+      slack: 0,
     });
   });
 
   it('even the item and status do not fit: the item is cut', () => {
-    expect(planTable([60, 10], [0, 1], 40)).toEqual({ columns: [0, 1], widths: [28, 10], limits: [28, 10] });
+    expect(planTable([60, 10], [0, 1], 40)).toEqual({ columns: [0, 1], widths: [28, 10], slack: 0 });
     expect(planTable([60, 10, 5], [0, 1], 30).widths).toEqual([15, 10, 1]); // and room for the … of what is left out
   });
 });
@@ -75,6 +78,14 @@ describe('the table on a terminal', () => {
       `${'EMAIL'.padEnd(32)}  STATUS\n${long.slice(0, 31)}…  ok\n`, // 32 + 2 + "STATUS"
 
     );
+  });
+
+  it('a longer cell after the first 500 records takes what the line has to spare, and no more', async () => {
+    const first = Array.from({ length: 500 }, (_, i): OutRecord => ({ item: `u${i % 10}@example.com`, status: 'ok', fields: null }));
+    const later: OutRecord[] = [{ item: 'a-longer-one@example.com', status: 'ok', fields: null }, { item: 'x'.repeat(40) + '@example.com', status: 'fake', fields: null }];
+    const lines = (await table([...first, ...later], { lineWidth: 40 }, 500)).trimEnd().split('\n');
+    // widths from the first 500: 14 + 2 + 6 (STATUS); 18 to spare on a line of 40
+    expect(lines.slice(-2)).toEqual(['a-longer-one@example.com  ok', `${'x'.repeat(31)}…  fake`]);
   });
 
   it('wide characters count two columns, so the columns line up', async () => {

@@ -20,8 +20,8 @@ export const VALIDATE_FLAGS = {
   keepColumns: given('--keep-columns', 'write every input column, plus status as the last one'),
   suggest: given('--suggest', 'add a "suggestion" field where the domain looks mistyped (jane@gmial.com → jane@gmail.com)'),
   safeCsv: given('--safe-csv', "prefix cells that start with = + - @ tab or CR with ' so spreadsheets do not run them as formulas"),
-  only: value('--only <statuses>', 'write only records with these statuses (comma-separated)', { parse: statusList }),
-  exclude: value('--exclude <statuses>', 'write no records with these statuses (comma-separated)', { parse: statusList }),
+  only: value('--only <statuses>', 'write only records with these statuses (comma-separated; a misspelt one is refused)', { parse: statusList }),
+  exclude: value('--exclude <statuses>', 'write no records with these statuses (comma-separated; a misspelt one is refused)', { parse: statusList }),
   dryRun: given('--dry-run', 'read and plan; print what the run would send and cost, send nothing'),
   quiet: given('-q, --quiet', 'no progress and no summary on standard error'),
   verbose: given('--verbose', 'log each request on standard error (key masked)'),
@@ -37,10 +37,12 @@ export const VALIDATE_FLAGS = {
   split: value('--split <dir>', 'also write one file per status into this folder (ok.csv, disposable.csv…), atomically'),
   report: value('--report <file>', 'at the end of every run, write an account of it (JSON) to this file, atomically'),
   wait: given('--wait', 'when the quota is used up, wait for it to reset and go on'),
-  maxWaitSeconds: value('--max-wait <duration>', 'with --wait, the longest total wait, e.g. 90m or 2h', { parse: duration('--max-wait') }),
+  maxWaitSeconds: value('--max-wait <duration>', 'with --wait, the longest total wait, with its unit: 90m, 2h; a reset further away stops the run, saying so', {
+    parse: duration('--max-wait'),
+  }),
   cache: onUnless('--no-cache', 'neither read nor write the local result cache'),
   /** --cache-ttl: how long a cached result counts, by status. */
-  cacheTtl: valueOr('--cache-ttl <duration>', 'how long cached results count; per status too: ok=90d,disposable=180d,7d (the bare value for the rest)', {
+  cacheTtl: valueOr('--cache-ttl <duration>', 'how long cached results count, with its unit (7d, 12h); per status too: ok=90d,disposable=180d,7d (the bare value for the rest)', {
     parse: (text) => ttlNames(parseCacheTtl(text)),
     fallback: parseCacheTtl(DEFAULTS.cacheTtl),
     shown: DEFAULTS.cacheTtl,
