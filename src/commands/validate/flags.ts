@@ -53,6 +53,12 @@ export const VALIDATE_FLAGS = {
 /** What `emails` and `domains` run with: the command, its operands, and a field per flag. */
 export type ValidateOptions = { kind: Kind; files: string[] } & OptionsOf<typeof VALIDATE_FLAGS>;
 
+/** Where the results go, for both commands. */
+const OUTPUT: Block = {
+  prose:
+    'Output: a table on a terminal, as wide as the terminal (the item and status always shown; other columns cut or left out, marked …); CSV in a pipe; with -o, the format its extension names. csv and json hold every column in full.',
+};
+
 /** What is true of every run, after each command's examples. */
 const EVERY_RUN: Block[] = [
   { list: 'Environment', items: ENVIRONMENT },
@@ -66,6 +72,7 @@ const HELP: Record<Kind, Block[]> = {
       prose:
         'Input: files or standard input; plain lists (one address a line) or CSV/TSV exports, whose email column is found by its header (email, e-mail, mail…) and its contents.',
     },
+    OUTPUT,
     {
       title: 'Examples:',
       examples: [
@@ -92,6 +99,7 @@ const HELP: Record<Kind, Block[]> = {
       prose:
         'Input: domains, website URLs (their host is validated), or email addresses (their domain part is validated, once per distinct domain). Plain lists or CSV/TSV exports, whose column is found by its header (domain, website, url, host…) and its contents.',
     },
+    OUTPUT,
     {
       title: 'Examples:',
       examples: [
