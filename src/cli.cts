@@ -4,7 +4,7 @@
 // and `idv … --help` (answered here from dist/help/, pre-rendered at build time) should cost nothing more
 // than node itself. Everything else is an ES module, bundled into dist/program.cjs and required only when a
 // command runs.
-import { readFileSync, writeSync } from 'node:fs';
+import { fstatSync, readFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Io } from './io.js' with { 'resolution-mode': 'import' };
 import type * as Program from './run-entry.js' with { 'resolution-mode': 'import' };
@@ -23,12 +23,25 @@ function version(): string {
   return pkg.version;
 }
 
+/** Whether a descriptor may be a terminal: process.stdout, made on first use, costs a piped --help milliseconds. */
+function terminal(fd: number): boolean {
+  try {
+    return fstatSync(fd).isCharacterDevice();
+  } catch {
+    return false;
+  }
+}
+
 /** `idv [command…] --help`, pre-rendered at build time (dist/help/), or null. */
 function renderedHelp(): string | null {
   const last = argv[argv.length - 1];
   if (last !== '--help' && last !== '-h') return null;
   const names = argv.slice(0, -1);
   if (!names.every((n) => /^[a-z]+$/.test(n))) return null;
+  // It is laid out for 80 columns: a narrower terminal (not one too narrow to write for: src/wrap.ts) gets it
+  // laid out for its width, by commander (program.ts).
+  const columns = terminal(1) ? (process.stdout.columns ?? 0) : 0;
+  if (columns >= 20 && columns < 80) return null;
   const name = names.join('-') || 'idv';
   if (typeof IDV_EMBEDDED !== 'undefined') return Object.hasOwn(IDV_EMBEDDED.help, name) ? withDocs(IDV_EMBEDDED.help[name]!) : null;
   try {

@@ -2,10 +2,14 @@ import { usageError } from './errors.js';
 
 const UNIT_SECONDS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86400, w: 604800 };
 
-/** Parse `90m`, `2h`, `7d`, `1h30m`, `45` (seconds) into seconds. */
+/** Parse `90m`, `2h`, `7d`, `1h30m`, `45s` into seconds. A number without its unit is refused (but 0). */
 export function parseDuration(text: string, flag: string): number {
   const t = text.trim().toLowerCase();
-  if (/^\d+(\.\d+)?$/.test(t)) return Number(t);
+  if (/^\d+(\.\d+)?$/.test(t)) {
+    // `--cache-ttl 7` meant days, `--max-wait 90` minutes: a guess either way would cost money or a night's run.
+    if (Number(t) === 0) return 0;
+    throw usageError(`${flag} "${text.trim()}" has no unit: write ${t}s, ${t}m, ${t}h or ${t}d (seconds, minutes, hours or days).`);
+  }
   const re = /(\d+(?:\.\d+)?)\s*([smhdw])/gy;
   let total = 0;
   let matched = 0;

@@ -3,6 +3,7 @@
 import type { Readable, Writable } from 'node:stream';
 import type { Secrets } from './secrets.js';
 import { terminalSafe } from './output/terminal-text.js';
+import { columnsOf, hanging } from './wrap.js';
 
 export interface Io {
   stdin: Readable;
@@ -38,7 +39,14 @@ export function oneLine(io: Io, text: string): string {
   return terminalSafe(io.secrets.redact(text));
 }
 
-/** Write a message for a person to stderr, as one line. */
+/** A message for stderr as oneLine() makes it, its words wrapped at the terminal's width when stderr is one. */
+export function forStderr(io: Io, text: string): string {
+  const line = oneLine(io, text);
+  const columns = columnsOf(io.stderr, io.stderrIsTTY);
+  return columns === undefined ? line : hanging(line, columns);
+}
+
+/** Write a message for a person to stderr: one line (wrapped only on a terminal narrower than it). */
 export function warn(io: Io, message: string): void {
-  io.stderr.write(oneLine(io, message.replace(/\n$/, '')) + '\n');
+  io.stderr.write(forStderr(io, message.replace(/\n$/, '')) + '\n');
 }

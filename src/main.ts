@@ -5,7 +5,7 @@
 import { EXIT, exitCodeFor, IdvError, stopSignal, usageError } from './errors.js';
 import { warn, type Io } from './io.js';
 import { buildProgram } from './program.js';
-import { storedKey } from './key.js';
+import { MIN_KEY_LENGTH, storedKey } from './key.js';
 import { version } from './version.js';
 
 
@@ -13,10 +13,10 @@ import { version } from './version.js';
 export async function runCli(argv: string[], io: Io): Promise<number> {
   // Both keys, from the first message on (a usage error may quote an argument that is one): the environment's
   // and the stored one, whichever is in use.
-  io.secrets.add(io.env.IDV_API_KEY);
-  io.secrets.add((await storedKey(io.env)) ?? undefined);
+  io.secrets.add(io.env.IDV_API_KEY, MIN_KEY_LENGTH);
+  io.secrets.add((await storedKey(io.env)) ?? undefined, MIN_KEY_LENGTH);
   try {
-    const program = buildProgram({ version, io }, argv[0]);
+    const program = await buildProgram({ version, io }, argv[0]);
     try {
       await program.parseAsync(argv, { from: 'user' });
     } catch (err) {

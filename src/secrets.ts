@@ -9,10 +9,13 @@ const MIN_SECRET = 4;
 export class Secrets {
   private forms: string[] = [];
 
-  /** Remember a secret, in every form a server or a library might repeat it. */
-  add(secret: string | undefined): void {
+  /**
+   * Remember a secret, in every form a server or a library might repeat it. One shorter than `min` is not
+   * (an API key shorter than any idv sends never leaves idv: masking it would only rewrite idv's own words).
+   */
+  add(secret: string | undefined, min = MIN_SECRET): void {
     const s = secret?.trim();
-    if (!s || s.length < MIN_SECRET) return;
+    if (!s || s.length < Math.max(min, MIN_SECRET)) return;
     const forms = new Set([s, encodeURIComponent(s), JSON.stringify(s).slice(1, -1), encodeURIComponent(encodeURIComponent(s))]);
     for (const f of forms) if (!this.forms.includes(f)) this.forms.push(f);
     // Longest first, so that a form holding another is masked whole.

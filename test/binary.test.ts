@@ -81,14 +81,16 @@ describe.concurrent.skipIf(!built)('the single executable (dist-bin/idv)', () =>
     });
   });
 
-  it('--help, emails --help, auth login --help: what node bin/idv.js prints, the docs named by their home page', async () => {
+  it('--help, emails --help, auth login --help, help, bare idv: what node bin/idv.js prints, the docs named by their home page, no placeholder', async () => {
     const homepage = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).homepage as string;
     await withHome(async (home) => {
-      for (const args of [['--help'], ['emails', '--help'], ['auth', 'login', '--help'], ['help']]) {
+      for (const args of [['--help'], ['emails', '--help'], ['auth', 'login', '--help'], ['help'], []]) {
         const [b, n] = await Promise.all([bin(args, { env: home.env }), idv(args, { env: home.env })]);
-        expect(n.stdout).toContain('Usage: idv');
+        expect(n.stdout + n.stderr).toContain('Usage: idv');
         // docs/ does not travel with the executable: its help points at the home page instead.
         expect(b.stdout).toBe(n.stdout.split(join(ROOT, 'docs', 'cli.md')).join(homepage));
+        expect(b.stderr).toBe(n.stderr.split(join(ROOT, 'docs', 'cli.md')).join(homepage));
+        expect(b.stdout + b.stderr).not.toMatch(/@[A-Z]+@/);
         expect(b.exitCode).toBe(n.exitCode);
       }
     });
@@ -130,7 +132,8 @@ describe.concurrent.skipIf(!built)('the single executable (dist-bin/idv)', () =>
         expect(sb.requests.map((q) => [q.method, q.path, q.authorization, q.contentType])).toEqual([
           ['POST', '/emails/validate', `Bearer ${sb.key}`, 'application/json'],
         ]);
-        expect(r.stderr).toContain('0 items from the cache · 5 items sent in 1 request · quota left 995 of 1,000');
+        // stderr is not a terminal: the summary fits 80 columns
+        expect(r.stderr).toContain('0 items from the cache · 5 items sent in 1 request\nquota left 995 of 1,000');
 
         const j = await bin(['emails', '-', '-f', 'json'], { env, input: LIST });
         expect(JSON.parse(j.stdout)).toEqual(RESULTS.map(([email, status]) => ({ email, status })));

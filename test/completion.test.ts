@@ -181,7 +181,7 @@ describe('idv completion', () => {
   });
 
   it('is generated from the commander tree: a flag or command added to it is completed with no other change', async () => {
-    const program = buildProgram({ version: () => '0.0.0', io: undefined as unknown as Io });
+    const program = await buildProgram({ version: () => '0.0.0', io: undefined as unknown as Io });
     program.commands.find((c) => c.name() === 'emails')!.option('--archive <dir>', 'a folder for old results');
     program.addCommand(new Command('export').description('a new command').argument('[FILE...]', 'files'));
     const script = join(home, 'grown.bash');

@@ -121,7 +121,7 @@ describe.concurrent('no usable home folder (no HOME, and no passwd entry for the
 
   it('idv auth login: one line naming what to set, exit 1', async (t) => {
     if (typeof stranger === 'string') return t.skip();
-    const r = await idvAsStranger(['auth', 'login'], {}, `${KEY}\n`);
+    const r = await idvAsStranger(['auth', 'login', '--no-check'], {}, `${KEY}\n`);
     expect(r.stderr).toBe(
       'idv: No folder for the config file: HOME is not set and this user has no entry in the password database; set HOME or XDG_CONFIG_HOME, or give the key in IDV_API_KEY.\n',
     );
@@ -136,7 +136,7 @@ describe.concurrent('a read-only home folder', () => {
     try {
       await mkdir(join(home, '.config'), { mode: 0o555 });
       await chmod(home, 0o555);
-      const r = await idvAsStranger(['auth', 'login'], { HOME: home }, `${KEY}\n`);
+      const r = await idvAsStranger(['auth', 'login', '--no-check'], { HOME: home }, `${KEY}\n`);
       expect(r.stderr).toBe(
         `idv: Cannot save the key in ${home}/.config/idv: permission denied (EACCES); set XDG_CONFIG_HOME to a folder you can write, or give the key in IDV_API_KEY.\n`,
       );
@@ -249,7 +249,7 @@ describe.concurrent('relative XDG_CONFIG_HOME / XDG_CACHE_HOME are ignored (the 
       const cwd = join(home.dir, 'work');
       await mkdir(cwd);
       const xdg = { HOME: home.dir, XDG_CONFIG_HOME: 'conf', XDG_CACHE_HOME: 'cache' };
-      const login = await run(['auth', 'login'], { env: xdg, cwd, input: `${KEY}\n` });
+      const login = await run(['auth', 'login', '--no-check'], { env: xdg, cwd, input: `${KEY}\n` });
       expect(login.exitCode).toBe(0);
       expect(login.stderr).toBe(`Key ****cdef saved to ${home.dir}/.config/idv/config.json (readable only by you).\n`);
       expect(JSON.parse(await readFile(join(home.dir, '.config', 'idv', 'config.json'), 'utf8'))).toEqual({ apiKey: KEY });

@@ -31,10 +31,13 @@ export interface FakeOptions {
   stdoutError?: string;
   /** The user id idv runs as (default: this process's); another one makes this process's files someone else's. */
   uid?: number | null;
+  /** The terminal's width, as a TTY stream's `columns` says it (stdout and stderr). */
+  columns?: number;
 }
 
 class Collector extends Writable {
   text = '';
+  columns?: number;
   constructor(private readonly onChunk?: (t: string) => void, private readonly failWith?: string) {
     super();
   }
@@ -50,6 +53,7 @@ class Collector extends Writable {
 export function fakeIo(o: FakeOptions = {}): Io & { out: Collector; err: Collector } {
   const out = new Collector(undefined, o.stdoutError);
   const err = new Collector(o.onStderr);
+  if (o.columns !== undefined) out.columns = err.columns = o.columns;
   let stdin: Readable;
   if (o.input instanceof Readable) stdin = o.input;
   else {

@@ -1,12 +1,11 @@
-// --help and the man page: the help rendered at build time (dist/help/) is what commander prints, the last
-// line of `idv --help` says where the docs really are, and dist/idv.1 holds every command and flag of the
-// same tree and renders without a warning (when groff is installed; skipped loudly when it is not).
+// --help: the help rendered at build time (dist/help/) is what commander prints, and the last line of
+// `idv --help` says where the docs really are (the man page: test/tools/man-page.test.ts).
 import { describe, expect, it } from 'vitest';
 import { execa } from 'execa';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { cp, mkdtemp, rm, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { delimiter, join } from 'node:path';
+import { join } from 'node:path';
 import { run } from './fake-io.js';
 import { idv, makeHome, ROOT } from './helpers.js';
 
@@ -14,10 +13,8 @@ const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { ve
 const HELP = join(ROOT, 'dist', 'help');
 /** Every pre-rendered help file and the arguments that print it (`auth-login.txt` → auth login --help). */
 const rendered = readdirSync(HELP).map((f) => [f, f === 'idv.txt' ? [] : f.replace(/\.txt$/, '').split('-')] as const);
-const DOCS_LINE = `Docs (every command, flag, status and exit code): ${join(ROOT, 'docs', 'cli.md')}\n`;
+const DOCS_LINE = `Docs (every command, flag, status and exit code):\n  ${join(ROOT, 'docs', 'cli.md')}\n`;
 
-const GROFF = (process.env.PATH ?? '/usr/bin:/bin').split(delimiter).some((d) => d && existsSync(join(d, 'groff')));
-if (!GROFF) console.warn('\n*** test/help-man.test.ts: groff is not installed, so dist/idv.1 is NOT rendered (Debian: groff-base). ***\n');
 
 describe('--help', () => {
   it('is rendered at build time for every command', () => {
@@ -58,7 +55,7 @@ describe('--help', () => {
       await symlink(join(ROOT, 'node_modules'), join(tmp, 'node_modules'));
       const bin = join(tmp, 'bin', 'idv.js');
       const help = await execa(process.execPath, [bin, '--help'], { env: home.env, extendEnv: false, reject: false });
-      expect(help.stdout.endsWith(`\nDocs (every command, flag, status and exit code): ${pkg.homepage}`)).toBe(true);
+      expect(help.stdout.endsWith(`\nDocs (every command, flag, status and exit code):\n  ${pkg.homepage}`)).toBe(true);
       const sb = execa(process.execPath, [bin, 'sandbox', '--port', '0', '--key', 'sk_bare_12345'], { env: home.env, extendEnv: false, reject: false });
       let out = '';
       await new Promise<void>((resolve, reject) => {
@@ -80,36 +77,5 @@ describe('--help', () => {
       await rm(tmp, { recursive: true, force: true });
       await home.cleanup();
     }
-  });
-});
-
-describe('the man page, dist/idv.1', () => {
-  const man = readFileSync(join(ROOT, 'dist', 'idv.1'), 'utf8');
-  /** roff text back to plain text, roughly: fonts dropped, escapes undone. */
-  const plain = (s: string) => s.replace(/\\f[BIRP]/g, '').replace(/\\-/g, '-').replace(/\\e/g, '\\');
-
-  it('names idv and its version', () => {
-    expect(man).toContain(`.TH IDV 1 "" "idv ${pkg.version}" "User Commands"`);
-    expect(man).toMatch(/^\.SH NAME\nidv \\- validate email addresses and domains in bulk/m);
-  });
-
-  it.each(rendered)('holds the usage, every flag and the examples of dist/help/%s', (file) => {
-    const help = readFileSync(join(HELP, file), 'utf8');
-    const text = plain(man);
-    const usage = /^Usage: (.*)$/m.exec(help)![1]!;
-    if (file !== 'idv.txt') expect(text).toContain(`.SS "${usage}"`);
-    for (const [, flags] of help.matchAll(/^ {2}(-[^ ].*?)(?: {2,}|$)/gm)) expect(text).toContain(`\n${flags}\n`);
-    for (const [, example] of help.matchAll(/^ {2}\$ (.*)$/gm)) expect(text).toContain(`  $ ${example}`);
-  });
-
-  it.skipIf(!GROFF)('renders with groff without a warning, flags as typed', async () => {
-    const r = await execa('groff', ['-man', '-Tutf8', '-ww', '-rLL=100n', join(ROOT, 'dist', 'idv.1')], { reject: false, env: { PATH: process.env.PATH!, LANG: 'C.UTF-8' } });
-    expect(r.stderr).toBe('');
-    expect(r.exitCode).toBe(0);
-    const text = r.stdout.replace(/.\x08/g, '').replace(/\s+/g, ' '); // overstrike bold and underline; lines filled
-    expect(text).toContain('idv emails [options] [FILE...]');
-    expect(text).toContain('-f, --format <format>');
-    expect(text).toContain('$ idv emails export.csv --keep-columns --exclude disposable,fake,invalid -o clean.csv');
-    expect(text).toContain('jane@gmial.com → jane@gmail.com');
   });
 });

@@ -115,8 +115,18 @@ describe('npm install -g of the tarball, then the installed idv', () => {
     const r = await idvInstalled(['--help']);
     expect(r.exitCode).toBe(0);
     const docs = join(installed, 'docs', 'cli.md');
-    expect(r.stdout.split('\n').at(-1)).toBe(`Docs (every command, flag, status and exit code): ${docs}`);
+    expect(r.stdout.split('\n').slice(-2)).toEqual(['Docs (every command, flag, status and exit code):', `  ${docs}`]);
     expect(existsSync(docs)).toBe(true);
+  });
+
+  it('no placeholder in any help: bare idv (on stderr), idv help, every command\'s --help', async () => {
+    const bare = await idvInstalled([]);
+    expect(bare.exitCode).toBe(2);
+    expect(bare.stderr).toContain(`\n  ${join(installed, 'docs', 'cli.md')}`);
+    for (const args of [[], ['help'], ['--help'], ['help', 'emails'], ['emails', '--help'], ['auth', 'login', '--help'], ['cache', '--help']]) {
+      const r = await idvInstalled(args);
+      expect(r.stdout + r.stderr, args.join(' ')).not.toMatch(/@[A-Z]+@/);
+    }
   });
 
   it('idv emails <the shipped sample> --sandbox', async () => {

@@ -1,39 +1,69 @@
 // `idv auth login | status | logout`: store, show (masked) and remove the API key.
+import { Command } from 'commander';
+import { ENVIRONMENT, FILES, helpAfter, pick, type Block, type Example } from './help-text.js';
 import { IdvError, interruptedError, usageError } from '../errors.js';
 import { warn, oneLine, type Io } from '../io.js';
-import { configPath, findKey, keyLooksSendable, keyTooShort, maskKey, NO_KEY_MESSAGE, removeKey, saveKey } from '../key.js';
+import { configPath, findKey, keyLooksSendable, keyTooShort, maskKey, MIN_KEY_LENGTH, NO_KEY_MESSAGE, removeKey, saveKey } from '../key.js';
+import { addFlags, onUnless, readFlags } from './flag-table.js';
+import { askService, quotaSentence, type Verdict } from './key-check.js';
 
 export interface AuthOptions {
   action: 'login' | 'status' | 'logout';
+  /** login, status: ask the service whether the key works (a request that validates nothing). */
+  check?: boolean;
+}
+
+const KEY_FACTS: Block[] = [
+  { list: 'Environment', items: pick(ENVIRONMENT, 'IDV_API_KEY', 'IDV_BASE_URL', 'XDG_CONFIG_HOME') },
+  { list: 'Files', items: pick(FILES, '~/.config/idv/config.json') },
+];
+
+const ASKED =
+  'The key is checked with the service at $IDV_BASE_URL (default https://api.valididentities.com) by a request that validates nothing and costs no quota.';
+
+const AUTH_HELP: Record<AuthOptions['action'], { about: string; examples: Example[] }> = {
+  login: {
+    about: `${ASKED} A key it refuses is not saved (exit 3); when it cannot tell (no network, another answer), the key is saved with a note.`,
+    examples: [
+      { command: 'idv auth login', comment: 'paste the key at a hidden prompt' },
+      { command: 'printf %s "$KEY" | idv auth login', comment: 'or pipe it in' },
+    ],
+  },
+  status: {
+    about: `${ASKED} It shows the quota left and when it resets, as the service's rate-limit headers say; exit 3 when it refuses the key.`,
+    examples: [{ command: 'idv auth status', comment: 'where the key comes from, masked; the quota' }],
+  },
+  logout: { about: 'The key in IDV_API_KEY, if set, stays in use.', examples: [{ command: 'idv auth logout' }] },
+};
+
+const CHECK_FLAGS = { check: onUnless('--no-check', 'do not ask the service whether the key works') };
+
+/** `idv auth` and its three subcommands. */
+export function authCommand(io: Io): Command {
+  const auth = helpAfter(new Command('auth').description('store, show (masked) and remove the API key'), io, [
+    { title: 'Examples:', examples: Object.values(AUTH_HELP).flatMap((h) => h.examples) },
+    ...KEY_FACTS,
+  ]);
+  for (const [action, text] of [
+    ['login', 'store the API key (hidden prompt, or standard input when piped), checked with the service'],
+    ['status', 'show where the key comes from, masked, and the quota left'],
+    ['logout', 'remove the stored key'],
+  ] as const) {
+    const command = new Command(action).description(text);
+    if (action !== 'logout') addFlags(command, CHECK_FLAGS);
+    command.action((parsed: Record<string, unknown>) => run({ action, ...readFlags(CHECK_FLAGS, parsed) }, io));
+    const { about, examples } = AUTH_HELP[action];
+    auth.addCommand(helpAfter(command, io, [{ prose: about }, { title: 'Examples:', examples }, ...KEY_FACTS]));
+  }
+  return auth;
 }
 
 export async function run(o: AuthOptions, io: Io): Promise<void> {
   switch (o.action) {
-    case 'login': {
-      const key = io.stdinIsTTY ? await promptHidden(io, 'Paste your API key (input is hidden): ') : await readAll(io);
-      const trimmed = key.trim();
-      io.secrets.add(trimmed);
-      if (!trimmed) throw usageError('No key given; paste the key from the dashboard ("API keys" → "Create API key").');
-      if (!keyLooksSendable(trimmed)) {
-        throw usageError('That does not look like an API key (it holds white space or characters other than ASCII); paste it again.');
-      }
-      const short = keyTooShort(trimmed);
-      if (short) throw usageError(`That is too short to be an API key (${short}); paste the whole key again.`);
-      const path = await saveKey(io.env, trimmed);
-      warn(io, `Key ${maskKey(trimmed)} saved to ${path} (readable only by you).`);
-      if (io.env.IDV_API_KEY?.trim()) {
-        io.stderr.write('Note: IDV_API_KEY is set in this environment and takes precedence over the saved key.\n');
-      }
-      return;
-    }
-    case 'status': {
-      const found = await findKey(io.env, { uid: io.uid, warn: (line) => warn(io, line) });
-      if (!found) {
-        throw new IdvError('auth', NO_KEY_MESSAGE);
-      }
-      io.stdout.write(oneLine(io, `Key ${maskKey(found.key)} from ${found.source}`) + '\n');
-      return;
-    }
+    case 'login':
+      return login(o.check !== false, io);
+    case 'status':
+      return status(o.check !== false, io);
     case 'logout': {
       const removed = await removeKey(io.env);
       warn(io, removed ? `Removed the key from ${configPath(io.env)}.` : `No key was stored in ${configPath(io.env)}.`);
@@ -41,6 +71,50 @@ export async function run(o: AuthOptions, io: Io): Promise<void> {
       return;
     }
   }
+}
+
+/** Read the key, refuse what cannot be one, ask the service (unless not to), then save it. */
+async function login(check: boolean, io: Io): Promise<void> {
+  const key = (io.stdinIsTTY ? await promptHidden(io, 'Paste your API key (input is hidden): ') : await readAll(io)).trim();
+  // Only a key idv would send is masked: a shorter one never leaves idv, and masking it would rewrite idv's
+  // own words ("That is too short…" with the key "short").
+  io.secrets.add(key, MIN_KEY_LENGTH);
+  if (!key) throw usageError('No key given; paste the key from the dashboard ("API keys" → "Create API key").');
+  if (!keyLooksSendable(key)) {
+    throw usageError('That does not look like an API key (it holds white space or characters other than ASCII); paste it again.');
+  }
+  const short = keyTooShort(key);
+  if (short) throw usageError(`That is too short to be an API key (${short}); paste the whole key again.`);
+  configPath(io.env); // no home folder: said before anything is asked
+  const answer = check ? await askService(key, io) : null;
+  if (answer?.verdict === 'refused') {
+    throw new IdvError('auth', `The service refused this key (${answer.why}); it was not saved. Copy it again from the dashboard ("API keys") and run idv auth login.`);
+  }
+  const path = await saveKey(io.env, key);
+  warn(io, `Key ${maskKey(key)} saved to ${path} (readable only by you).`);
+  if (answer) sayVerdict(answer, io, (line) => warn(io, line), '; it is saved all the same');
+  if (io.env.IDV_API_KEY?.trim()) {
+    io.stderr.write('Note: IDV_API_KEY is set in this environment and takes precedence over the saved key.\n');
+  }
+}
+
+/** Where the key comes from, masked; and what the service says of it (unless not to ask). */
+async function status(check: boolean, io: Io): Promise<void> {
+  const found = await findKey(io.env, { uid: io.uid, warn: (line) => warn(io, line) });
+  if (!found) throw new IdvError('auth', NO_KEY_MESSAGE);
+  io.stdout.write(oneLine(io, `Key ${maskKey(found.key)} from ${found.source}`) + '\n');
+  if (!check || !keyLooksSendable(found.key) || keyTooShort(found.key)) return;
+  const answer = await askService(found.key, io);
+  if (answer.verdict === 'refused') {
+    throw new IdvError('auth', `The service refuses the key from ${found.source} (${answer.why}); store the right one with idv auth login.`);
+  }
+  sayVerdict(answer, io, (line) => void io.stdout.write(oneLine(io, line) + '\n'), '');
+}
+
+/** What the service said of a key, for a person: the quota (`say`), or a note on stderr that it could not tell. */
+function sayVerdict(answer: Verdict, io: Io, say: (line: string) => void, then: string): void {
+  if (answer.verdict === 'works') say(quotaSentence(answer.rate, answer.usedUp, Date.now()));
+  else if (answer.verdict === 'unknown') warn(io, `idv: note: could not check the key with the service (${answer.why})${then}.`);
 }
 
 /** The most idv reads of standard input or the prompt for a key: far more than any key (/dev/zero is refused, not read). */

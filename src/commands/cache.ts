@@ -1,4 +1,6 @@
 // `idv cache stats | clear`: what the result cache holds, and emptying it (after asking, in a terminal).
+import { Command, Option } from 'commander';
+import { ENVIRONMENT, FILES, helpAfter, pick, type Block } from './help-text.js';
 import { interruptedError, usageError } from '../errors.js';
 import { oneLine, warn, type Io } from '../io.js';
 import { cacheDir } from '../paths.js';
@@ -9,6 +11,35 @@ export interface CacheOptions {
   format?: 'json';
   /** clear: without asking. */
   yes?: boolean;
+}
+
+const CACHE_FACTS: Block[] = [
+  {
+    prose: 'Results are kept for --cache-ttl (default 7d; by status too: --cache-ttl ok=90d,disposable=180d,7d), per service and endpoint.',
+  },
+  { list: 'Environment', items: pick(ENVIRONMENT, 'XDG_CACHE_HOME') },
+  { list: 'Files', items: pick(FILES, '~/.cache/idv/') },
+];
+
+/** `idv cache` and its subcommands. */
+export function cacheCommand(io: Io): Command {
+  const stats = [{ command: 'idv cache stats' }, { command: 'idv cache stats --format json' }];
+  const clear = [{ command: 'idv cache clear', comment: 'asks first' }, { command: 'idv cache clear --yes', comment: 'in a script' }];
+  const cache = helpAfter(new Command('cache').description('inspect and empty the local result cache'), io, [
+    { title: 'Examples:', examples: [...stats, ...clear] },
+    ...CACHE_FACTS,
+  ]);
+  const statsCommand = new Command('stats')
+    .description('entries, size, path and oldest entry of the cache')
+    .addOption(new Option('--format <format>', 'json for a machine-readable object').choices(['json']))
+    .action((f: { format?: 'json' }) => run({ action: 'stats', format: f.format }, io));
+  cache.addCommand(helpAfter(statsCommand, io, [{ title: 'Examples:', examples: stats }]));
+  const clearCommand = new Command('clear')
+    .description('remove every cached result (asks first in a terminal)')
+    .option('-y, --yes', 'remove without asking (required when standard input is not a terminal)')
+    .action((f: { yes?: boolean }) => run({ action: 'clear', yes: f.yes }, io));
+  cache.addCommand(helpAfter(clearCommand, io, [{ title: 'Examples:', examples: clear }]));
+  return cache;
 }
 
 export async function run(o: CacheOptions, io: Io): Promise<void> {

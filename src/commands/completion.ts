@@ -2,8 +2,9 @@
 // one list of commands and flags that --help prints too. What a flag's value completes to comes from the
 // tree: its choices (--format), or the name of its value — <file> and FILE complete file names, <dir>
 // folders, <statuses> the command's statuses (statuses.ts) as a comma-separated list.
-import { Help, type Argument, type Command, type Option } from 'commander';
+import { Argument, Command, Help, type Option } from 'commander';
 import type { Io } from '../io.js';
+import { helpAfter } from './help-text.js';
 import { KNOWN_STATUSES, STATUSES_OF } from '../statuses.js';
 
 export const SHELLS = ['bash', 'zsh', 'fish'] as const;
@@ -103,6 +104,24 @@ export function completionScript(shell: Shell, root: Node, name = 'idv'): string
     case 'fish':
       return fish(root, name);
   }
+}
+
+/** `idv completion <shell>`: its script is generated from the whole tree (the program `root` gives). */
+export function completionCommand(io: Io, root: () => Command): Command {
+  const command = new Command('completion')
+    .description('print a shell completion script (bash, zsh or fish)')
+    .addArgument(new Argument('<shell>', 'the shell to complete for').choices(SHELLS));
+  return helpAfter(command, io, [
+    {
+      title: 'Examples:',
+      examples: [
+        { command: 'source <(idv completion bash)', comment: 'bash, in this shell' },
+        { command: 'idv completion bash > ~/.local/share/bash-completion/completions/idv', comment: 'bash, every shell' },
+        { command: 'idv completion zsh > "${fpath[1]}/_idv"', comment: 'zsh: any folder in $fpath, then a new shell' },
+        { command: 'idv completion fish > ~/.config/fish/completions/idv.fish', comment: 'fish' },
+      ],
+    },
+  ]).action((shell: Shell) => run({ shell, program: root() }, io));
 }
 
 export interface CompletionOptions {

@@ -1,4 +1,8 @@
 // `idv sandbox`: run the local emulator of the service until Ctrl-C.
+import { Command } from 'commander';
+import { helpAfter } from './help-text.js';
+import { addFlags, readFlags, value, valueOr, type OptionsOf } from './flag-table.js';
+import { wholeNumber } from './parsers.js';
 import type { Io } from '../io.js';
 import { warn } from '../io.js';
 import { IdvError, usageError } from '../errors.js';
@@ -6,11 +10,27 @@ import { startSandbox, type Sandbox } from '../sandbox/server.js';
 import { MIN_KEY_LENGTH } from '../key.js';
 import { sampleList } from '../shipped.cjs';
 
-export interface SandboxCommandOptions {
-  port: number;
-  quota: number;
-  window: number;
-  key?: string;
+const SANDBOX_FLAGS = {
+  port: valueOr('--port <n>', 'port to listen on (0: any free port)', { parse: wholeNumber(0, 65535), fallback: 0 }),
+  quota: valueOr('--quota <n>', 'validations per window (0: unlimited)', { parse: wholeNumber(0), fallback: 1000 }),
+  window: valueOr('--window <seconds>', 'quota window length in seconds', { parse: wholeNumber(1), fallback: 3600 }),
+  key: value('--key <key>', 'the API key it accepts (default: a random one, printed)'),
+};
+
+export type SandboxCommandOptions = OptionsOf<typeof SANDBOX_FLAGS>;
+
+/** `idv sandbox`. */
+export function sandboxCommand(io: Io): Command {
+  const command = addFlags(new Command('sandbox').description('run a local emulator of the service on 127.0.0.1'), SANDBOX_FLAGS);
+  return helpAfter(command, io, [
+    {
+      title: 'Examples:',
+      examples: [
+        { command: 'idv sandbox --port 8080 --quota 50 --window 3600' },
+        { command: 'IDV_BASE_URL=http://127.0.0.1:8080 IDV_API_KEY=<printed key> idv emails list.csv' },
+      ],
+    },
+  ]).action((parsed: Record<string, unknown>) => run(readFlags(SANDBOX_FLAGS, parsed), io));
 }
 
 /**

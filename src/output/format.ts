@@ -26,6 +26,10 @@ export interface FormatOptions {
   suggest?: ((item: string) => string | null) | null;
   /** --safe-csv: cells that a spreadsheet would run as a formula get a leading `'` (CSV only). */
   safeCsv?: boolean;
+  /** With --keep-columns, the 0-based column of the item (the table keeps it whatever the width). */
+  itemColumn?: number;
+  /** The table's widest line: the terminal's width; undefined off a terminal (no line is cut). */
+  lineWidth?: number;
   chalk?: Chalk | null;
 }
 
@@ -181,45 +185,163 @@ function jsonFormatter(o: FormatOptions, lines: boolean): Formatter {
 
 const TABLE_SAMPLE = 500;
 const MAX_CELL = 60;
+/** A column cut to fit the line keeps at least this many columns of text (else it is left out). */
+const MIN_CUT = 6;
+const GAP = 2;
 
-/** Aligned columns. Widths come from the first records (a table is for people; lists are streamed). */
+/**
+ * Aligned columns. Widths come from the first records (a table is for people; lists are streamed). On a
+ * terminal (`lineWidth`) no line is wider than it: the item and status columns always stay, the others are
+ * kept from the left while they fit, the first that does not is cut with `…`, and the rest are left out, a
+ * column of `…` where they would be (csv and json have them all).
+ */
 function tableFormatter(o: FormatOptions): Formatter {
-  const { names, values: raw } = layout(o);
+  const { names, values: raw, cells } = layout(o);
   // A table is for a person: cells from the file or the service are shown with control characters escaped.
   const values = (r: OutRecord) => raw(r).map(terminalSafe);
+  const must = o.keepColumns && o.delimiter !== null ? [o.itemColumn ?? 0, cells] : [0, 1];
+  const statusAt = must[1]!;
   const chalk = o.chalk ?? null;
-  let widths: number[] | null = null;
+  let plan: TablePlan | null = null;
   let held: OutRecord[] = [];
-  const pad = (s: string, w: number) => (s.length >= w ? s : s + ' '.repeat(w - s.length));
-  const clip = (s: string) => (s.length > MAX_CELL ? s.slice(0, MAX_CELL - 1) + '…' : s);
   const colour = (status: string, text: string) => (chalk ? statusColour(chalk, status)(text) : text);
-  const line = (cells: string[], status?: string) =>
-    cells
-      .map((c, i) => {
-        const last = i === cells.length - 1;
-        const text = last ? clip(c) : pad(clip(c), widths![i] ?? 0);
-        return last && status !== undefined ? colour(status, text) : text;
-      })
-      .join('  ')
-      .trimEnd() + '\n';
-  const render = (block: OutRecord[]) => block.map((r) => line(values(r), r.status)).join('');
-  const fix = (): string => {
-    widths = names.map((n) => Math.min(MAX_CELL, terminalSafe(n).length));
-    for (const r of held) values(r).forEach((v, i) => (widths![i] = Math.max(widths![i] ?? 0, Math.min(MAX_CELL, v.length))));
+  const line = (cells: string[], status?: string) => {
+    const { columns, widths } = plan!;
+    // A cell longer than its column (a record after the sample) may use what the line has to spare.
+    let spare = plan!.slack;
+    const out = columns.map((c, k) => {
+      if (c === ELIDED) return '…';
+      const width = widths[k]!;
+      const text = fitCell(cells[c] ?? '', width, Math.min(MAX_CELL, width + spare), k === columns.length - 1);
+      spare -= Math.max(0, cellWidth(text) - width);
+      return c === statusAt && status !== undefined ? colour(status, text) : text;
+    });
+    return out.join(' '.repeat(GAP)).trimEnd();
+  };
+  const render = (block: OutRecord[]) => block.map((r) => line(values(r), r.status) + '\n').join('');
+  const begin = (): string => {
+    const natural = names.map((n) => Math.min(MAX_CELL, cellWidth(terminalSafe(n))));
+    for (const r of held) values(r).forEach((v, i) => (natural[i] = Math.max(natural[i] ?? 0, Math.min(MAX_CELL, cellWidth(v)))));
+    plan = planTable(natural, must, o.lineWidth);
     const head = line(names.map((n) => terminalSafe(n.toUpperCase())));
-    const out = (chalk ? chalk.bold(head.trimEnd()) + '\n' : head) + render(held);
+    const out = (chalk ? chalk.bold(head) : head) + '\n' + render(held);
     held = [];
     return out;
   };
   return {
     begin: () => '',
     records: (block) => {
-      if (widths) return render(block);
+      if (plan) return render(block);
       held.push(...block);
-      return held.length >= TABLE_SAMPLE ? fix() : '';
+      return held.length >= TABLE_SAMPLE ? begin() : '';
     },
-    end: () => (widths ? '' : fix()),
+    end: () => (plan ? '' : begin()),
   };
+}
+
+/** In a TablePlan's columns: where columns were left out (shown as a column of `…`). */
+export const ELIDED = -1;
+
+interface TablePlan {
+  /** The columns shown (ELIDED where some were left out), in their order, and their widths. */
+  columns: number[];
+  widths: number[];
+  /** What the line has beyond them (Infinity off a terminal): a longer cell later may take it, no more. */
+  slack: number;
+}
+
+/**
+ * Which columns a line of `lineWidth` shows, and how wide: every column at its natural width when they fit;
+ * else the `must` columns (item, status), then the others from the left while they fit, the first that does
+ * not cut to what is left (MIN_CUT at least), a column of `…` for each run left out. When even that does
+ * not fit, the item is cut.
+ */
+export function planTable(natural: number[], must: number[], lineWidth?: number): TablePlan {
+  const all = natural.map((_, i) => i);
+  if (lineWidth === undefined) return { columns: all, widths: natural, slack: Infinity };
+  if (span(natural) <= lineWidth) return { columns: all, widths: natural, slack: lineWidth - span(natural) };
+  // Each run left out costs a column of `…`: plan again with room for as many as the last plan left.
+  let runs = 0;
+  for (;;) {
+    const plan = choose(natural, must, lineWidth - runs * (GAP + 1));
+    const marks = plan.columns.filter((c) => c === ELIDED).length;
+    if (marks <= runs) return { ...plan, slack: Math.max(0, lineWidth - span(plan.widths)) };
+    runs = marks;
+  }
+}
+
+/** Columns at widths that span at most `room`, then ELIDED put where runs of columns were left out. */
+function choose(natural: number[], must: number[], room: number): Omit<TablePlan, 'slack'> {
+  const chosen = new Map<number, number>(must.filter((i) => i < natural.length).map((i) => [i, natural[i]!]));
+  for (let i = 0; i < natural.length; i++) {
+    if (chosen.has(i)) continue;
+    const left = room - span([...chosen.values()]) - GAP;
+    if (natural[i]! <= left) chosen.set(i, natural[i]!);
+    else {
+      if (left >= MIN_CUT) chosen.set(i, left);
+      break;
+    }
+  }
+  const columns: number[] = [];
+  const widths: number[] = [];
+  for (let i = 0; i < natural.length; i++) {
+    if (chosen.has(i)) {
+      columns.push(i);
+      widths.push(chosen.get(i)!);
+    } else if (columns.at(-1) !== ELIDED) {
+      columns.push(ELIDED);
+      widths.push(1);
+    }
+  }
+  const over = span(widths.filter((_, k) => columns[k] !== ELIDED)) - room;
+  const item = columns.indexOf(must[0]!);
+  if (over > 0 && item >= 0) widths[item] = Math.max(MIN_CUT, widths[item]! - over);
+  return { columns, widths };
+}
+
+/** The columns `widths` take side by side, GAP apart. */
+const span = (widths: number[]) => widths.reduce((a, b) => a + b, 0) + GAP * Math.max(0, widths.length - 1);
+
+/** A cell: cut with `…` when wider than `limit`, padded to `width` unless it ends the line. */
+function fitCell(text: string, width: number, limit: number, last: boolean): string {
+  const shown = cellWidth(text) > limit ? cutTo(text, limit - 1) + '…' : text;
+  return last ? shown : shown + ' '.repeat(Math.max(0, width - cellWidth(shown)));
+}
+
+/** The longest start of `text` at most `width` columns wide. */
+function cutTo(text: string, width: number): string {
+  let out = '';
+  let w = 0;
+  for (const ch of text) {
+    const c = charWidth(ch.codePointAt(0)!);
+    if (w + c > width) break;
+    out += ch;
+    w += c;
+  }
+  return out;
+}
+
+/** Columns a text takes on a terminal: wide (East Asian, emoji) characters two, combining marks none. */
+export function cellWidth(text: string): number {
+  let w = 0;
+  for (const ch of text) w += charWidth(ch.codePointAt(0)!);
+  return w;
+}
+
+function charWidth(cp: number): number {
+  if ((cp >= 0x300 && cp <= 0x36f) || (cp >= 0x200b && cp <= 0x200f) || cp === 0xfeff || (cp >= 0xfe00 && cp <= 0xfe0f)) return 0;
+  const wide =
+    (cp >= 0x1100 && cp <= 0x115f) ||
+    (cp >= 0x2e80 && cp <= 0xa4cf && cp !== 0x303f) ||
+    (cp >= 0xac00 && cp <= 0xd7a3) ||
+    (cp >= 0xf900 && cp <= 0xfaff) ||
+    (cp >= 0xfe30 && cp <= 0xfe4f) ||
+    (cp >= 0xff00 && cp <= 0xff60) ||
+    (cp >= 0xffe0 && cp <= 0xffe6) ||
+    (cp >= 0x1f300 && cp <= 0x1f64f) ||
+    (cp >= 0x1f900 && cp <= 0x1f9ff) ||
+    (cp >= 0x20000 && cp <= 0x3fffd);
+  return wide ? 2 : 1;
 }
 
 export function statusColour(chalk: Chalk, status: string): (s: string) => string {

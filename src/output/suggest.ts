@@ -8,7 +8,9 @@
 // - an edit that falls in the provider's ending (`.fr`, `.co.uk`) only when what was typed ends in no real
 //   top-level domain (`comcast.ent`, `hotmail.co.ul`): `yahoo.gr`, `hotmail.be`, `outlook.dk` are the same
 //   providers' real domains in other countries, not typos of `yahoo.fr`, `hotmail.de`, `outlook.de`;
-// - and only when exactly one provider fits.
+// - and only when exactly one provider fits;
+// - a domain without a dot that is a provider's name (`x@gmail`, `@hotmail`), or one edit of a long enough
+//   one (`gmial`), gets that provider: such a domain cannot be a real one.
 // The list is written out in the README. Suggestions are never sent to the service and never change the item.
 
 /** Well-known mail providers (the domains people type by hand). */
@@ -50,12 +52,17 @@ const MIN_LABEL = 5;
 const KNOWN = new Set(PROVIDERS);
 const BY_LABEL = new Map<string, string>();
 for (const p of PROVIDERS) if (p.endsWith('.com')) BY_LABEL.set(p.slice(0, -4), p);
+/** A provider by its name alone (`gmail`, `web`): the first of the list with that name (yahoo.com, not yahoo.fr). */
+const BY_NAME = new Map<string, string>();
+for (const p of PROVIDERS) if (!BY_NAME.has(p.slice(0, p.indexOf('.')))) BY_NAME.set(p.slice(0, p.indexOf('.')), p);
 const EDIT_TARGETS = PROVIDERS.filter((p) => p.split('.')[0]!.length >= MIN_LABEL);
 
 /** The provider a mistyped domain most likely meant, or null. `domain` is lower-cased by the caller. */
 export function suggestDomain(domain: string): string | null {
   const d = domain.toLowerCase().replace(/\.$/, '');
   if (KNOWN.has(d) || PROVIDERS.some((p) => d.endsWith('.' + p))) return null;
+  const named = d.includes('.') ? null : byName(d);
+  if (named !== null) return named;
   const dot = d.lastIndexOf('.');
   if (dot > 0) {
     const provider = BY_LABEL.get(d.slice(0, dot));
@@ -72,6 +79,18 @@ export function suggestDomain(domain: string): string | null {
     found = p;
   }
   return found;
+}
+
+/**
+ * A domain without a dot is no domain: a provider's name typed without its ending (`gmail`, `hotmail`) gets
+ * the provider; so does one edit of a name long enough (`gmial`), when exactly one provider fits.
+ */
+function byName(name: string): string | null {
+  const exact = BY_NAME.get(name);
+  if (exact !== undefined) return exact;
+  if (name.length < MIN_LABEL - 1) return null;
+  const fits = new Set([...BY_NAME].filter(([label]) => label.length >= MIN_LABEL && oneEdit(name, label)).map(([, p]) => p));
+  return fits.size === 1 ? [...fits][0]! : null;
 }
 
 /** The suggestion for an item: an address with its domain mended, or a domain; null when none. */

@@ -114,6 +114,9 @@ export function answerValidate(r: Request, s: SandboxState): Reply {
       ? json(413, message(`Request entity too large: at most ${s.maxBatch} ${endpoint.field} per request.`), quota.headers())
       : json(400, message(`Too many ${endpoint.field}: at most ${s.maxBatch} per request.`), quota.headers());
   }
+  // A request that validates nothing costs nothing, so it is answered also when the quota is used up: with
+  // the rate-limit headers, which is how idv auth login and status learn the quota at no cost.
+  if (r.items.length === 0) return json(200, resultsBody(endpoint.field, new Map()), quota.headers());
   if (quota.limited && quota.remaining() === 0) {
     return json(429, message('Too many requests.'), { ...quota.headers(), 'Retry-After': String(quota.secondsToReset()) });
   }

@@ -1,8 +1,10 @@
-// The man page idv(1), from the same commander tree and the same Help as `--help` (render-help.ts writes
-// it to dist/idv.1 at build time): every command's usage, description, arguments, options (with their
-// choices and defaults) and the text after its options (examples, exit codes), in man(7) roff.
+// The man page idv(1), from the same commander tree, Help and help blocks (commands/help-text.ts) as
+// `--help` (render-help.ts writes it to dist/idv.1 at build time), in man(7) roff, in the sections a man
+// page has: NAME, SYNOPSIS, DESCRIPTION (what each command does, and its notes), OPTIONS (each command's
+// arguments and options, with their choices and defaults), ENVIRONMENT, FILES, EXIT STATUS, EXAMPLES.
 import type { Command, Help } from 'commander';
 import { DOCS_MARK } from '../shipped.cjs';
+import { blocksOf, ENVIRONMENT, EXIT_CODES, FILES, HELP_WIDTH, layout, type Block } from '../commands/help-text.js';
 
 /** Text for roff: backslashes, hyphens (so that flags copy as typed), non-ASCII as \[uXXXX]. */
 function roff(text: string): string {
@@ -15,33 +17,8 @@ function roff(text: string): string {
 /** A line of text that roff must not read as a request (one that starts with . or '). */
 const line = (text: string) => (/^[.']/.test(text) ? `\\&${text}` : text);
 
-/** The help text commander prints for a command, and the part that comes after its generated body. */
-function helpOf(cmd: Command, helper: Help): { after: string } {
-  let full = '';
-  cmd.configureOutput({ writeOut: (s) => (full += s), getOutHelpWidth: () => 80 });
-  cmd.outputHelp();
-  const body = helper.formatHelp(cmd, helper);
-  if (!full.startsWith(body)) throw new Error(`man page: the help of "${helper.commandUsage(cmd)}" does not start with its usage`);
-  return { after: full.slice(body.length) };
-}
-
-/** The text after the options: prose is filled, indented lines (examples) are kept as they are. */
-function afterText(text: string): string[] {
-  const out: string[] = [];
-  for (const block of text.trim().split(/\n\s*\n/)) {
-    const lines = block.split('\n');
-    let i = 0;
-    const prose: string[] = [];
-    while (i < lines.length && !/^\s/.test(lines[i]!)) prose.push(lines[i++]!);
-    if (prose.length === 1 && prose[0]!.endsWith(':') && i < lines.length) out.push('.PP', `\\fB${roff(prose[0]!)}\\fR`);
-    else if (prose.length) out.push('.PP', ...prose.map((l) => line(roff(l))));
-    if (i < lines.length) out.push('.PP', '.nf', ...lines.slice(i).map((l) => line(roff(l))), '.fi');
-  }
-  return out;
-}
-
 /** .TP items: the names in bold, a <value> in italics, and the description. */
-function items(list: [term: string, description: string][]): string[] {
+function items(list: readonly (readonly [term: string, description: string])[]): string[] {
   return list.flatMap(([term, description]) => {
     const [, names = term, value] = /^(.*?)(?: ([<[].*))?$/.exec(term) ?? [];
     const bold = names
@@ -50,16 +27,6 @@ function items(list: [term: string, description: string][]): string[] {
       .join(', ');
     return ['.TP', value ? `${bold} \\fI${roff(value)}\\fR` : bold, line(roff(description))];
   });
-}
-
-function section(cmd: Command, helper: Help, root: boolean): string[] {
-  const out: string[] = [];
-  if (!root) out.push(`.SS "${roff(helper.commandUsage(cmd))}"`, line(roff(helper.commandDescription(cmd))));
-  const args = helper.visibleArguments(cmd).map((a): [string, string] => [helper.argumentTerm(a), helper.argumentDescription(a)]);
-  if (args.length) out.push('.PP', 'Arguments:', ...items(args));
-  const options = helper.visibleOptions(cmd).map((o): [string, string] => [helper.optionTerm(o), helper.optionDescription(o)]);
-  if (options.length) out.push('.PP', 'Options:', ...items(options));
-  return out;
 }
 
 /** The commands below `cmd`, depth first, without commander's implicit `help` command. */
@@ -72,36 +39,108 @@ function pathOf(cmd: Command): string[] {
   return cmd.parent ? [...pathOf(cmd.parent), cmd.name()] : [cmd.name()];
 }
 
+function helpOf(cmd: Command): Help {
+  const helper = cmd.createHelp();
+  helper.prepareContext({ helpWidth: HELP_WIDTH });
+  return helper;
+}
+
+/** A command's paragraphs (not its examples nor its lists), the docs' line aside (SEE ALSO says it). */
+function prose(cmd: Command): string[] {
+  return blocksOf(cmd)
+    .filter((b): b is { prose: string } => 'prose' in b && !b.prose.includes(DOCS_MARK))
+    .flatMap((b) => ['.PP', line(roff(b.prose))]);
+}
+
+/** DESCRIPTION: what idv is, then each command, what it does and its notes. */
+function description(program: Command): string[] {
+  return [
+    line(roff(helpOf(program).commandDescription(program))),
+    ...prose(program),
+    ...commandsOf(program).flatMap((c) => [
+      '.TP',
+      `\\fB${roff(pathOf(c).join(' '))}\\fR`,
+      line(roff(helpOf(c).commandDescription(c))),
+      ...prose(c).map((l) => (l === '.PP' ? '.IP' : l)),
+    ]),
+  ];
+}
+
+/** OPTIONS: idv's own, then each command's usage, arguments and options. */
+function options(program: Command): string[] {
+  const of = (c: Command, root: boolean) => {
+    const h = helpOf(c);
+    const args = h.visibleArguments(c).map((a): [string, string] => [h.argumentTerm(a), h.argumentDescription(a)]);
+    const opts = h.visibleOptions(c).map((o): [string, string] => [h.optionTerm(o), h.optionDescription(o)]);
+    return [
+      ...(root ? [] : [`.SS "${roff(h.commandUsage(c))}"`]),
+      ...(args.length ? ['.PP', 'Arguments:', ...items(args)] : []),
+      ...(opts.length ? ['.PP', 'Options:', ...items(opts)] : []),
+    ];
+  };
+  return [...of(program, true), ...commandsOf(program).flatMap((c) => of(c, false))];
+}
+
+/** man indents a section's text by this much: examples are laid out to fit beside it. */
+const MAN_INDENT = 8;
+
+type Examples = Extract<Block, { examples: unknown }>;
+const examplesOf = (c: Command) => blocksOf(c).filter((b): b is Examples => 'examples' in b);
+
+/** EXAMPLES: each command's (those its group, `idv auth`, shows already left out), laid out as --help does. */
+function examples(program: Command): string[] {
+  return [program, ...commandsOf(program)].flatMap((c) => {
+    const group = c.parent && c.parent !== program ? new Set(examplesOf(c.parent).flatMap((b) => b.examples.map((e) => e.command))) : new Set();
+    const blocks = examplesOf(c)
+      .map((b) => ({ ...b, examples: b.examples.filter((e) => !group.has(e.command)) }))
+      .filter((b) => b.examples.length > 0);
+    if (blocks.length === 0) return [];
+    return [
+      `.SS "${roff(pathOf(c).join(' '))}"`,
+      ...blocks.flatMap((b) => [
+        ...(b.title && b.title !== 'Examples:' ? ['.PP', line(roff(b.title))] : []),
+        '.PP',
+        '.nf',
+        ...layout([{ examples: b.examples }], HELP_WIDTH - MAN_INDENT)
+          .split('\n')
+          .map((l) => line(roff(l))),
+        '.fi',
+      ]),
+    ];
+  });
+}
+
 export function manPage(program: Command, version: string): string {
-  const helper = program.createHelp();
-  helper.prepareContext({ helpWidth: 80 });
   const name = program.name();
-  const description = helper.commandDescription(program).replace(/\.$/, '');
-  const rootAfter = helpOf(program, helper).after.split(DOCS_MARK).join('docs/cli.md in the idv package');
-  const commands = commandsOf(program);
+  const about = helpOf(program).commandDescription(program).replace(/\.$/, '');
   return [
     `.\\" ${name}(1), generated at build time by src/tools/render-help.ts from the commands and flags behind --help.`,
     `.TH ${name.toUpperCase()} 1 "" "${name} ${version}" "User Commands"`,
+    '.nh',
     '.SH NAME',
-    `${name} \\- ${roff(description.charAt(0).toLowerCase() + description.slice(1))}`,
+    `${name} \\- ${roff(about.charAt(0).toLowerCase() + about.slice(1))}`,
     '.SH SYNOPSIS',
-    ...commands
+    ...commandsOf(program)
       .filter((c) => c.commands.length === 0)
       .flatMap((c) => ['.br', `.B ${roff(pathOf(c).join(' '))}`, roff(c.usage())]),
     '.br',
     `.B ${name}`,
     '[\\fIcommand\\fR] \\fB\\-\\-help\\fR | \\fB\\-\\-version\\fR',
     '.SH DESCRIPTION',
-    line(roff(helper.commandDescription(program))),
-    ...section(program, helper, true),
-    ...afterText(rootAfter),
-    '.SH COMMANDS',
-    ...commands.flatMap((c) => {
-      const h = c.createHelp();
-      h.prepareContext({ helpWidth: 80 });
-      return [...section(c, h, false), ...afterText(helpOf(c, h).after)];
-    }),
-    '.SH SEE ALSO',
+    ...description(program),
+    '.SH OPTIONS',
+    ...options(program),
+    '.SH ENVIRONMENT',
+    ...items(ENVIRONMENT),
+    '.SH FILES',
+    ...items(FILES),
+    '.SH "EXIT STATUS"',
+    ...items(EXIT_CODES),
+    '.PP',
+    'When several apply, the first of 3, 4, 1 wins.',
+    '.SH EXAMPLES',
+    ...examples(program),
+    '.SH "SEE ALSO"',
     `The whole interface for users, in more detail: docs/cli.md in the ${name} package (the folder \\fBnpm root \\-g\\fR shows, for a global install), and its README.md.`,
     '',
   ].join('\n');

@@ -10,7 +10,7 @@ import { manPage } from './man-page.js';
 
 const version = () =>
   (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
-const program = buildProgram({ version, io: undefined as unknown as Io }); // renders help only: runs no command
+const program = await buildProgram({ version, io: undefined as unknown as Io }); // renders help only: runs no command
 const dir = new URL('../help/', import.meta.url);
 mkdirSync(dir, { recursive: true });
 
@@ -22,4 +22,4 @@ function render(cmd: Command, path: string[]): void {
   for (const sub of cmd.commands) render(sub, [...path, sub.name()]);
 }
 render(program, []);
-writeFileSync(new URL('../idv.1', import.meta.url), manPage(buildProgram({ version, io: undefined as unknown as Io }), version()));
+writeFileSync(new URL('../idv.1', import.meta.url), manPage(await buildProgram({ version, io: undefined as unknown as Io }), version()));

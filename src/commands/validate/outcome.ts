@@ -1,7 +1,7 @@
 // How a finished run ends: exit 0, or the error that says why not (quota 4, errors 1). Pure.
 import { IdvError } from '../../errors.js';
 import { formatDuration } from '../../duration.js';
-import { clockTime } from '../../output/summary.js';
+import { clockTime, notWaited } from '../../output/summary.js';
 import { ERROR, QUOTA_EXCEEDED } from '../../statuses.js';
 import { MAX_EMPTY_WINDOWS, type QuotaStop } from '../../dispatch/quota-gate.js';
 
@@ -21,6 +21,8 @@ export interface Ending {
   quotaStopped: boolean;
   /** Why the quota stopped the run, when it did: with --wait, why waiting gave up. */
   quotaStop?: QuotaStop | null;
+  /** --wait: its bound and how long the run waited already. */
+  wait?: { maxWaitSeconds?: number; waitedMs: number };
 }
 
 /** Why --wait stopped waiting, said after the count of records it left quota_exceeded. */
@@ -28,6 +30,19 @@ const WAIT_GAVE_UP: Partial<Record<QuotaStop, string>> = {
   'max-wait': '; --wait stopped: waiting for the reset would pass --max-wait (or 32 days of waiting in all)',
   'empty-windows': `; --wait stopped: the service validated nothing after ${MAX_EMPTY_WINDOWS} resets in a row`,
 };
+
+/** Why --wait gave up waiting after it had waited (too many empty windows, or all the waiting it may do). */
+function waitGaveUp(e: Ending): string {
+  if (e.quotaStop === 'max-wait' && didNotWait(e) !== '') return ''; // said with the reset: it did not wait for this one
+  return (e.quotaStop && WAIT_GAVE_UP[e.quotaStop]) ?? '';
+}
+
+/** With --wait: that it did not wait for this reset, and why (too far, or not said). */
+function didNotWait(e: Ending): string {
+  if (!e.wait || e.quotaStop === 'empty-windows') return '';
+  const note = notWaited(e.resetAt === undefined ? undefined : e.resetAt - e.now, e.wait.maxWaitSeconds, e.wait.waitedMs);
+  return note ? `; ${note}` : '';
+}
 
 const records = (n: number) => `${n.toLocaleString('en-US')} record${n === 1 ? '' : 's'}`;
 
@@ -48,8 +63,7 @@ export function outcomeOf(e: Ending): IdvError | null {
         ? `It resets in ${formatDuration((e.resetAt - e.now) / 1000)} (at ${clockTime(e.resetAt, e.now)})`
         : 'The service did not say when it resets';
     const then = e.cached ? '; run the same command again then: results already received are cached and not paid for twice.' : '.';
-    const why = (e.quotaStop && WAIT_GAVE_UP[e.quotaStop]) ?? '';
-    return new IdvError('quota', `Quota used up: ${records(over)} not validated (quota_exceeded)${why}. ${when}${then}`);
+    return new IdvError('quota', `Quota used up: ${records(over)} not validated (quota_exceeded)${waitGaveUp(e)}. ${when}${didNotWait(e)}${then}`);
   }
   if (errors > 0) {
     const why = e.lastFailure ? `: ${e.lastFailure}` : '';

@@ -3,7 +3,7 @@
 // What the run learns along the way goes into its facts, for the summary and for --report.
 import { resolvePath } from '../../paths.js';
 import { COLUMN, ENDPOINT } from '../../defaults.js';
-import { oneLine, warn, type Io } from '../../io.js';
+import { forStderr, warn, type Io } from '../../io.js';
 import { fsReason, inputError } from '../../errors.js';
 import { checkerFor } from '../../input/check.js';
 import { checkReadable, openSource, sourcesFor, type InputRecord, type OpenedSource, type Source } from '../../input/read.js';
@@ -23,6 +23,7 @@ import { formatSummary } from '../../output/summary.js';
 import { emptyFacts, reportJson, writeReport, type RunFacts } from '../../output/report.js';
 import { isCacheable, KNOWN_STATUSES, STATUSES_OF } from '../../statuses.js';
 import { version } from '../../version.js';
+import { columnsOf } from '../../wrap.js';
 import type { ValidateOptions } from './flags.js';
 import { resolveTarget, type Target } from './target.js';
 import { runPipeline, type Finished } from './pipeline.js';
@@ -81,12 +82,17 @@ async function validate(o: ValidateOptions, io: Io, facts: RunFacts): Promise<vo
       header: first.layout.header,
       delimiter: first.layout.delimiter,
       width: first.layout.width,
+      itemColumn: first.layout.column,
       suggest: o.suggest ? (item) => suggest(o.kind, item) : null,
       safeCsv: o.safeCsv,
     };
     const main = mainOutput(o, io, format)
       ? {
-          formatter: await createFormatter(format, { ...layout, chalk: format === 'table' && io.color && !o.output ? await loadChalk(true) : null }),
+          formatter: await createFormatter(format, {
+            ...layout,
+            chalk: format === 'table' && io.color && !o.output ? await loadChalk(true) : null,
+            lineWidth: o.output ? undefined : columnsOf(io.stdout, io.stdoutIsTTY),
+          }),
           sink: outputSink(o.output, io),
         }
       : null;
@@ -101,7 +107,7 @@ async function validate(o: ValidateOptions, io: Io, facts: RunFacts): Promise<vo
       throw err;
     }
     const progress = await createProgress(io.stderr, io.stderrIsTTY && !o.quiet, io.colorErr, io.env);
-    say = (line) => progress.log(oneLine(io, line));
+    say = (line) => progress.log(forStderr(io, line));
     let spent: DispatchStats | null = null;
     let done: Finished | null;
     try {
@@ -113,7 +119,8 @@ async function validate(o: ValidateOptions, io: Io, facts: RunFacts): Promise<vo
     }
     if (done === null) return; // standard output was closed by its reader: end quietly
     noteFinished(facts, done);
-    if (!o.quiet) io.stderr.write(formatSummary({ ...summaryFacts(facts, done), bars: io.stderrIsTTY }, io.colorErr ? await loadChalk(true) : null));
+    const summary = { ...summaryFacts(facts, done), bars: io.stderrIsTTY, width: columnsOf(io.stderr, io.stderrIsTTY) };
+    if (!o.quiet) io.stderr.write(formatSummary(summary, io.colorErr ? await loadChalk(true) : null));
     const outcome = outcomeOf({
       counts: done.counts,
       resetAt: done.stats.resetAt,
@@ -124,6 +131,7 @@ async function validate(o: ValidateOptions, io: Io, facts: RunFacts): Promise<vo
       capped: done.stats.capped,
       quotaStopped: done.stats.quotaStopped,
       quotaStop: done.stats.quotaStop,
+      wait: o.wait ? { maxWaitSeconds: o.maxWaitSeconds, waitedMs: done.stats.waitedMs } : undefined,
     });
     if (outcome) throw outcome;
   } finally {

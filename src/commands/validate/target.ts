@@ -4,7 +4,7 @@ import { IdvError, usageError } from '../../errors.js';
 import { warn, type Io } from '../../io.js';
 import { isLoopback } from '../../api/loopback.js';
 import { proxySettings } from '../../api/transport.js';
-import { findKey, keyLooksSendable, keyTooShort, NO_KEY_MESSAGE } from '../../key.js';
+import { findKey, keyLooksSendable, keyTooShort, MIN_KEY_LENGTH, NO_KEY_MESSAGE } from '../../key.js';
 
 export interface Target {
   baseUrl: string;
@@ -46,7 +46,7 @@ export async function resolveTarget(o: { sandbox: boolean; dryRun: boolean; base
   proxySettings(io.env, new URL(baseUrl)); // a malformed proxy variable: a usage error before anything starts
   const found = await findKey(io.env, { uid: io.uid, warn: (line) => warn(io, line) });
   if (!found) throw new IdvError('auth', NO_KEY_MESSAGE);
-  io.secrets.add(found.key);
+  io.secrets.add(found.key, MIN_KEY_LENGTH);
   if (!keyLooksSendable(found.key)) {
     throw new IdvError(
       'auth',

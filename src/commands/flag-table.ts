@@ -1,0 +1,69 @@
+// A command's flags as one typed table: each row is the option field it fills, keyed by that field's name,
+// and knows how commander declares it and how commander's parsed value becomes the field's. The options
+// type, commander's options (and so --help, the completion scripts and the man page, all read from the
+// commander tree) come from the same rows: a flag is written once.
+import { Option, type Command } from 'commander';
+
+/** One row: commander's option, and the field's value from what commander parsed (its attribute). */
+export interface Flag<T> {
+  option(): Option;
+  /** commander's name for the parsed value (`--no-header` → `header`, `--max-wait` → `maxWait`). */
+  readonly attribute: string;
+  read(parsed: unknown): T;
+}
+
+export type FlagTable = Readonly<Record<string, Flag<unknown>>>;
+
+/** The options a table gives: one field per row, typed by the row. */
+export type OptionsOf<F extends FlagTable> = { -readonly [K in keyof F]: F[K] extends Flag<infer T> ? T : never };
+
+function row<T>(make: () => Option, read: (parsed: unknown) => T): Flag<T> {
+  return { option: make, attribute: make().attributeName(), read };
+}
+
+/** A switch: true when given. `--no-header` too: true when given (the field is `noHeader`). */
+export function given(flags: string, about: string): Flag<boolean> {
+  const negated = /(^|[ ,])--no-/.test(flags);
+  return row(() => new Option(flags, about), (v) => (negated ? v === false : v === true));
+}
+
+/** A `--no-…` switch for a field that is on unless it is given (`--no-cache` → `cache`). */
+export function onUnless(flags: `--no-${string}`, about: string): Flag<boolean> {
+  return row(() => new Option(flags, about), (v) => v !== false);
+}
+
+interface ValueHow<T> {
+  /** commander's argParser: the typed value, or an InvalidArgumentError (usage error, exit 2). */
+  parse?: (text: string) => T;
+  choices?: readonly string[];
+}
+
+/** A flag that takes a value; undefined when not given. */
+export function value<T = string>(flags: string, about: string, how: ValueHow<T> = {}): Flag<T | undefined> {
+  return row(() => declare(flags, about, how), (v) => v as T | undefined);
+}
+
+/** A flag that takes a value, with a default (shown in --help as `shown`, else as the value). */
+export function valueOr<T>(flags: string, about: string, how: ValueHow<T> & { fallback: T; shown?: string }): Flag<T> {
+  return row(() => declare(flags, about, how).default(how.fallback, how.shown), (v) => v as T);
+}
+
+function declare<T>(flags: string, about: string, how: ValueHow<T>): Option {
+  const option = new Option(flags, about);
+  if (how.parse) option.argParser(how.parse);
+  if (how.choices) option.choices(how.choices);
+  return option;
+}
+
+/** Declare every row's option on the command, in the table's order (--help's order). */
+export function addFlags(command: Command, table: FlagTable): Command {
+  for (const flag of Object.values(table)) command.addOption(flag.option());
+  return command;
+}
+
+/** The options from what commander parsed (its `opts()`, keyed by attribute). */
+export function readFlags<F extends FlagTable>(table: F, parsed: Record<string, unknown>): OptionsOf<F> {
+  const out: Record<string, unknown> = {};
+  for (const [field, flag] of Object.entries(table)) out[field] = flag.read(parsed[flag.attribute]);
+  return out as OptionsOf<F>;
+}

@@ -1,0 +1,178 @@
+// The text after a command's options in --help (prose, examples, lists of environment variables, files and
+// exit codes), kept as blocks so that it is laid out for the width it is printed at, and so that the man page
+// (tools/man-page.ts) puts each block in its section. What is true of every run (ENVIRONMENT, FILES,
+// EXIT_CODES) is written here once.
+import type { Command, Help } from 'commander';
+import type { Io } from '../io.js';
+import { DOCS_MARK } from '../shipped.cjs';
+import { columnsOf, PERSON_WIDTH, wrap } from '../wrap.js';
+
+export interface Example {
+  command: string;
+  comment?: string;
+}
+
+/** A paragraph; examples (with the sentence before them); or a titled list of terms and what they mean. */
+export type Block =
+  | { prose: string }
+  | { examples: Example[]; title?: string }
+  | { list: 'Environment' | 'Files' | 'Exit codes'; items: readonly (readonly [term: string, about: string])[] };
+
+/** The widest help: what dist/help/ is rendered at, and what a wider terminal gets too. */
+export const HELP_WIDTH = PERSON_WIDTH;
+/** A column of descriptions narrower than this goes below the terms instead. */
+const MIN_BESIDE = 30;
+
+export const ENVIRONMENT = [
+  ['IDV_API_KEY', 'the API key; wins over the one idv auth login stores'],
+  ['IDV_BASE_URL', "the service's address (--base-url wins); plain http:// only to this machine"],
+  ['XDG_CONFIG_HOME', 'where idv/config.json is kept (default ~/.config)'],
+  ['XDG_CACHE_HOME', 'where the result cache idv/ is kept (default ~/.cache)'],
+  ['HTTPS_PROXY', 'a proxy for the requests to the service (also https_proxy)'],
+  ['HTTP_PROXY', 'the proxy when HTTPS_PROXY is not set (also http_proxy)'],
+  ['NO_PROXY', 'hosts reached without the proxy (also no_proxy)'],
+  ['NO_COLOR', 'set and not empty: no colour'],
+  ['FORCE_COLOR', 'colour even where not a terminal (0 or false: none); NO_COLOR wins'],
+  ['IDV_DEBUG', '1: an unexpected error prints its stack trace'],
+] as const;
+
+export const FILES = [
+  ['~/.config/idv/config.json', 'the key idv auth login stores, readable only by you ($XDG_CONFIG_HOME/idv/ when set)'],
+  ['~/.cache/idv/', 'results kept for --cache-ttl, so that a rerun does not pay twice ($XDG_CACHE_HOME/idv/ when set); idv cache stats, idv cache clear'],
+] as const;
+
+export const EXIT_CODES = [
+  ['0', 'every record has a final status'],
+  ['1', 'some records ended "error", or idv failed'],
+  ['2', 'usage error, unreadable input, refused base URL'],
+  ['3', 'no API key, or the service refused it'],
+  ['4', 'quota used up (or --max-spend reached): results so far written; run again later to go on'],
+  ['129, 130, 143', 'interrupted (SIGHUP, SIGINT, SIGTERM)'],
+] as const;
+
+/** The last lines of `idv --help`: where the docs are (filled in when printed: shipped.cts). */
+export const DOCS: Block = { prose: `Docs (every command, flag, status and exit code):\n  ${DOCS_MARK}` };
+
+/** Some of the rows of a list (ENVIRONMENT, FILES), by term. */
+export function pick<T extends readonly (readonly [string, string])[]>(list: T, ...terms: T[number][0][]): T[number][] {
+  return list.filter(([term]) => terms.includes(term));
+}
+
+/** The blocks after each command's options, for the man page. */
+const BLOCKS = new WeakMap<Command, Block[]>();
+
+export function blocksOf(command: Command): Block[] {
+  return BLOCKS.get(command) ?? [];
+}
+
+/** Add the blocks after the command's options in its help, laid out for the width the help is printed at. */
+export function helpAfter(command: Command, io: Io | undefined, blocks: Block[]): Command {
+  BLOCKS.set(command, blocks);
+  return command.addHelpText('after', (context) => '\n' + layout(blocks, helpWidth(io, context.error)));
+}
+
+/**
+ * The width help is laid out for: the terminal's when it is narrower than HELP_WIDTH, else HELP_WIDTH (also
+ * when not a terminal, and at build time, which has no Io).
+ */
+export function helpWidth(io: Io | undefined, toStderr = false): number {
+  if (io === undefined) return HELP_WIDTH;
+  const columns = toStderr ? columnsOf(io.stderr, io.stderrIsTTY) : columnsOf(io.stdout, io.stdoutIsTTY);
+  return Math.min(HELP_WIDTH, columns ?? HELP_WIDTH);
+}
+
+/** The blocks as text at `width`, a blank line between two (commander ends the text with a line break). */
+export function layout(blocks: Block[], width: number): string {
+  return blocks.map((b) => layoutBlock(b, width)).join('\n\n');
+}
+
+function layoutBlock(block: Block, width: number): string {
+  if ('prose' in block) return block.prose.split('\n').map((line) => wrapIndented(line, width)).join('\n');
+  if ('examples' in block) return [...(block.title ? [wrap(block.title, width)] : []), ...examples(block.examples, width)].join('\n');
+  return [`${block.list}:`, ...items(block.items, width)].join('\n');
+}
+
+/** A line of prose wrapped at `width`; its leading spaces (a path on a line of its own) kept on each line. */
+function wrapIndented(line: string, width: number): string {
+  const indent = /^ */.exec(line)![0];
+  return wrap(line.slice(indent.length), width - indent.length)
+    .split('\n')
+    .map((l) => indent + l)
+    .join('\n');
+}
+
+/**
+ * `  $ command  # comment`, the comments lined up, when every example fits so; else each comment on the line
+ * above its command and a blank line between them (as gh's help does). A command longer than the line is
+ * continued with ` \`.
+ */
+function examples(list: Example[], width: number): string[] {
+  const column = Math.max(...list.filter((e) => e.comment).map((e) => e.command.length + 6), 0);
+  const aligned = list.every((e) => (e.comment ? column + 2 + e.comment.length <= width : e.command.length + 4 <= width));
+  if (aligned) return list.map((e) => (e.comment ? `  $ ${e.command}`.padEnd(column) + `# ${e.comment}` : `  $ ${e.command}`));
+  return list.flatMap((e, i) => [
+    ...(i > 0 && (e.comment || list[i - 1]!.comment) ? [''] : []),
+    ...(e.comment ? wrap(e.comment, width - 4).split('\n').map((l) => `  # ${l}`) : []),
+    ...command(e.command, width),
+  ]);
+}
+
+/**
+ * A command line: `  $ words…`, continued on lines of `      words…` ending in ` \\` where it must, broken
+ * before a flag (kept with its value) or a pipe (kept with its command), else between words.
+ */
+function command(text: string, width: number): string[] {
+  const lines: string[] = [];
+  let line = '  $';
+  for (const unit of units(text)) {
+    const words = line.length + 1 + unit.length + 2 > width && 6 + unit.length + 2 > width ? unit.split(' ') : [unit];
+    for (const word of words) {
+      if (line.trim().length > 1 && line.length + 1 + word.length + 2 > width) {
+        lines.push(`${line} \\`);
+        line = '     ';
+      }
+      line += ` ${word}`;
+    }
+  }
+  return [...lines, line];
+}
+
+/** The words of a command line grouped as they are read: a flag with its value, `| command …` together. */
+function units(text: string): string[] {
+  const out: string[] = [];
+  let piped = false;
+  for (const word of text.split(' ')) {
+    const pipe = /^(\||\|\||&&|;)$/.test(word);
+    if (out.length === 0 || pipe || (word.startsWith('-') && !piped)) out.push(word);
+    else out[out.length - 1] += ` ${word}`;
+    if (pipe) piped = true;
+  }
+  return out;
+}
+
+/**
+ * `  term  about`, the abouts lined up and wrapped under themselves; a term longer than a third of the line
+ * has its about below it, and so has every term when the column beside them is too narrow to read.
+ */
+function items(list: readonly (readonly [string, string])[], width: number): string[] {
+  const widest = Math.min(Math.max(...list.map(([term]) => term.length)), Math.floor(width / 3));
+  const at = width - (4 + widest) >= MIN_BESIDE ? 4 + widest : 6;
+  return list.flatMap(([term, about]) => {
+    const text = wrap(about, width - at).split('\n');
+    const first = at > 6 && term.length <= widest ? [`  ${term.padEnd(widest)}  ${text[0]}`] : [`  ${term}`, ' '.repeat(at) + text[0]];
+    return [...first, ...text.slice(1).map((l) => ' '.repeat(at) + l)];
+  });
+}
+
+/**
+ * commander's option and command items at a narrow width: the description under its term when the column
+ * left beside it is too narrow to read (commander would leave it unwrapped, past the terminal's edge).
+ */
+export function narrowItem(term: string, termWidth: number, description: string, helper: Help): string {
+  const width = helper.helpWidth ?? HELP_WIDTH;
+  const beside = width - termWidth - 4;
+  if (!description) return `  ${term}`;
+  if (beside >= MIN_BESIDE) return `  ${term.padEnd(termWidth)}  ${helper.boxWrap(description, beside).replace(/\n/g, '\n' + ' '.repeat(termWidth + 4))}`;
+  const below = wrap(description, width - 6).replace(/\n/g, '\n      ');
+  return `  ${term}\n      ${below}`;
+}

@@ -1,0 +1,48 @@
+// Text for a person fitted to a terminal: words filled, never broken; a message's lines after the first
+// indented; the width of a terminal, and none for a pipe or a pty that does not say.
+import { describe, expect, it } from 'vitest';
+import { PassThrough } from 'node:stream';
+import { columnsOf, hanging, wrap } from '../src/wrap.js';
+import { warn } from '../src/io.js';
+import { fakeIo } from './fake-io.js';
+
+describe('wrap', () => {
+  it('fills words into lines, a word longer than the line alone on its own', () => {
+    expect(wrap('a verylongword b c', 5)).toBe('a\nverylongword\nb c');
+    expect(wrap('  spaced   out  ', 80)).toBe('spaced out');
+  });
+});
+
+describe('hanging', () => {
+  it('leaves a message that fits as it is, and indents the lines after the first by two', () => {
+    expect(hanging('idv: short', 20)).toBe('idv: short');
+    expect(hanging('idv: warning: one two three four five six', 20)).toBe('idv: warning: one\n  two three four\n  five six');
+  });
+});
+
+describe('columnsOf', () => {
+  it('is the width of a terminal that says it, else undefined', () => {
+    const stream = Object.assign(new PassThrough(), { columns: 72 });
+    expect(columnsOf(stream, true)).toBe(72);
+    expect(columnsOf(stream, false)).toBeUndefined();
+    expect(columnsOf(Object.assign(new PassThrough(), { columns: 0 }), true)).toBeUndefined();
+  });
+});
+
+describe('warn', () => {
+  const message = 'idv: warning: --exclude names "spamtrap", not a known status (known: ok, alias, disposable, fake, quota_exceeded, invalid, error).';
+
+  it('on a terminal, wraps at its width', () => {
+    const io = fakeIo({ stderrIsTTY: true, columns: 60 });
+    warn(io, message);
+    expect(io.err.text).toBe(
+      'idv: warning: --exclude names "spamtrap", not a known status\n  (known: ok, alias, disposable, fake, quota_exceeded,\n  invalid, error).\n',
+    );
+  });
+
+  it('elsewhere (a log file), one line', () => {
+    const io = fakeIo({ columns: 60 });
+    warn(io, message);
+    expect(io.err.text).toBe(message + '\n');
+  });
+});
