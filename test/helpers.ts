@@ -28,6 +28,8 @@ export async function makeHome(): Promise<Home> {
       XDG_CONFIG_HOME: join(dir, 'config'),
       XDG_CACHE_HOME: join(dir, 'cache'),
       LANG: 'C.UTF-8',
+      // A closed port on loopback: a test that forgets its sandbox fails at once, and never looks up the real service.
+      IDV_BASE_URL: 'http://127.0.0.1:9',
     },
     cleanup: () => rm(dir, { recursive: true, force: true }),
   };

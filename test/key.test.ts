@@ -82,13 +82,13 @@ describe('trusting the config file', () => {
 
   it('idv auth status says the same; idv auth login replaces it with a 0600 file of the user\'s, and then it is used', async () => {
     await storeKey(0o666);
-    const status = await run(['auth', 'status'], { env: home.env });
+    const status = await run(['auth', 'status', '--no-check'], { env: home.env });
     expect([status.exitCode, status.stdout]).toEqual([3, '']);
     expect(status.stderr).toMatch(/^idv: Refusing the config file .*: others can write to it \(mode 0666\)/);
-    const login = await run(['auth', 'login'], { env: home.env, input: KEY + '\n' });
+    const login = await run(['auth', 'login', '--no-check'], { env: home.env, input: KEY + '\n' });
     expect(login.exitCode).toBe(0);
     expect(((await stat(config)).mode & 0o777).toString(8)).toBe('600');
-    const again = await run(['auth', 'status'], { env: home.env });
+    const again = await run(['auth', 'status', '--no-check'], { env: home.env });
     expect(again).toEqual({ exitCode: 0, stdout: `Key ****cdef from ${config}\n`, stderr: '' });
   });
 
@@ -107,7 +107,7 @@ describe('trusting the config file', () => {
 describe('reads of the config and of a key are bounded', () => {
   it('a config that is a link to /dev/zero: refused at once (exit 3), not read', async () => {
     await symlink('/dev/zero', config);
-    const r = await run(['auth', 'status'], { env: home.env });
+    const r = await run(['auth', 'status', '--no-check'], { env: home.env });
     expect(r).toEqual({
       exitCode: 3,
       stdout: '',
@@ -117,7 +117,7 @@ describe('reads of the config and of a key are bounded', () => {
 
   it('a config file larger than 64 KiB: refused (exit 3)', async () => {
     await writeFile(config, JSON.stringify({ apiKey: KEY, pad: 'x'.repeat(70 * 1024) }), { mode: 0o600 });
-    const r = await run(['auth', 'status'], { env: home.env });
+    const r = await run(['auth', 'status', '--no-check'], { env: home.env });
     expect(r).toEqual({
       exitCode: 3,
       stdout: '',
@@ -137,7 +137,7 @@ describe('reads of the config and of a key are bounded', () => {
     const lines = Readable.from((function* () {
       for (;;) yield KEY + '\n';
     })());
-    const r = await run(['auth', 'login'], { env: home.env, input: lines });
+    const r = await run(['auth', 'login', '--no-check'], { env: home.env, input: lines });
     expect(r.exitCode).toBe(0);
     expect(r.stderr).toBe(`Key ****cdef saved to ${config} (readable only by you).\n`);
   });
