@@ -7,6 +7,8 @@ import { terminalSafe } from './terminal-text.js';
 
 export interface SummaryFacts {
   records: number;
+  /** Lines that held text and were no records (the header apart): said after the records. */
+  skipped?: number;
   counts: ReadonlyMap<string, number>;
   fromCache: number;
   sentItems: number;
@@ -37,7 +39,7 @@ export function formatSummary(f: SummaryFacts, chalk: Chalk | null): string {
   const width = Math.max(6, ...rows.map((s) => terminalSafe(s).length));
   const countWidth = Math.max(1, ...rows.map((s) => (f.counts.get(s) ?? 0).toLocaleString('en-US').length));
   const lines: string[] = [];
-  lines.push(`${plural(f.records, 'record')} in ${formatElapsed(f.elapsedMs)}`);
+  lines.push(`${plural(f.records, 'record')}${f.skipped ? ` (${plural(f.skipped, 'line')} skipped)` : ''} in ${formatElapsed(f.elapsedMs)}`);
   for (const s of rows) {
     const n = f.counts.get(s)!;
     const pct = f.records ? ((100 * n) / f.records).toFixed(1).padStart(5) + '%' : '';

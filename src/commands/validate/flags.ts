@@ -14,6 +14,8 @@ export interface ValidateOptions {
   column?: string;
   delimiter?: string;
   noHeader: boolean;
+  /** --encoding NAME: the input's encoding, instead of detecting it. */
+  encoding?: string;
   keepColumns: boolean;
   suggest: boolean;
   safeCsv: boolean;
@@ -46,6 +48,7 @@ interface Flags {
   column?: string;
   delimiter?: string;
   header: boolean;
+  encoding?: string;
   keepColumns?: true;
   suggest?: true;
   safeCsv?: true;
@@ -119,6 +122,7 @@ export function validateCommand(kind: Kind, action: (o: ValidateOptions) => Prom
     .option('--column <name|N>', 'the item column, by header name or number (from 1)')
     .option('--delimiter <char>', 'CSV delimiter: , ; | or tab (default: guessed)')
     .option('--no-header', 'the CSV has no header row')
+    .option('--encoding <name>', 'the input\'s encoding (default: UTF-8, or the code page detected: windows-1251, shift_jis…)')
     .option('--keep-columns', 'write every input column, plus status as the last one')
     .option('--suggest', 'add a "suggestion" field where the domain looks mistyped (jane@gmial.com → jane@gmail.com)')
     .option('--safe-csv', "prefix cells that start with = + - @ tab or CR with ' so spreadsheets do not run them as formulas")
@@ -158,6 +162,7 @@ function toOptions(kind: Kind, files: string[], f: Flags): ValidateOptions {
     column: f.column,
     delimiter: f.delimiter,
     noHeader: !f.header,
+    encoding: f.encoding,
     keepColumns: f.keepColumns === true,
     suggest: f.suggest === true,
     safeCsv: f.safeCsv === true,

@@ -1,72 +1,14 @@
-// Unit tests: item checks, layout detection, decoding.
+// The layout of an input (src/input/detect.ts): plain list or CSV, delimiter, header, rows above it, the item
+// column; read through openSource, as the reader uses it.
 import { describe, expect, it } from 'vitest';
 import { Readable } from 'node:stream';
-import { checkDomain, checkEmail } from '../src/input/check.js';
-import { decodeText } from '../src/input/decode.js';
-import { openSource, sourcesFor } from '../src/input/read.js';
-import type { Io } from '../src/io.js';
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-
-async function collect(chunks: Buffer[]): Promise<string> {
-  let out = '';
-  for await (const t of decodeText(Readable.from(chunks), 'test')) out += t;
-  return out;
-}
-
-describe('checkEmail', () => {
-  it.each([
-    ['', null],
-    ['   ', null],
-    ['no-at-sign', null],
-    ['@example.com', null],
-    ['jane@', null],
-    ['ja ne@example.com', null],
-    ['jane@localhost', null],
-    ['jane@example.', null],
-    ['jane@exa..mple.com', null],
-    ['a@b@example.com', null],
-    ['a@.com', null], // an empty first label: no host
-    ['a@.example.com', null],
-    ['x'.repeat(250) + '@ex.com', null],
-  ])('%j is invalid', (raw, want) => {
-    expect(checkEmail(raw)).toBe(want);
-  });
-  it('trims and lower-cases only the domain part for the key', () => {
-    expect(checkEmail('  Jane.Doe@Example.COM ')).toEqual({
-      item: 'Jane.Doe@Example.COM',
-      send: 'Jane.Doe@Example.COM',
-      key: 'Jane.Doe@example.com',
-    });
-  });
-  it('accepts a quoted local part holding @', () => {
-    expect(checkEmail('"a@b"@example.com')?.key).toBe('"a@b"@example.com');
-  });
-});
-
-describe('checkDomain', () => {
-  it('takes the domain part of an address and the host of a URL', () => {
-    expect(checkDomain('Sales@Globex.com')).toEqual({ item: 'Globex.com', send: 'globex.com', key: 'globex.com' });
-    expect(checkDomain('https://www.northwind.io/about?x=1')?.item).toBe('www.northwind.io');
-  });
-  it('takes the host of a website written without its scheme', () => {
-    expect(checkDomain('www.Globex.com/about')).toEqual({ item: 'www.Globex.com', send: 'www.globex.com', key: 'www.globex.com' });
-    expect(checkDomain('hooli.xyz?ref=1')?.item).toBe('hooli.xyz');
-    expect(checkDomain('hooli.xyz#top')?.item).toBe('hooli.xyz');
-    expect(checkDomain('www.hooli.xyz:8080/about')?.item).toBe('www.hooli.xyz');
-    expect(checkDomain('hooli.xyz:443')?.item).toBe('hooli.xyz');
-  });
-  it.each(['localhost', 'not a domain', '', 'n/a', '3.5', 'bad@', 'http://', '/about', 'localhost/x', 'a b.com/x', 'x/y.com'])('%j is invalid', (raw) => {
-    expect(checkDomain(raw)).toBeNull();
-  });
-});
+import { openSource } from '../../src/input/read.js';
 
 describe('layout detection (openSource)', () => {
   const layoutOf = async (text: string, overrides = {}, kind: 'emails' | 'domains' = 'emails') =>
     (await openSource({ name: 'x', path: 'x', open: () => Readable.from([Buffer.from(text)]) }, kind, overrides)).layout;
   it('a plain list is one column with no header', async () => {
-    expect(await layoutOf('a@b.com\nc@d.org\n')).toMatchObject({ delimiter: null, header: null, column: 0, skipRecords: 0 });
+    expect(await layoutOf('a@b.com\nc@d.org\n')).toMatchObject({ delimiter: null, header: null, column: 0, skip: [] });
   });
   it('a plain list has a header only when its first line is exactly a known header name', async () => {
     expect((await layoutOf('Email\na@b.com\n')).header).toEqual(['Email']);
@@ -146,78 +88,8 @@ describe('layout detection (openSource)', () => {
     const notes: string[] = [];
     const text = 'Notes:\n"When exporting, some addresses may be missing, see help"\n\nFirst Name,Last Name,Email Address\nJo,Doe,jo@x.com\n';
     const s = await openSource({ name: 'c.csv', path: 'c.csv', open: () => Readable.from([Buffer.from(text)]) }, 'emails', {}, (n) => notes.push(n));
-    expect(s.layout).toMatchObject({ header: ['First Name', 'Last Name', 'Email Address'], column: 2, skipRecords: 3 });
-    expect(notes).toEqual(['c.csv: skipped 2 lines above the header (not records): "Notes:"']);
+    expect(s.layout).toMatchObject({ header: ['First Name', 'Last Name', 'Email Address'], headerLine: 4, column: 2, skip: [0, 1, 2] });
+    expect(notes).toEqual(['c.csv: skipped lines 1–2 above the header (not records): "Notes:"']);
   });
 });
 
-describe('decodeText', () => {
-  it('drops a UTF-8 BOM and keeps characters cut across chunks', async () => {
-    const bytes = Buffer.from('\ufeffzoë@x.com\nb@y.com\n', 'utf8');
-    const cut = bytes.indexOf(0xc3) + 1; // inside ë
-    expect(await collect([bytes.subarray(0, cut), bytes.subarray(cut)])).toBe('zoë@x.com\nb@y.com\n');
-  });
-  it('reads what is not UTF-8 as Windows-1252', async () => {
-    expect(await collect([Buffer.from([0x4c, 0xe9, 0x61, 0x92, 0x0d, 0x0a])])).toBe('Léa\u2019\r\n');
-  });
-  it('reads UTF-16LE with a BOM', async () => {
-    const b = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('a@b.com\n', 'utf16le')]);
-    expect(await collect([b])).toBe('a@b.com\n');
-  });
-  it('refuses NUL bytes', async () => {
-    await expect(collect([Buffer.from([0x61, 0, 0x62])])).rejects.toThrow(/NUL bytes/);
-  });
-});
-
-describe('openSource', () => {
-  const src = (text: string) => ({ name: 'mem', path: 'mem', open: () => Readable.from([Buffer.from(text)]) });
-  it('yields CSV records with quoted newlines and skips blank lines', async () => {
-    const s = await openSource(src('email,note\r\na@b.com,"x\ny"\r\n\r\n,empty\r\n'), 'emails', {});
-    const out = [];
-    for await (const batch of s.records) out.push(...batch);
-    expect(out).toEqual([
-      { value: 'a@b.com', fields: ['a@b.com', 'x\ny'] },
-      { value: '', fields: ['', 'empty'] },
-    ]);
-  });
-  it('reports an unterminated quote as an input error', async () => {
-    const s = await openSource(src('email,note\na@b.com,"open\nc@d.com,x\n'), 'emails', {});
-    await expect(async () => {
-      for await (const _ of s.records) void _;
-    }).rejects.toMatchObject({ kind: 'input' });
-  });
-});
-
-describe('reading a named file (src/input/read.ts)', () => {
-  const openFds = () => readdirSync('/proc/self/fd').length;
-  const fakeIo = { cwd: null, stdinIsTTY: false, stdin: Readable.from([]) } as unknown as Io;
-
-  it('reads every byte of a file larger than a block, in order, and lets the file go at the end or when closed early', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'idv-read-'));
-    try {
-      const lines = Array.from({ length: 20_000 }, (_, i) => `person${i}@example.com`);
-      const file = join(dir, 'list.txt');
-      writeFileSync(file, lines.join('\n') + '\n'); // ~470 KB: eight blocks
-      const before = openFds();
-      const [source] = sourcesFor([file], fakeIo);
-      const whole = await openSource(source!, 'emails', {});
-      const got: string[] = [];
-      for await (const block of whole.records) for (const r of block) got.push(r.value);
-      expect(got).toEqual(lines);
-      expect(openFds()).toBe(before);
-      // closed after the first block: the file is let go (not left open until the process ends)
-      const early = await openSource(sourcesFor([file], fakeIo)[0]!, 'emails', {});
-      for await (const block of early.records) {
-        expect(block.length).toBeGreaterThan(0);
-        break;
-      }
-      await early.close();
-      await new Promise((r) => setTimeout(r, 50)); // fs.close's callback
-      expect(openFds()).toBe(before);
-      // a file that is not there: the reason, named
-      await expect(openSource(sourcesFor([join(dir, 'gone.txt')], fakeIo)[0]!, 'emails', {})).rejects.toThrow(/Cannot read .*gone\.txt: no such file\./);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
-  });
-});
