@@ -18,6 +18,7 @@ export interface Item {
 const MAX_EMAIL = 254;
 const MAX_DOMAIN = 253;
 const SPACE_OR_CONTROL = /[\s\u0000-\u001f\u007f]/;
+const LOCAL_SPECIALS = /[@,;:<>()[\]\\"]/;
 /** What a plain address never holds: white space, controls, mailbox-form punctuation, anything beyond ASCII. */
 const UNUSUAL = /[\s\u0000-\u001f\u007f-\uffff<>()":;,]/;
 const ALL_DIGITS = /^\d+$/;
@@ -46,7 +47,8 @@ export function isDomain(d: string): boolean {
 
 export function checkEmail(raw: string): Item | null {
   let item = raw.trim();
-  if (UNUSUAL.test(item)) {
+  const unusual = UNUSUAL.test(item);
+  if (unusual) {
     // The slow way, for the few items that need it: the address inside a mailbox form, format characters out.
     item = addressIn(item);
     if (SPACE_OR_CONTROL.test(item)) return null;
@@ -56,8 +58,10 @@ export function checkEmail(raw: string): Item | null {
   if (at <= 0 || at === item.length - 1) return null;
   const local = item.slice(0, at);
   const domain = item.slice(at + 1);
-  // An unquoted local part cannot hold another @.
-  if (local.includes('@') && !(local.startsWith('"') && local.endsWith('"') && local.length > 1)) return null;
+  // An unquoted local part cannot hold another @, nor a comma, semicolon, bracket or quote (`Ann,ann@x.com` is a
+  // row read with the wrong delimiter, not an address).
+  // (Without those characters anywhere, as nearly every item, only the @ needs looking for.)
+  if (!(local.startsWith('"') && local.endsWith('"') && local.length > 1) && (unusual ? LOCAL_SPECIALS.test(local) : local.includes('@'))) return null;
   if (domain.endsWith('.') || !isDomain(domain)) return null;
   const lower = domain.toLowerCase();
   return { item, send: item, key: lower === domain ? item : local + '@' + lower };

@@ -26,6 +26,8 @@ const RECORD_ENDS = ['\r\n', '\n', '\r'];
 export interface RowBatch {
   rows: string[][];
   lines: number[];
+  /** In a sample that is the whole input: the line of a record whose quoted cell never closes. */
+  openAt?: number;
 }
 
 /** Stray bytes of the decoded blocks (by block number) and, once read, the lines they are on. */
@@ -71,8 +73,7 @@ function recordsOf(parse: SyncParse, delimiter: string, name: string): Records {
 export async function* csvRows(blocks: AsyncIterable<string>, delimiter: string, name: string, firstLine = 1, strays?: StrayLines): AsyncGenerator<RowBatch> {
   const parse = (await import('csv-parse/sync')).parse as unknown as SyncParse;
   const records = recordsOf(parse, delimiter, name);
-  const notClosed = (line: number) =>
-    inputError(`${name} is not well-formed CSV: a quoted cell in the record that starts on line ${line} is never closed; check the file.`);
+  const notClosed = (line: number) => quoteNotClosed(name, line);
 
   let carry = ''; // from the start of a record not read yet
   let line = firstLine; // the line `carry` starts on
@@ -110,6 +111,10 @@ export async function* csvRows(blocks: AsyncIterable<string>, delimiter: string,
   if (s.rows.length) yield { rows: s.rows, lines: s.starts.map((n) => n + line - 1) };
 }
 
+export function quoteNotClosed(name: string, line: number) {
+  return inputError(`${name} is not well-formed CSV: a quoted cell in the record that starts on line ${line} is never closed; check the file.`);
+}
+
 /** The lines of block `block`'s stray bytes: `text` holds it from `at` on, and starts on line `line`. */
 export function findStrays(strays: StrayLines | undefined, block: number, text: string, at: number, line: number): void {
   const found = strays?.strays.get(block);
@@ -135,7 +140,7 @@ export function sampleRows(text: string, delimiter: string, whole: boolean, pars
   } catch {
     s = scanUpToError(text, whole, delimiter, records);
   }
-  return { rows: s.rows, lines: s.starts };
+  return { rows: s.rows, lines: s.starts, ...(whole && s.end < text.length ? { openAt: s.lines + 1 } : {}) };
 }
 
 /** scan() up to the first line that csv-parse refuses. */

@@ -65,16 +65,6 @@ const MAC: ReadonlyArray<[string, CodePage]> = [
 /** How much more likely than its score says: the code page of most Western systems is the usual case. */
 const PRIOR: Record<string, number> = { cp1252: 1.25, 'mac-roman': 1.5 };
 
-/** jschardet's names come in several spellings (Windows-1252, MacRoman, CP932): its registry's one. */
-function registryName(name: string): string {
-  const n = name.toLowerCase();
-  if (/^windows-\d+$/.test(n)) return 'cp' + n.slice(8);
-  const mac = /^mac-?(roman|cyrillic|latin2|greek|turkish|iceland)$/.exec(n);
-  if (mac) return 'mac-' + mac[1];
-  if (n === 'iso-8859-2' || n === 'iso-8859-15') return n.replace('iso-', 'iso');
-  return n.replace(/-(?=jis|kr)/, '_');
-}
-
 export interface Detected {
   /** The code page, as idv names it. */
   label: string;
@@ -96,8 +86,8 @@ export async function detectCodePage(bytes: Uint8Array): Promise<Detected> {
   const order = [...pages.keys()];
   const lines = linesBeyondAscii(bytes);
   const scored = chardet
-    .detectAll(lines, { includeEncodings: order, preferSuperset: true, ignoreThreshold: true })
-    .map((m) => ({ name: registryName(m.encoding ?? ''), score: m.confidence }))
+    .detectAll(lines, { includeEncodings: order, preferSuperset: true, ignoreThreshold: true, compatNames: false })
+    .map((m) => ({ name: m.encoding ?? '', score: m.confidence }))
     .filter((m) => pages.has(m.name))
     .map((m) => ({ ...m, score: m.score * (PRIOR[m.name] ?? 1) }))
     .sort((a, b) => b.score - a.score);

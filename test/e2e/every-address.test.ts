@@ -4,7 +4,7 @@
 // text around addresses, --dry-run's layout). Each run is in-process against a real sandbox server, which
 // records what it was sent.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import iconv from 'iconv-lite';
 import { makeHome, sandbox, sentItems, type Home } from '../helpers.js';
@@ -227,5 +227,45 @@ describe('--dry-run', () => {
       ],
     });
     expect(json.sent).toEqual([]);
+  });
+});
+
+describe('what was skipped, and how the input was read, said', () => {
+  it('the summary and --report count the lines skipped (the header apart)', async () => {
+    const f = await file('report.csv', 'Table 1\nName,Email\nAnn,ann@example.com\nBob,bob@example.org\n\nGrand Totals (2 records)\n');
+    const report = join(home.dir, `${n++}-run.json`);
+    const r = await run(['emails', f, '--no-cache', '--report', report], { env });
+    expect(r.exitCode).toBe(0);
+    expect(r.stderr).toMatch(new RegExp(`^idv: note: ${f}: skipped line 1 above the header \\(not a record\\): "Table 1"\\nidv: note: ${f}: skipped line 6 below the data \\(not a record\\): "Grand Totals \\(2 records\\)"\\n2 records \\(2 lines skipped\\) in \\d+\\.\\d s\\n`));
+    const json = JSON.parse(await readFile(report, 'utf8')) as { records: number; skipped: number };
+    expect([json.records, json.skipped]).toEqual([2, 2]);
+  });
+
+  it('--verbose names the encoding and the layout; --encoding overrides detection', async () => {
+    const text = 'Имя,Email\r\nИван,ivan@example.ru\r\nМария,maria@example.ru\r\nОльга,olga@example.ru\r\n';
+    const f = await file('ru.csv', iconv.encode(text, 'koi8-r'));
+    const v = await idv(['emails', f, '--verbose', '--keep-columns', '--encoding', 'koi8-r']);
+    expect(v.stdout).toBe('Имя,Email,status\nИван,ivan@example.ru,ok\nМария,maria@example.ru,ok\nОльга,olga@example.ru,ok\n');
+    expect(v.stderr.split('\n')[0]).toBe(`idv: ${f}: encoding koi8-r (as --encoding says), delimiter ",", header on line 1, item column 2 ("Email").`);
+    const wrong = await idv(['emails', f, '--keep-columns', '--encoding', 'windows-1251']);
+    expect(wrong.stdout.split('\n')[1]).not.toBe('Иван,ivan@example.ru,ok');
+    const unknown = await idv(['emails', f, '--encoding', 'ebcdic-klingon']);
+    expect(unknown.exitCode).toBe(2);
+    expect(unknown.stderr).toBe('idv: --encoding: "ebcdic-klingon" is no encoding idv knows; give one like utf-8, windows-1252, windows-1251, shift_jis, gb18030, big5, euc-kr or macintosh.\n');
+  });
+
+  it('idv domains: a first line that is a header of either kind is a header', async () => {
+    for (const header of ['email', 'E-mail Address', 'domain', 'Website']) {
+      const r = await idv(['domains'], `${header}\na@gmail.com\nglobex.com\n`);
+      expect(r.stdout, header).toBe('domain,status\ngmail.com,ok\nglobex.com,ok\n');
+    }
+  });
+
+  it('--dry-run on a terminal shows the layout as aligned lines', async () => {
+    const f = await file('t.csv', 'Name,Email\nAnn,ann@example.com\n');
+    const r = await run(['emails', f, '--dry-run', '--no-cache'], { env, stdoutIsTTY: true });
+    expect(r.stdout).toBe(
+      `records  1\nunique   1\ninvalid  0\ncached   0\nquota    1\n\n${f}\n  encoding   utf-8\n  delimiter  ","\n  header     line 1: "Name" "Email"\n  column     2 "Email"\n  records    1\n`,
+    );
   });
 });

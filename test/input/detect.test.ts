@@ -93,3 +93,95 @@ describe('layout detection (openSource)', () => {
   });
 });
 
+
+describe('the record rule, at the top of a file', () => {
+  const open = async (text: string, overrides = {}, kind: 'emails' | 'domains' = 'emails') => {
+    const notes: string[] = [];
+    const s = await openSource({ name: 'f', path: 'f', open: () => Readable.from([Buffer.from(text)]) }, kind, overrides, (n) => notes.push(n));
+    const values: string[] = [];
+    for await (const b of s.records) for (const r of b) values.push(r.value);
+    return { layout: s.layout, notes, values };
+  };
+
+  it('a header-less CSV whose first address contains "mail" keeps that row', async () => {
+    const r = await open('jo@gmail.com,Jo Lee\nal@hotmail.com,Al Ray\ncy@mail.example.org,Cy Diaz\n');
+    expect(r.layout.header).toBeNull();
+    expect(r.values).toEqual(['jo@gmail.com', 'al@hotmail.com', 'cy@mail.example.org']);
+  });
+  it('a first data row shorter than the rest is a record, header or not', async () => {
+    expect((await open('Name,Email,Phone\nAnn,ann@x.com\nBob,bob@x.com,555\nCy,cy@x.com,556\n')).values).toEqual(['ann@x.com', 'bob@x.com', 'cy@x.com']);
+    expect((await open('Ann,ann@x.com\nBob,bob@x.com,555\nCy,cy@x.com,556\n')).values).toEqual(['ann@x.com', 'bob@x.com', 'cy@x.com']);
+    // a first row without an address, but a contact all the same (an empty cell, a number): no header
+    expect((await open('Ann,,555\nBob,bob@x.com,556\nCy,cy@x.com,557\n')).values).toEqual(['', 'bob@x.com', 'cy@x.com']);
+  });
+  it('a row above the header that holds an address is a record; the others above it are skipped', async () => {
+    const r = await open('Export of 2024-05-01\nContact: admin@acme.com\nName,Email\nAnn,ann@x.com\n');
+    expect(r.layout).toMatchObject({ header: ['Name', 'Email'], headerLine: 3, skip: [0, 2] });
+    expect(r.values).toEqual(['', 'ann@x.com']); // the row's Email cell is empty: an invalid record, kept
+    expect(r.notes).toEqual(['f: skipped line 1 above the header (not a record): "Export of 2024-05-01"']);
+  });
+  it('a title row padded to the table\'s width (Excel pads its first rows) is above the header, not the header', async () => {
+    const r = await open('Contacts,,\n,,\nName,Email,Phone\nAnn,ann@x.com,555\n');
+    expect(r.layout).toMatchObject({ header: ['Name', 'Email', 'Phone'], headerLine: 3, column: 1 });
+    expect(r.values).toEqual(['ann@x.com']);
+  });
+  it('with no header, narrower rows above the data are records (no header: nothing is recognised above it)', async () => {
+    expect((await open('Table 1\nAnn,ann@x.com\nBob,bob@x.com\n')).values).toEqual(['', 'ann@x.com', 'bob@x.com']);
+  });
+  it('a plain list: a first line that is exactly a known name of either kind is its header', async () => {
+    expect((await open('email\na@gmail.com\n', {}, 'domains')).values).toEqual(['a@gmail.com']);
+    expect((await open('Website\nglobex.com\n', {}, 'emails')).layout.header).toEqual(['Website']);
+    expect((await open('mail.admin@x.com\na@gmail.com\n')).values).toEqual(['mail.admin@x.com', 'a@gmail.com']);
+  });
+});
+
+describe('recipients, vCards', () => {
+  const layoutOf = async (text: string) => (await openSource({ name: 'f', path: 'f', open: () => Readable.from([Buffer.from(text)]) }, 'emails', {})).layout;
+  it.each([
+    ['a To: line', 'Jane Doe <jane@gmail.com>, Bob <bob@example.org>, carol@example.com\n'],
+    ['addresses after ", "', 'ann@x.com, bob@y.org\ncy@z.net\n'],
+    ['Outlook\'s ";" at each line\'s end', 'ann@x.com;\r\nbob@y.org;\r\n'],
+    ['display names holding commas', '"Doe, Jane" <jane@x.com>\n"Ray, Bob" <bob@y.org>\n'],
+    ['one line of two addresses', 'ann@x.com,bob@y.org\n'],
+    ['a header, then recipients', 'Email\nann@x.com; bob@y.org\n'],
+  ])('%s: a plain list', async (_what, text) => {
+    expect((await layoutOf(text)).delimiter).toBeNull();
+  });
+  it('lines of exactly two bare addresses, each like the other: a CSV of two columns', async () => {
+    expect(await layoutOf('ann@x.com,ann@home.org\nbob@y.org,bob@home.org\n')).toMatchObject({ delimiter: ',', column: 0, runnerUp: 1 });
+  });
+  it('a vCard file', async () => {
+    expect(await layoutOf('BEGIN:VCARD\r\nVERSION:3.0\r\nEMAIL:a@x.com\r\nEND:VCARD\r\n')).toMatchObject({ delimiter: null, vcard: true, header: null });
+  });
+});
+
+describe('the item column', () => {
+  const chosen = async (text: string, overrides = {}) => {
+    const s = await openSource({ name: 'c.csv', path: 'c.csv', open: () => Readable.from([Buffer.from(text)]) }, 'emails', overrides, () => undefined);
+    return s.layout;
+  };
+  it('with no header naming a column: the most distinct items win, not the first column', async () => {
+    const rows = Array.from({ length: 6 }, (_, i) => `owner${i % 2}@acme.com,Name ${i},c${i}@x.com`).join('\n');
+    expect(await chosen(rows + '\n')).toMatchObject({ header: null, column: 2, runnerUp: 0 });
+  });
+  it('a header naming the column wins over more items elsewhere', async () => {
+    const rows = Array.from({ length: 6 }, (_, i) => `c${i}@x.com,${i < 2 ? `p${i}@y.com` : ''}`).join('\n');
+    expect(await chosen('Notes,Email\n' + rows + '\n')).toMatchObject({ column: 1, runnerUp: 0 });
+  });
+  it('a named column empty in the first rows is still the column (LinkedIn hides most addresses)', async () => {
+    expect(await chosen('First Name,Email Address,Company\nAnn,,Acme\nBob,,Initech\n')).toMatchObject({ column: 1 });
+  });
+  it('--column N beyond the table is an input error naming its width', async () => {
+    await expect(chosen('Name,Email\nAnn,ann@x.com\n', { column: '5' })).rejects.toMatchObject({
+      kind: 'input',
+      message: 'c.csv has 2 columns, so it has no column 5; give --column N with N from 1 to 2.',
+    });
+  });
+  it('--column NAME matches the header once normalised too', async () => {
+    expect((await chosen('Name,E-Mail-Adresse\nAnn,ann@x.com\n', { column: 'e-mail adresse' })).column).toBe(1);
+  });
+  it('domains: a column of addresses serves when no column names domains', async () => {
+    const s = await openSource({ name: 'c.csv', path: 'c.csv', open: () => Readable.from([Buffer.from('Name,Email\nAnn,ann@globex.com\n')]) }, 'domains', {});
+    expect(s.layout).toMatchObject({ header: ['Name', 'Email'], column: 1 });
+  });
+});
