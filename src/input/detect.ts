@@ -122,9 +122,11 @@ function nonBlank(b: RowBatch): RowBatch {
  * left out of the count only when they look like a preamble or a footer (narrower, and no item-like text in
  * them): a row that holds one and does not fit counts against the delimiter.
  */
-function sniff(b: RowBatch, delimiter: string, hasItem: (r: readonly string[]) => boolean): Sniffed {
+function sniff(b: RowBatch, delimiter: string, hasItem: (r: readonly string[]) => boolean, like: (r: readonly string[]) => boolean): Sniffed {
   const { rows } = b;
-  const width = modeWidth(rows);
+  let width = modeWidth(rows);
+  const full = tableWidth(rows, like);
+  if (full > width) width = full;
   const aside = (r: readonly string[]) => r.length < width && !hasItem(r);
   let first = 0;
   while (first < rows.length - 1 && aside(rows[first]!)) first++;
@@ -132,7 +134,10 @@ function sniff(b: RowBatch, delimiter: string, hasItem: (r: readonly string[]) =
   while (last > first && aside(rows[last]!)) last--;
   const body = rows.slice(first, last + 1);
   const fit = body.filter((r) => r.length === width).length;
-  return { delimiter, ...b, width, consistency: body.length ? fit / body.length : 0, firstFits: rows[0]?.length === width };
+  // Under a first row of the table's width, narrower rows fit too: Excel stops writing the delimiters of
+  // empty end cells after its first rows. Wider rows never do.
+  const loose = body[0]?.length === width && fit >= 2 ? body.filter((r) => r.length <= width).length : fit;
+  return { delimiter, ...b, width, consistency: body.length ? loose / body.length : 0, firstFits: rows[0]?.length === width };
 }
 
 /** Decide the layout from the sample. `name` is used in messages. */
@@ -161,7 +166,7 @@ export function detectLayout(kind: Kind, sample: Sample, overrides: LayoutOverri
   if (/^begin:vcard\s*$/i.test(lines[0]?.text ?? '')) return plainLayout(kind, lines, overrides, name, true);
   const quoted = lines.length > 0 && lines.filter((l) => /^\s*".*"\s*$/.test(l.text)).length >= lines.length * 0.6;
   if (!quoted && recipientLines(lines)) return plainLayout(kind, lines, overrides, name, false);
-  const best = guessDelimiter(text, sample.whole, parse, hasItem, name);
+  const best = guessDelimiter(text, sample.whole, parse, hasItem, (r) => r.some((c) => itemLike(kind, c)), name);
   if (best) return csvLayout(kind, { ...best, sepLine }, overrides, name);
   // A one-column CSV whose values are quoted ("jane@x.com"): read as CSV, so that the quotes are no part of them.
   if (quoted) {
@@ -190,34 +195,66 @@ function physicalLines(text: string, whole: boolean): Line[] {
 
 /**
  * Whether the lines are recipients pasted from a mail client: every line (after a header name) a list of
- * addresses or mailbox forms, and something no CSV of addresses has — a line of several of them separated by
- * `, ` or `; `, a separator at a line's end (Outlook), a display name, different counts on different lines, or
- * a single line. Lines of exactly two bare addresses split by a comma, each like the other, stay a CSV.
+ * addresses or mailbox forms, and something no CSV of addresses has — recipients separated by `, ` or `; `, a
+ * separator at a line's end (Outlook), different counts on different lines, a single line — or one mailbox form
+ * a line. Lines of two addresses or more, as many on each, split without a space, stay a CSV.
  */
 function recipientLines(lines: readonly Line[]): boolean {
   const body = lines.length > 0 && isKnownName(lines[0]!.text.trim()) ? lines.slice(1) : lines;
   if (body.length === 0) return false;
   const counts = new Set<number>();
-  let marks = false;
+  let spaced = false; // `, ` or `; ` between recipients, or a separator ending a line (Outlook)
+  let forms = false; // a display name, <…>, mailto:…
   for (const { text } of body) {
     const parts = recipientsOf(text);
     if (parts === null) return false;
     counts.add(parts.length);
-    if (/[,;]\s*$|[,;] /.test(text) || parts.some((p) => addressIn(p) !== p)) marks = true;
+    if (/[,;]\s*$|[,;] /.test(text)) spaced = true;
+    if (parts.some((p) => addressIn(p) !== p)) forms = true;
   }
-  if (!marks && counts.size === 1 && counts.has(1)) return false; // one address a line: a plain list anyway
-  return marks || counts.size > 1 || body.length === 1;
+  if (spaced || counts.size > 1 || body.length === 1) return true;
+  // As many on every line, split without a space: with mailbox forms, recipients (one a line: a plain list, read
+  // so because a display name may hold a comma); bare addresses, or one that is the same on every line (an
+  // owner's), are the columns of a CSV.
+  return forms && !(counts.has(1) ? false : sameColumn(body.map((l) => recipientsOf(l.text)!)));
+}
+
+/**
+ * The width the table's first rows give, when most rows dropped the delimiters of their empty end cells (Excel
+ * stops writing them after its first rows; a mostly empty last column): a header naming its columns above any
+ * row holding item-like text, or three first rows of one width; no row wider. 0 when neither.
+ */
+function tableWidth(rows: readonly string[][], like: (r: readonly string[]) => boolean): number {
+  const at = rows.findIndex((r) => r.length >= 2);
+  if (at === -1 || at > 4) return 0;
+  const w = rows[at]!.length;
+  if (rows.some((r) => r.length > w)) return 0;
+  const header = !rows.slice(0, at + 1).some(like) && namesColumns(rows[at]!);
+  const firstRows = rows.length >= at + 3 && rows.slice(at, at + 3).every((r) => r.length === w);
+  return header || firstRows ? w : 0;
+}
+
+/** Whether some place holds the same text on every line (two lines or more). */
+function sameColumn(lines: readonly string[][]): boolean {
+  return lines.length >= 2 && lines[0]!.some((v, i) => lines.every((l) => l[i] === v));
 }
 
 /** The delimiter under which the rows line up best: most rows of the usual width (at least 2 cells). */
-function guessDelimiter(text: string, whole: boolean, parse: ParseSample, hasItem: (r: readonly string[]) => boolean, name: string): Sniffed | null {
+function guessDelimiter(
+  text: string,
+  whole: boolean,
+  parse: ParseSample,
+  hasItem: (r: readonly string[]) => boolean,
+  like: (r: readonly string[]) => boolean,
+  name: string,
+): Sniffed | null {
   let best: Sniffed | null = null;
   let ragged: Sniffed | null = null;
   for (const d of DELIMITERS) {
     if (!text.includes(d)) continue;
     const b = nonBlank(parse(text, d, whole));
     if (b.rows.length === 0) continue;
-    const s = sniff(b, d, hasItem);
+    const s = sniff(b, d, hasItem, like);
     if (s.width < 2) continue;
     if (s.consistency < 0.6) {
       // Most rows split, but not into the same number of cells: a CSV that cannot be aligned with confidence.

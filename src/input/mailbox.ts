@@ -21,6 +21,8 @@ const VCARD_EMAIL = /^(?:[a-z0-9-]+\.)?email(?:;[^:]*)?:/i;
  */
 export function addressIn(text: string): string {
   let t = withoutFormatChars(text).trim();
+  // All of it in quotes ("jane@example.com", "Jane <jane@x.com>"); a quoted local part ("a b"@x.com) keeps its quotes.
+  if (t.length > 2 && (t[0] === '"' || t[0] === "'") && t.endsWith(t[0]!) && t.indexOf(t[0]!, 1) === t.length - 1) t = t.slice(1, -1).trim();
   const vcard = VCARD_EMAIL.exec(t);
   if (vcard) t = t.slice(vcard[0].length).trim();
   if (t.includes(',') || t.includes(';')) {
@@ -50,16 +52,16 @@ export function addressIn(text: string): string {
     }
     t = t.trim();
   }
-  // A whole address in quotes ("jane@example.com"); a quoted local part ("a b"@x.com) keeps its quotes.
-  if (t.length > 2 && (t[0] === '"' || t[0] === "'") && t.endsWith(t[0]!) && t.indexOf(t[0]!, 1) === t.length - 1) t = t.slice(1, -1).trim();
   return t;
 }
 
 /** One address-shaped token: no white space, an `@` with text on both sides (maybe mistyped: `kim@gmail`). */
 export function isAddressShaped(text: string): boolean {
   const at = text.lastIndexOf('@');
-  return at > 0 && at < text.length - 1 && !/[\s,;<>]/.test(text);
+  return at > 0 && at < text.length - 1 && !NOT_IN_ONE.test(text);
 }
+/** What one address (outside quotes) never holds: white space, separators, brackets, quotes, a CSV's `|`. */
+const NOT_IN_ONE = /[\s,;<>|"'()[\]\\]/;
 
 /**
  * The recipients of a line that is a list of them, each as written (trimmed), in order: at least one, and every

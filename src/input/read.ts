@@ -375,8 +375,8 @@ const FOOTER_WORDS = /^\s*(grand\s+)?(sub)?totals?\b|^\s*(sum|count|average)\b|c
 
 /**
  * CSV records as csv-parse reads them (csv-rows.ts): rows above the header and the header skipped; blank rows
- * (`,,,`) are none; the header again (files joined together) is skipped. Rows narrower than the table without
- * item-like text are held back: records if a row follows them, a footer (skipped, said) if the file ends with
+ * (`,,,`) are none; the header again (files joined together) is skipped. Rows narrower than the table (or of a
+ * table one column wide) without item-like text are held back: records if a row follows them, a footer (skipped, said) if the file ends with
  * them after a blank line or with a footer's words (`Grand Totals`, `Copyright`), else records after all.
  */
 async function* csvRecords(blocks: AsyncIterable<string>, layout: Layout, kind: Kind, name: string, found: Found): AsyncGenerator<InputRecord[]> {
@@ -406,7 +406,7 @@ async function* csvRecords(blocks: AsyncIterable<string>, layout: Layout, kind: 
         found.skip(lines[i]!, 'header repeated');
         continue;
       }
-      if (row.length < width && held.length < FOOTER_MAX && !row.some((c) => itemLike(kind, c))) {
+      if ((row.length < width || width === 1) && held.length < FOOTER_MAX && !row.some((c) => itemLike(kind, c))) {
         if (held.length === 0) apart = blank || (lastLine > 0 && lines[i]! > lastLine + 1 + lineBreaks(last));
         held.push(row);
         heldLines.push(lines[i]!);
