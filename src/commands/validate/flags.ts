@@ -78,15 +78,20 @@ const EXIT_CODES = `Exit codes: 0 done, 1 some items ended "error", 2 usage or i
 
 const HELP: Record<Kind, string> = {
   emails: `
-Input: files or standard input; plain lists (one address a line) or CSV/TSV exports, whose email
-column is found by its header (email, e-mail, mail…) and its contents.
+Input: files or standard input; plain lists (one address a line; a line of several recipients, as a mail
+client copies them, is one record each) or CSV/TSV exports, whose email column is found by its header
+(email, e-mail, メールアドレス, 电子邮件, Электронная почта… in forty-odd languages) and its contents.
+A row that holds text that could be an address is a record: only a header, notes above it and a report's
+footer are skipped, each said on stderr. Mailbox forms (Jane <jane@x.com>, mailto:…) are read as the
+address inside. Text that is not UTF-8 is read in its detected code page (--encoding NAME overrides).
 
 Examples:
   $ idv emails list.csv                                  # a table in the terminal
   $ idv emails list.csv --sandbox                        # try it without a key, against a local emulator
   $ cat export.csv | idv emails --format json | jq .     # machine-readable, nothing else on stdout
   $ idv emails export.csv --keep-columns --exclude disposable,fake,invalid -o clean.csv
-  $ idv emails export.csv --dry-run                      # what the run would cost, without sending anything
+  $ idv emails export.csv --dry-run                      # the layout read, and what the run would cost
+  $ idv emails contacts.csv --encoding windows-1251      # a code page detection would not be sure of
   $ idv emails big.csv -o results.csv --quiet --wait --max-wait 2h   # wait out the quota
   $ idv emails list.csv --cache-ttl ok=90d,disposable=180d,7d      # re-check ok after 90 days, the rest after 7
 
@@ -100,7 +105,8 @@ ${EXIT_CODES}`,
   domains: `
 Input: domains, website URLs (their host is validated), or email addresses (their domain part is
 validated, once per distinct domain). Plain lists or CSV/TSV exports, whose column is found by its
-header (domain, website, url, host…) and its contents.
+header (domain, website, url, host, Site web, 网站…) and its contents. A row that holds a host name,
+URL or address is a record. Text that is not UTF-8 is read in its detected code page (--encoding NAME).
 
 Examples:
   $ idv domains domains.txt
