@@ -65,15 +65,16 @@ const NOT_IN_ONE = /[\s,;<>|"'()[\]\\]/;
 
 /**
  * The recipients of a line that is a list of them, each as written (trimmed), in order: at least one, and every
- * part between separators outside quotes, `<…>` and `(…)` an address or a mailbox form (empty parts, like a
- * trailing `;`, are no recipients). Null when the line is anything else.
+ * part between separators outside quotes, `<…>` and `(…)` an address or a mailbox form (separators at the end,
+ * like Outlook's `;`, end no recipient). Null when the line is anything else (an empty part before a recipient is
+ * an empty cell of a table).
  */
 export function recipientsOf(line: string): string[] | null {
   const parts = splitRecipients(line);
   if (parts === null) return null;
-  const out = parts.filter((p) => p !== '');
-  if (out.length === 0 || !out.every((p) => isAddressShaped(addressIn(p)))) return null;
-  return out;
+  while (parts.length > 1 && parts[parts.length - 1] === '') parts.pop(); // `a@x.com;` as Outlook copies it
+  if (parts.some((p) => p === '') || !parts.every((p) => isAddressShaped(addressIn(p)))) return null;
+  return parts;
 }
 
 /**

@@ -94,6 +94,14 @@ describe('decoding never switches in the middle of a file', () => {
     expect(state.encoding.name).toBe('windows-1251');
     expect(state.strays.size).toBe(0);
   });
+  it('UTF-8 first, then a block mostly in a code page: still UTF-8, every byte that is not read as its Windows-1252 character', async () => {
+    const state = newDecoding();
+    const utf8 = Buffer.from('Zoë,z@x.com\n');
+    const later = iconv.encode('Renée Lefèvre,r@x.fr\nJürgen Müller,j@x.de\nJosé Núñez,n@x.es\n', 'windows-1252');
+    expect(await collect([utf8, later], state)).toBe('Zoë,z@x.com\nRenée Lefèvre,r@x.fr\nJürgen Müller,j@x.de\nJosé Núñez,n@x.es\n');
+    expect(state.encoding.name).toBe('utf-8');
+    expect([...state.strays.values()].flat().length).toBe(7);
+  });
   it('ASCII first, then UTF-8 with a stray byte or two: still UTF-8', async () => {
     const state = newDecoding();
     const ascii = Buffer.from('a@b.com\n'.repeat(100));

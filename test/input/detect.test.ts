@@ -185,3 +185,20 @@ describe('the item column', () => {
     expect(s.layout).toMatchObject({ header: ['Name', 'Email'], column: 1 });
   });
 });
+
+describe('the item column, at its thresholds', () => {
+  const layout = async (text: string) => (await openSource({ name: 'c.csv', path: 'c.csv', open: () => Readable.from([Buffer.from(text)]) }, 'emails', {}, () => undefined)).layout;
+  it('a small sample whose main column has a typo without its @: one fewer is still close, and the better name wins', async () => {
+    const text = 'customer_id,user_email,billing_email\n11,felix.braun.gmail.com,felix@gmail.com\n12,gina@libero.it,gina@libero.it\n13,hans@kpn.com,hans@vos.nl\n';
+    expect((await layout(text)).column).toBe(1);
+  });
+  it('no names: between close columns, the one with more distinct items', async () => {
+    const rows = Array.from({ length: 10 }, (_, i) => `${i < 9 ? `a${i}@x.com` : ''},b${i}@y.com`).join('\n');
+    expect(await layout(rows + '\n')).toMatchObject({ header: null, column: 1, runnerUp: 0 });
+  });
+  it('a header wider than most rows (a mostly empty last column, its delimiters dropped): the header gives the width', async () => {
+    const rows = ['ann@x.com|', 'bob@x.com|"met at the fair\r\nsaid hi"', 'cy@x.com', 'dee@x.com', 'ed@x.com', 'fay@x.com|vip', 'gil@x.com', 'hal@x.com', 'ivy@x.com'];
+    const l = await layout('Email|Notes\r\n' + rows.join('\r\n') + '\r\n');
+    expect(l).toMatchObject({ delimiter: '|', header: ['Email', 'Notes'], width: 2, column: 0 });
+  });
+});
