@@ -134,9 +134,9 @@ function sniff(b: RowBatch, delimiter: string, hasItem: (r: readonly string[]) =
   while (last > first && aside(rows[last]!)) last--;
   const body = rows.slice(first, last + 1);
   const fit = body.filter((r) => r.length === width).length;
-  // Under a first row of the table's width, narrower rows fit too: Excel stops writing the delimiters of
-  // empty end cells after its first rows. Wider rows never do.
-  const loose = body[0]?.length === width && fit >= 2 ? body.filter((r) => r.length <= width).length : fit;
+  // Under a first row of the table's width, narrower rows fit too when none is wider: Excel stops writing the
+  // delimiters of empty end cells after its first rows.
+  const loose = body[0]?.length === width && fit >= 2 && body.every((r) => r.length <= width) ? body.length : fit;
   return { delimiter, ...b, width, consistency: body.length ? loose / body.length : 0, firstFits: rows[0]?.length === width };
 }
 
