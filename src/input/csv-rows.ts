@@ -89,8 +89,8 @@ export async function* csvRows(blocks: AsyncIterable<string>, delimiter: string,
     }
     const all = carry === '' ? text : carry + text;
     findStrays(strays, block, all, carry.length, line);
-    const s = scan(all, false, delimiter, records);
-    if (s.rows.length) yield { rows: s.rows, lines: s.starts.map((n) => n + line - 1) };
+    const s = scan(all, false, delimiter, records, line);
+    if (s.rows.length) yield { rows: s.rows, lines: s.starts };
     carry = all.slice(s.end);
     line += s.lines;
     if (carry.length > GATHER_MAX) {
@@ -106,9 +106,9 @@ export async function* csvRows(blocks: AsyncIterable<string>, delimiter: string,
     return;
   }
   if (carry === '') return;
-  const s = scan(carry, true, delimiter, records);
+  const s = scan(carry, true, delimiter, records, line);
   if (s.end < carry.length) throw notClosed(line + s.lines);
-  if (s.rows.length) yield { rows: s.rows, lines: s.starts.map((n) => n + line - 1) };
+  if (s.rows.length) yield { rows: s.rows, lines: s.starts };
 }
 
 export function quoteNotClosed(name: string, line: number) {
@@ -163,7 +163,7 @@ function scanUpToError(text: string, whole: boolean, delimiter: string, records:
 
 interface Scanned {
   rows: string[][];
-  /** The line each row starts on, counted from 1 at the start of the text. */
+  /** The line each row starts on, counted from `first` at the start of the text. */
   starts: number[];
   /** Where the text not read yet starts (a line cut by the text's end, or a record whose quote is still open). */
   end: number;
@@ -175,7 +175,7 @@ interface Scanned {
  * The whole records at the start of `text`. Unless `final`, a last line without its line end (or a lone CR at
  * the very end, which may be half of a CRLF) waits for more text.
  */
-function scan(text: string, final: boolean, delimiter: string, records: Records): Scanned {
+function scan(text: string, final: boolean, delimiter: string, records: Records, first = 1): Scanned {
   const rows: string[][] = [];
   const starts: number[] = [];
   let lines = 0;
@@ -207,7 +207,7 @@ function scan(text: string, final: boolean, delimiter: string, records: Records)
     if (quote === -1 || quote >= end[0]) {
       if (end[0] > pos) {
         rows.push(text.slice(pos, end[0]).split(delimiter));
-        starts.push(lines + 1);
+        starts.push(first + lines);
       }
       pos = end[1];
       lines++;
@@ -224,7 +224,7 @@ function scan(text: string, final: boolean, delimiter: string, records: Records)
     const begins: number[] = []; // lines a record starts on, if the quotes pair as RFC 4180 has them
     for (let e: [number, number] | null = end; e !== null; e = lineEnd(reach)) {
       if (reach > pos && quotes % 2 === 0 && (quote === -1 || quote >= e[0])) break; // back to lines without quotes
-      if (quotes % 2 === 0 && e[0] > reach) begins.push(lines + walked + 1);
+      if (quotes % 2 === 0 && e[0] > reach) begins.push(first + lines + walked);
       const n = countQuotes(text, reach, e[1]);
       quotes += n;
       if (n > 0) quote = text.indexOf('"', e[1]);
@@ -237,10 +237,10 @@ function scan(text: string, final: boolean, delimiter: string, records: Records)
     }
     let read = even === -1 ? null : records(text.slice(pos, even));
     if (read !== null) {
-      const within = begins.filter((b) => b <= lines + linesToEven);
+      const within = begins.filter((b) => b < first + lines + linesToEven);
       read.forEach((r, i) => {
         rows.push(r);
-        starts.push(within.length === read!.length ? within[i]! : lines + 1 + i);
+        starts.push(within.length === read!.length ? within[i]! : first + lines + i);
       });
       pos = even;
       lines += linesToEven;
@@ -264,7 +264,7 @@ function scan(text: string, final: boolean, delimiter: string, records: Records)
     }
     read.forEach((r, i) => {
       rows.push(r);
-      starts.push(lines + 1 + i);
+      starts.push(first + lines + i);
     });
     pos = at[1];
     lines += spanned;
