@@ -311,6 +311,15 @@ interface Parsed {
   openAt?: number;
 }
 
+/**
+ * The layout of a table's rows from another reader (a workbook's first rows): header, rows above it, item column,
+ * as for CSV; `delimiter` is what --keep-columns writes between cells.
+ */
+export function tableLayout(kind: Kind, sample: RowBatch, delimiter: string, overrides: LayoutOverrides, name: string): Layout {
+  const b = nonBlank(sample);
+  return csvLayout(kind, { delimiter, ...b, width: modeWidth(b.rows), sepLine: false }, overrides, name);
+}
+
 function csvLayout(kind: Kind, p: Parsed, overrides: LayoutOverrides, name: string): Layout {
   const { rows } = p;
   // The whole input is in the sample: a quote that never closes is said now, before anything is sent.

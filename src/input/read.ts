@@ -12,7 +12,7 @@ import type { Io } from '../io.js';
 import { decodeText, newDecoding, type Decoding, type EncodingInfo, type Stray } from './decode.js';
 import { detectLayout, isBlank, type Layout, type LayoutOverrides, type ParseSample, type Skipped } from './detect.js';
 import { itemLike } from './check.js';
-import { csvRows, findStrays, lineEndsIn, sampleRows, type SyncParse, type StrayLines } from './csv-rows.js';
+import { csvRows, findStrays, lineEndsIn, sampleRows, type RowBatch, type SyncParse, type StrayLines } from './csv-rows.js';
 import { recipientsOf } from './mailbox.js';
 import { lineList, num, preview } from './notes.js';
 
@@ -276,7 +276,7 @@ function describeLayout(name: string, l: Layout, e: EncodingInfo): string {
 }
 
 /** What reading a source finds as it goes: lines skipped, stray bytes; one note each at the end. */
-class Found {
+export class Found {
   private readonly skipped: Skipped[];
   private readonly strayLines: Array<{ line: number; stray: Stray }> = [];
   readonly strays: StrayLines;
@@ -379,7 +379,16 @@ const FOOTER_WORDS = /^\s*(grand\s+)?(sub)?totals?\b|^\s*(sum|count|average)\b|c
  * table one column wide) without item-like text are held back: records if a row follows them, a footer (skipped, said) if the file ends with
  * them after a blank line or with a footer's words (`Grand Totals`, `Copyright`), else records after all.
  */
-async function* csvRecords(blocks: AsyncIterable<string>, layout: Layout, kind: Kind, name: string, found: Found): AsyncGenerator<InputRecord[]> {
+function csvRecords(blocks: AsyncIterable<string>, layout: Layout, kind: Kind, name: string, found: Found): AsyncGenerator<InputRecord[]> {
+  const text = layout.sepLine ? withoutSepLine(blocks, found.strays) : blocks;
+  return tableRecords(csvRows(text, layout.delimiter!, name, layout.sepLine ? 2 : 1, found.strays), layout, kind, found);
+}
+
+/**
+ * The records of a table's rows (CSV's, or any other reader's: a workbook's rows, with their row numbers as
+ * lines), under the record rule as csvRecords says.
+ */
+export async function* tableRecords(batches: AsyncIterable<RowBatch>, layout: Layout, kind: Kind, found: Found): AsyncGenerator<InputRecord[]> {
   const col = layout.column;
   const { header, width } = layout;
   const skip = new Set(layout.skip);
@@ -391,8 +400,7 @@ async function* csvRecords(blocks: AsyncIterable<string>, layout: Layout, kind: 
   let blank = false; // a blank row since the last row
   let last: readonly string[] = header ?? []; // the last record's row (or the header), and its line
   let lastLine = layout.headerLine ?? 0;
-  const firstLine = layout.sepLine ? 2 : 1;
-  for await (const batch of csvRows(layout.sepLine ? withoutSepLine(blocks, found.strays) : blocks, layout.delimiter!, name, firstLine, found.strays)) {
+  for await (const batch of batches) {
     const out: InputRecord[] = [];
     const { rows, lines } = batch;
     for (let i = 0; i < rows.length; i++) {
