@@ -138,13 +138,13 @@ export function sampleRows(text: string, delimiter: string, whole: boolean, pars
   try {
     s = scan(text, whole, delimiter, records);
   } catch {
-    s = scanUpToError(text, whole, delimiter, records);
+    s = scanUpToError(text, delimiter, records);
   }
   return { rows: s.rows, lines: s.starts, ...(whole && s.end < text.length ? { openAt: s.lines + 1 } : {}) };
 }
 
 /** scan() up to the first line that csv-parse refuses. */
-function scanUpToError(text: string, whole: boolean, delimiter: string, records: Records): Scanned {
+function scanUpToError(text: string, delimiter: string, records: Records): Scanned {
   const ends = [...text.matchAll(/\r\n|\n|\r/g)].map((m) => m.index! + m[0].length);
   let lo = 0;
   let hi = ends.length;

@@ -163,9 +163,9 @@ export function detectLayout(kind: Kind, sample: Sample, overrides: LayoutOverri
     return csvLayout(kind, { delimiter, ...b, width: modeWidth(b.rows), sepLine }, overrides, name);
   }
   const lines = physicalLines(text, sample.whole);
-  if (/^begin:vcard\s*$/i.test(lines[0]?.text ?? '')) return plainLayout(kind, lines, overrides, name, true);
+  if (/^begin:vcard\s*$/i.test(lines[0]?.text ?? '')) return plainLayout(lines, overrides, name, true);
   const quoted = lines.length > 0 && lines.filter((l) => /^\s*".*"\s*$/.test(l.text)).length >= lines.length * 0.6;
-  if (!quoted && recipientLines(lines)) return plainLayout(kind, lines, overrides, name, false);
+  if (!quoted && recipientLines(lines)) return plainLayout(lines, overrides, name, false);
   const best = guessDelimiter(text, sample.whole, parse, hasItem, (r) => r.some((c) => itemLike(kind, c)), name);
   if (best) return csvLayout(kind, { ...best, sepLine }, overrides, name);
   // A one-column CSV whose values are quoted ("jane@x.com"): read as CSV, so that the quotes are no part of them.
@@ -173,7 +173,7 @@ export function detectLayout(kind: Kind, sample: Sample, overrides: LayoutOverri
     const b = nonBlank(parse(text, ',', sample.whole));
     return csvLayout(kind, { delimiter: ',', ...b, width: 1, sepLine }, overrides, name);
   }
-  return plainLayout(kind, lines, overrides, name, false);
+  return plainLayout(lines, overrides, name, false);
 }
 
 interface Line {
@@ -279,7 +279,7 @@ function guessDelimiter(
   return best;
 }
 
-function plainLayout(kind: Kind, lines: readonly Line[], overrides: LayoutOverrides, name: string, vcard: boolean): Layout {
+function plainLayout(lines: readonly Line[], overrides: LayoutOverrides, name: string, vcard: boolean): Layout {
   const c = overrides.column?.trim();
   const firstLine = lines[0]?.text.trim() ?? '';
   if (c !== undefined && c !== '1' && firstLine.toLowerCase() !== c.toLowerCase()) {
