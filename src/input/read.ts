@@ -111,11 +111,18 @@ function readError(err: unknown, name: string): IdvError {
  * longer than a block is gathered in pieces and joined once: the cost stays linear in its length. `strays`
  * learns the lines of the blocks' stray bytes.
  */
-async function* linesOf(blocks: AsyncIterable<string>, strays?: StrayLines): AsyncGenerator<string[]> {
+interface Lines {
+  lines: string[];
+  /** Whether any of them may hold a `,` or `;` (a line of several recipients): most blocks hold neither. */
+  separators: boolean;
+}
+
+async function* linesOf(blocks: AsyncIterable<string>, strays?: StrayLines): AsyncGenerator<Lines> {
   let pieces: string[] = [];
   let cr = false; // the last block ended with CR: a LF starting the next one belongs to it
   let block = -1;
   let done = 0; // lines ended so far
+  let separators = false;
   for await (let text of blocks) {
     block++;
     let shift = 0;
@@ -150,9 +157,12 @@ async function* linesOf(blocks: AsyncIterable<string>, strays?: StrayLines): Asy
     }
     if (start < text.length) pieces.push(text.slice(start));
     done += lines.length;
-    if (lines.length) yield lines;
+    // A piece carried over may hold one too: the block it came from is not looked at again.
+    separators ||= text.indexOf(',') !== -1 || text.indexOf(';') !== -1;
+    if (lines.length) yield { lines, separators };
+    separators = pieces.length > 0 && separators;
   }
-  if (pieces.length) yield [pieces.join('')];
+  if (pieces.length) yield { lines: [pieces.join('')], separators: true };
 }
 
 /**
@@ -348,7 +358,7 @@ async function* plainRecords(blocks: AsyncIterable<string>, layout: Layout, kind
   const lastSkip = layout.skip.length ? Math.max(...layout.skip) : -1;
   let index = -1;
   let line = 0;
-  for await (const lines of linesOf(blocks, found.strays)) {
+  for await (const { lines, separators } of linesOf(blocks, found.strays)) {
     const out: InputRecord[] = [];
     for (const text of lines) {
       line++;
@@ -358,7 +368,7 @@ async function* plainRecords(blocks: AsyncIterable<string>, layout: Layout, kind
         found.skip(line, 'vCard line without an address');
         continue;
       }
-      const parts = text.includes(',') || text.includes(';') ? recipientsOf(text) : null;
+      const parts = separators && (text.includes(',') || text.includes(';')) ? recipientsOf(text) : null;
       if (parts) for (const p of parts) out.push({ value: p, fields: keep ? [p] : null });
       else out.push({ value: text, fields: keep ? [text] : null });
     }
