@@ -20,6 +20,7 @@ import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSyn
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { createHash } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
+import { builtinModules } from 'node:module';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const SENTINEL_FUSE = 'NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2';
@@ -130,7 +131,7 @@ const common = {
 };
 /** Every module of a bundle is inside it: what is left to require at run time is built into Node. */
 function selfContained(result, what) {
-  const left = Object.values(result.metafile.outputs).flatMap((o) => o.imports).filter((i) => !i.path.startsWith('node:') && i.path !== 'stream');
+  const left = Object.values(result.metafile.outputs).flatMap((o) => o.imports).filter((i) => !i.path.startsWith('node:') && !builtinModules.includes(i.path));
   if (left.length) die(`the ${what} still imports ${[...new Set(left.map((i) => i.path))].join(', ')}`);
 }
 

@@ -5,7 +5,8 @@
 // lazily (V8 compiles a function when it first runs). `import()` of a bundled module becomes a lazy
 // require() of its part of the bundle, so what a run does not use (the CSV parser for a plain list, the
 // spinner without a terminal) is still never run. What only some runs need and is large stays a file of
-// its own, required when needed: undici (through a proxy: a package of its own) and ora and chalk with the
+// its own, required when needed: undici (through a proxy: a package of its own), iconv-lite and jschardet
+// (text that is not UTF-8: ~1.5 MB of code pages and language models a UTF-8 run must not parse), and ora and chalk with the
 // ~100 KB of spinners and terminal helpers they bring (a terminal only: dist/terminal.cjs, made here from
 // their ES modules), so a run in a pipe or from cron does not even parse them.
 //
@@ -62,7 +63,7 @@ const result = await esbuild.build({
   target: 'node20.19',
   // Every import() becomes a require(), lazy as before (see above).
   supported: { 'dynamic-import': false },
-  external: ['undici', './terminal.cjs', './xlsx.cjs'],
+  external: ['undici', 'iconv-lite', 'jschardet', './terminal.cjs', './xlsx.cjs'],
   // dist/version.js finds package.json from its own URL; in the bundle that is dist/program.cjs's.
   define: { 'import.meta.url': '__idvModuleUrl' },
   banner: { js: "const __idvModuleUrl = require('node:url').pathToFileURL(__filename).href;" },

@@ -27,6 +27,12 @@ afterEach(async () => {
 const KNOWN = ['ok', 'alias', 'disposable', 'fake', 'quota_exceeded', 'invalid', 'error'];
 const STATUS_ORDER = ['ok', 'alias', 'disposable', 'fake', 'invalid'];
 
+/** The counts of a --dry-run's JSON, its per-file layouts (`files`) apart. */
+function counts(json: unknown): Record<string, unknown> {
+  const { files: _files, ...rest } = JSON.parse(String(json)) as Record<string, unknown>;
+  return rest;
+}
+
 // ---------------------------------------------------------------------------------------------
 // Fixtures and the expected results (counts from fixtures/README.md).
 
@@ -361,9 +367,10 @@ for (const fx of FIXTURES) {
         expect(j.exitCode).toBe(0);
         const text = String(j.stdout).trim();
         expect(text.split('\n').length).toBe(1);
-        const obj = JSON.parse(text) as Record<string, number>;
-        expect(Object.keys(obj)).toEqual(['records', 'unique', 'invalid', 'cached', 'quota']);
+        const { files, ...obj } = JSON.parse(text) as Record<string, number> & { files: Array<{ path: string; records: number }> };
+        expect(Object.keys(JSON.parse(text))).toEqual(['records', 'unique', 'invalid', 'cached', 'quota', 'files']);
         expect(obj).toEqual(want);
+        expect(files.map((f) => [f.path, f.records])).toEqual([[file, fx.records]]);
 
         const c = await run(['emails', file, '--dry-run'], { env });
         expect(c.exitCode).toBe(0);
@@ -375,7 +382,7 @@ for (const fx of FIXTURES) {
         delete noKey.IDV_API_KEY;
         const k = await run(['emails', file, '--dry-run', '-f', 'json'], { env: noKey });
         expect(k.exitCode).toBe(0);
-        expect(JSON.parse(String(k.stdout))).toEqual(want);
+        expect(counts(k.stdout)).toEqual(want);
 
         expect(sb.requests.length).toBe(0);
       } finally {
@@ -392,7 +399,7 @@ for (const fx of FIXTURES) {
         const before = sb.requests.length;
         const j = await run(['emails', file, '--dry-run', '-f', 'json'], { env });
         expect(j.exitCode).toBe(0);
-        expect(JSON.parse(String(j.stdout))).toEqual({
+        expect(counts(j.stdout)).toEqual({
           records: fx.records,
           unique: fx.sent,
           invalid: fx.counts.invalid,
@@ -457,8 +464,8 @@ describe('--dry-run on emails.txt (the contract example)', () => {
       const r = await run(['emails', fixture('emails.txt'), '--dry-run', '--format', 'json'], { env });
       expect(r.exitCode).toBe(0);
       const text = String(r.stdout).trim();
-      expect(JSON.parse(text)).toEqual({ records: 19, unique: 14, invalid: 3, cached: 0, quota: 14 });
-      expect(Object.keys(JSON.parse(text))).toEqual(['records', 'unique', 'invalid', 'cached', 'quota']);
+      expect(counts(text)).toEqual({ records: 19, unique: 14, invalid: 3, cached: 0, quota: 14 });
+      expect(Object.keys(JSON.parse(text))).toEqual(['records', 'unique', 'invalid', 'cached', 'quota', 'files']);
       expect(sb.requests.length).toBe(0);
     } finally {
       await sb.close();
@@ -488,7 +495,7 @@ describe('--dry-run on emails.txt (the contract example)', () => {
       expect([14, 16]).toContain(cachedCount(String(again.stderr)));
       expect(again.stdout).toBe(first.stdout);
 
-      expect(JSON.parse(String(dry.stdout))).toEqual({ records: 19, unique: 14, invalid: 3, cached: 14, quota: 0 });
+      expect(counts(dry.stdout)).toEqual({ records: 19, unique: 14, invalid: 3, cached: 14, quota: 0 });
     } finally {
       await sb.close();
     }

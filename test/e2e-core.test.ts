@@ -398,25 +398,26 @@ describe.concurrent('encodings, line ends, trimming, dedup, invalid', () => {
 
   it('Windows-1252 input (spreadsheet-semicolon.csv) comes out as UTF-8, nothing replaced', async () => {
     await withSandbox({}, async ({ env }) => {
-      const r = await run(['emails', fixture('spreadsheet-semicolon.csv'), '--column', 'Nom'], { env });
+      const r = await run(['emails', fixture('spreadsheet-semicolon.csv'), '--keep-columns', '-f', 'json'], { env });
       expect(r.exitCode).toBe(0);
       expect(r.stdout).not.toMatch(/[\uFFFD\u0080-\u009F]/);
-      expect(r.stdout).toBe(
-        'email,status\n' +
-          'Lefèvre,invalid\nDubois,invalid\nNguyen,invalid\nGirard,invalid\nMartin,invalid\n' +
-          'N\u2019Diaye,invalid\n' + // 0x92 in Windows-1252 is U+2019
-          'Test,invalid\nLefèvre,invalid\nRousseau,invalid\nBernard,invalid\n',
-      );
+      expect((JSON.parse(r.stdout) as Rec[]).map((x) => x.Nom)).toEqual([
+        'Lefèvre', 'Dubois', 'Nguyen', 'Girard', 'Martin',
+        'N\u2019Diaye', // 0x92 in Windows-1252 is U+2019
+        'Test', 'Lefèvre', 'Rousseau', 'Bernard',
+      ]);
     });
   });
 
-  it('Windows-1252: a header with an accent (Prénom) can be chosen by name', async () => {
+  it('Windows-1252: a header with an accent (Prénom) can be named by --column (here a column of names: refused, exit 2)', async () => {
     await withSandbox({}, async ({ env }) => {
-      const r = await run(['emails', fixture('spreadsheet-semicolon.csv'), '--column', 'Prénom', '-f', 'json'], { env });
-      expect(r.exitCode).toBe(0);
-      expect((JSON.parse(r.stdout) as Rec[]).map((x) => x.email)).toEqual([
-        'Camille', 'Hélène', 'Minh', 'François', 'Zoé', 'Aïssatou', 'Test', 'Camille', 'Jérôme', 'Léa',
-      ]);
+      const f = fixture('spreadsheet-semicolon.csv');
+      const r = await run(['emails', f, '--column', 'Prénom', '-f', 'json'], { env });
+      expect(r.exitCode).toBe(2);
+      expect(r.stderr).toBe(
+        `idv: ${f}: column 2 ("Prénom") holds no email addresses (its first rows hold "Camille", "Hélène", "Minh"); name the column that holds them with --column NAME or --column N.\n`,
+      );
+      expect(r.stdout).toBe('');
     });
   });
 
@@ -536,18 +537,18 @@ describe.concurrent('output', () => {
 
   it('csv is the default in a pipe, RFC 4180 quoting', async () => {
     await withSandbox({}, async ({ env }) => {
-      const r = await run(['emails', fixture('newsletter.csv'), '--column', 'NOTES'], { env });
+      const r = await run(['emails', fixture('newsletter.csv'), '--keep-columns'], { env });
       expect(r.exitCode).toBe(0);
-      expect(r.stdout).toContain('"QA signup, do not mail",invalid\n');
-      expect(r.stdout).toContain('"Asked to ""pause"" emails until spring.\nPrefers plain text.",invalid\n');
-      const rows = parseCsv(r.stdout) as string[][];
-      expect(rows[0]).toEqual(['email', 'status']);
-      expect(rows.slice(1).map((x) => x[0])).toEqual([
+      expect(r.stdout).toContain(',"QA signup, do not mail",');
+      expect(r.stdout).toContain(',"Asked to ""pause"" emails until spring.\nPrefers plain text.",');
+      const rows = parseCsv(r.stdout, { columns: true }) as Array<Record<string, string>>;
+      expect(rows.map((x) => x.NOTES)).toEqual([
         '', '', '', '', 'Asked to "pause" emails until spring.\nPrefers plain text.', 'QA signup, do not mail', '',
         'Re-subscribed from the pricing page', '', '', '',
       ]);
     });
   });
+
 
   it('--only " ok, Alias " (spaces and capitals, as typed in a shell): names trimmed, no unknown-status warning', async () => {
     await withSandbox({}, async ({ env }) => {

@@ -187,7 +187,7 @@ describe.concurrent('cache and resume', () => {
     await writeFile(fu, list(upper));
     const dry = await run(['emails', fu, '--dry-run', '--format', 'json'], env);
     expect(dry.exitCode, String(dry.stderr)).toBe(0);
-    expect(JSON.parse(String(dry.stdout))).toEqual({ records: 10, unique: 10, invalid: 0, cached: 10, quota: 0 });
+    expect(JSON.parse(String(dry.stdout))).toMatchObject({ records: 10, unique: 10, invalid: 0, cached: 10, quota: 0 });
     const n = sb.requests.length;
     const r2 = await run(['emails', fu, ...FAST], env);
     expect(r2.exitCode, String(r2.stderr)).toBe(0);
@@ -831,42 +831,53 @@ describe.concurrent('signals and output files', () => {
 
 // --- 6. hostile input ------------------------------------------------------------------------
 
-/** Either a sensible result (exit 0, CSV on stdout) or a one-line error with exit 2. */
-function sane(r: FakeRun): void {
+/** A refusal: exit 2, one line on stderr (exactly `message`), nothing on stdout, nothing sent. */
+function refused(r: FakeRun, message: string, sb?: Sandbox): void {
   hygiene(r);
-  if (r.exitCode === 2) {
-    expect(String(r.stderr).trim().split('\n')).toHaveLength(1);
-    expect(String(r.stderr)).toMatch(/^idv: /);
-  } else {
-    expect(r.exitCode, String(r.stderr)).toBe(0);
-    expect(String(r.stdout)).toMatch(/^email,status\n/);
-  }
+  expect(r.exitCode, String(r.stderr)).toBe(2);
+  expect(r.stderr).toBe(`idv: ${message}\n`);
+  expect(r.stdout).toBe('');
+  if (sb) expect(sentItems(sb)).toEqual([]);
 }
 
 describe.concurrent('hostile input', () => {
   it('a directory → one-line error, exit 2', async ({ onTestFinished }) => {
     const { env, home } = await setup(onTestFinished);
-    const r = await run(['emails', home.dir, '-q'], env);
-    expect(r.exitCode, String(r.stderr)).toBe(2);
-    sane(r);
+    refused(await run(['emails', home.dir, '-q'], env), `Cannot read ${home.dir}: it is a directory; give a file.`);
   });
 
-  it('binary.bin, an unterminated quote, an empty file → sensible or one-line exit 2', async ({ onTestFinished }) => {
-    const { env, home } = await setup(onTestFinished);
+  it('binary.bin (a PNG) is named for what it is: exit 2, nothing sent', async ({ onTestFinished }) => {
+    const { sb, env } = await setup(onTestFinished);
+    const f = fixture('broken/binary.bin');
+    refused(await run(['emails', f, '-q'], env), `${f} is an image, not a list or CSV file; give a text list (one address a line) or a CSV export.`, sb);
+  });
+
+  it('a quoted cell that never closes, in a file read whole before anything is sent: exit 2 naming its line, nothing sent', async ({ onTestFinished }) => {
+    const { sb, env } = await setup(onTestFinished);
+    const f = fixture('broken/unterminated-quote.csv');
+    refused(await run(['emails', f, '-q'], env), `${f} is not well-formed CSV: a quoted cell in the record that starts on line 3 is never closed; check the file.`, sb);
+  });
+
+  it('an empty file → no records, exit 0', async ({ onTestFinished }) => {
+    const { sb, env, home } = await setup(onTestFinished);
     const empty = join(home.dir, 'empty.txt');
     await writeFile(empty, '');
-    for (const f of [fixture('broken/binary.bin'), fixture('broken/unterminated-quote.csv'), empty]) {
-      sane(await run(['emails', f, '-q'], env));
-    }
+    const r = await run(['emails', empty, '-q'], env);
+    hygiene(r);
+    expect(r.exitCode, String(r.stderr)).toBe(0);
+    expect(r.stdout).toBe('email,status\n');
+    expect(sentItems(sb)).toEqual([]);
   });
 
-  it('a 2 MB single line → sensible or one-line exit 2', async ({ onTestFinished }) => {
+  it('a 2 MB single line → one invalid record, exit 0, nothing sent', async ({ onTestFinished }) => {
     const { sb, env, home } = await setup(onTestFinished);
     const f = join(home.dir, 'long.txt');
     await writeFile(f, 'a'.repeat(2 * 1024 * 1024) + '\n');
     const r = await run(['emails', f, '-q'], env);
-    sane(r);
-    if (r.exitCode === 0) expect(r.stdout).toBe(`email,status\n${'a'.repeat(2 * 1024 * 1024)},invalid\n`);
+    hygiene(r);
+    expect(r.exitCode, String(r.stderr)).toBe(0);
+    expect(r.stderr).toBe('');
+    expect(r.stdout).toBe(`email,status\n${'a'.repeat(2 * 1024 * 1024)},invalid\n`);
     expect(sentItems(sb)).toEqual([]);
   });
 
@@ -880,12 +891,24 @@ describe.concurrent('hostile input', () => {
     expect(sentBatches(sb)).toEqual([['a@gmail.com', 'b@mailinator.com']]);
   });
 
-  it('NUL bytes → sensible or one-line exit 2', async ({ onTestFinished }) => {
-    const { env, home } = await setup(onTestFinished);
+  it('NUL bytes (a file, standard input) → a binary file: exit 2, nothing sent', async ({ onTestFinished }) => {
+    const { sb, env, home } = await setup(onTestFinished);
     const f = join(home.dir, 'nul.txt');
     await writeFile(f, 'a@gmail.com\n\u0000\u0000\u0000\nb\u0000c@gmail.com\n\u0000d@gmail.com\n');
-    sane(await run(['emails', f, '-q'], env));
-    sane(await run(['emails', '-', '-q'], { ...env }, { input: Buffer.from('x@gmail.com\n\0\0\n') }));
+    const binary = 'is a binary file (it holds NUL bytes), not a list or CSV file; give a text list (one address a line) or a CSV export.';
+    refused(await run(['emails', f, '-q'], env), `${f} ${binary}`, sb);
+    refused(await run(['emails', '-', '-q'], { ...env }, { input: Buffer.from('x@gmail.com\n\0\0\n') }), `standard input ${binary}`, sb);
+  });
+
+  it('NUL bytes past the first block of a text file: exit 2 naming the byte', async ({ onTestFinished }) => {
+    const { env, home } = await setup(onTestFinished);
+    const f = join(home.dir, 'late-nul.txt');
+    const text = Array.from({ length: 10_000 }, (_, i) => `u${i}@gmail.com\n`).join('');
+    await writeFile(f, text + '\0x@gmail.com\n');
+    const r = await run(['emails', f, '-q', '--max-spend', '0'], env);
+    hygiene(r);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toBe(`idv: ${f} holds a NUL byte (at byte ${text.length.toLocaleString('en-US')}): it is not a text list or CSV file; check the file.\n`);
   });
 });
 

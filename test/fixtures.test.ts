@@ -10,11 +10,13 @@ import { run } from './fake-io.js';
 const DIR = fixture('exports');
 const inputs = readdirSync(DIR).filter((f) => !f.includes('.expected.'));
 
-/** What each fixture says on stderr (one note per skipped preamble or footer), and its command. */
+/** What each fixture says on stderr (one note per skipped preamble or footer, a doubtful encoding), and its command. */
 const NOTES: Record<string, string[]> = {
-  'linkedin-connections.csv': ['skipped 2 lines above the header (not records): "Notes:"'],
-  'numbers-table-name.csv': ['skipped 1 line above the header (not records): "Table 1"'],
-  'salesforce-report.csv': ['skipped 5 lines below the data (not records): "Grand Totals (4 records)"'],
+  'linkedin-connections.csv': ['skipped lines 1–2 above the header (not records): "Notes:"'],
+  'numbers-table-name.csv': ['skipped line 1 above the header (not a record): "Table 1"'],
+  'salesforce-report.csv': ['skipped lines 7, 10–13 below the data (not records): "Grand Totals (4 records)"'],
+  // Eight lines of Western names: Windows-1252 or Windows-1250 read them alike but for ø and ñ.
+  'outlook-contacts.csv': ['read as windows-1252 (detected, not for certain: it could be windows-1250); if its text looks wrong, give --encoding windows-1250.'],
 };
 const kindOf = (f: string) => (f.startsWith('companies-') ? 'domains' : 'emails');
 

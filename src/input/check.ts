@@ -1,7 +1,10 @@
 // Item checks: what can be an address or a domain, and the key that makes two spellings one item.
-// Anything that fails here is `invalid`: never sent, costs no quota.
+// Anything that fails here is `invalid`: never sent, costs no quota. An item is the address inside a mailbox
+// form (`Jane <jane@x.com>`, `mailto:…`: mailbox.ts), without Unicode format characters; what is sent, the
+// dedup key and the cache key are all made from that cleaned form.
 import { domainToASCII } from 'node:url';
 import type { Kind } from '../defaults.js';
+import { addressIn, isAddressShaped, withoutFormatChars } from './mailbox.js';
 
 export interface Item {
   /** What the output shows: the item as read (trimmed); for `domains` given an address, its domain part. */
@@ -15,6 +18,9 @@ export interface Item {
 const MAX_EMAIL = 254;
 const MAX_DOMAIN = 253;
 const SPACE_OR_CONTROL = /[\s\u0000-\u001f\u007f]/;
+const LOCAL_SPECIALS = /[@,;:<>()[\]\\"]/;
+/** What a plain address never holds: white space, controls, mailbox-form punctuation, anything beyond ASCII. */
+const UNUSUAL = /[\s\u0000-\u001f\u007f-\uffff<>()":;,]/;
 const ALL_DIGITS = /^\d+$/;
 const HOST_END = /[:/?#]/;
 const DOMAIN_FORBIDDEN = /[\s\u0000-\u001f\u007f@,;:<>()[\]\\"'/?#!$%&*=^`{|}~]/;
@@ -40,15 +46,22 @@ export function isDomain(d: string): boolean {
 }
 
 export function checkEmail(raw: string): Item | null {
-  const item = raw.trim();
+  let item = raw.trim();
+  const unusual = UNUSUAL.test(item);
+  if (unusual) {
+    // The slow way, for the few items that need it: the address inside a mailbox form, format characters out.
+    item = addressIn(item);
+    if (SPACE_OR_CONTROL.test(item)) return null;
+  }
   if (item.length === 0 || item.length > MAX_EMAIL) return null;
   const at = item.lastIndexOf('@');
   if (at <= 0 || at === item.length - 1) return null;
-  if (SPACE_OR_CONTROL.test(item)) return null;
   const local = item.slice(0, at);
   const domain = item.slice(at + 1);
-  // An unquoted local part cannot hold another @.
-  if (local.includes('@') && !(local.startsWith('"') && local.endsWith('"') && local.length > 1)) return null;
+  // An unquoted local part cannot hold another @, nor a comma, semicolon, bracket or quote (`Ann,ann@x.com` is a
+  // row read with the wrong delimiter, not an address).
+  // (Without those characters anywhere, as nearly every item, only the @ needs looking for.)
+  if (!(local.startsWith('"') && local.endsWith('"') && local.length > 1) && (unusual ? LOCAL_SPECIALS.test(local) : local.includes('@'))) return null;
   if (domain.endsWith('.') || !isDomain(domain)) return null;
   const lower = domain.toLowerCase();
   return { item, send: item, key: lower === domain ? item : local + '@' + lower };
@@ -73,7 +86,8 @@ function hostOfUrl(text: string): string {
  * dot. So `bücher.de`, `BÜCHER.de.` and `https://bücher.de/` are one item, sent once.
  */
 export function checkDomain(raw: string): Item | null {
-  const text = raw.trim();
+  let text = raw.trim();
+  if (UNUSUAL.test(text)) text = text.includes('@') ? addressIn(text) : withoutFormatChars(text).trim();
   if (text.length === 0) return null;
   let domain: string;
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(text)) domain = hostOfUrl(text);
@@ -81,8 +95,9 @@ export function checkDomain(raw: string): Item | null {
   else {
     const at = text.lastIndexOf('@');
     if (at >= 0) {
-      if (checkEmail(text) === null) return null;
-      domain = text.slice(at + 1);
+      const address = checkEmail(text)?.item;
+      if (address === undefined) return null;
+      domain = address.slice(address.lastIndexOf('@') + 1);
     } else {
       // A website written without its scheme, as spreadsheets hold them: www.globex.com:8080/about → its host.
       const end = text.startsWith('[') ? -1 : text.search(HOST_END);
@@ -111,4 +126,29 @@ export function checkerFor(kind: Kind): (raw: string) => Item | null {
 /** Whether a value looks like an item of this kind (used to find the item column). */
 export function looksLike(kind: Kind, value: string): boolean {
   return checkerFor(kind)(value) !== null;
+}
+
+const AROUND_AT = /\S@\S/;
+const URL_LIKE = /[a-z][a-z0-9+.-]*:\/\/[^\s/]/i;
+/** A host name with a top-level label of two letters or more, standing on its own in the text. */
+const HOST_LIKE = /(?:^|[\s,;(<"'\[])(?:[\p{L}\p{N}](?:[\p{L}\p{N}-]*[\p{L}\p{N}])?\.)+\p{L}[\p{L}\p{N}-]*\p{L}\.?(?=$|[\s,;:/?#)>"'\]])/u;
+
+/**
+ * Text that could be an item, however mistyped, as the record rule counts it: for emails, text right on both
+ * sides of an `@`; for domains, that or a URL or a host name. A row holding such text is never skipped.
+ */
+export function itemLike(kind: Kind, text: string): boolean {
+  if (AROUND_AT.test(text)) return true;
+  return kind === 'domains' && (URL_LIKE.test(text) || HOST_LIKE.test(text));
+}
+
+/**
+ * A cell shaped like one item, maybe mistyped (`kim@gmail`, `acme.c`): what the column choice counts. Text holding
+ * more than that (`Ann,ann@x.com` under a wrong --delimiter) is not.
+ */
+export function itemShaped(kind: Kind, text: string): boolean {
+  if (checkerFor(kind)(text) !== null) return true;
+  const t = text.includes('@') || UNUSUAL.test(text) ? addressIn(text) : text.trim();
+  if (isAddressShaped(t)) return true;
+  return kind === 'domains' && !/\s/.test(t) && (URL_LIKE.test(t) || HOST_LIKE.test(t));
 }

@@ -6,23 +6,57 @@
 //     quotes are closed (the record's end: a quoted cell may hold line breaks), then lines are split again;
 //   - a quoted record that grows past GATHER_MAX (a quote that never closes) hands the rest of the input to
 //     csv-parse's stream, which reads it as it always did.
-// Empty lines are no rows (skip_empty_lines); every line end (LF, CRLF, lone CR) ends a record.
+// Empty lines are no rows (skip_empty_lines); every line end (LF, CRLF, lone CR) ends a record. Each row comes
+// with the line it starts on (for notes that name skipped lines, and stray bytes).
 import { inputError } from '../errors.js';
-import { parseOptions } from './detect.js';
+import type { Stray } from './decode.js';
+
+/**
+ * The options csv-parse reads with, here and in the sample: what they count as a record must agree. Every line
+ * end ends a record, whichever the file's first line used: left to guess, csv-parse takes the first one it meets
+ * for the whole file, so in a file joined from several sources a CRLF line kept its CR in its last cell and
+ * a line ended by a lone CR was glued to the next record (one record lost, exit 0).
+ */
+export function parseOptions(delimiter: string) {
+  return { delimiter, record_delimiter: RECORD_ENDS, relax_column_count: true, relax_quotes: true, skip_empty_lines: true };
+}
+const RECORD_ENDS = ['\r\n', '\n', '\r'];
+
+/** Rows, and the line each starts on (from 1). */
+export interface RowBatch {
+  rows: string[][];
+  lines: number[];
+  /** In a sample that is the whole input: the line of a record whose quoted cell never closes. */
+  openAt?: number;
+}
+
+/** Stray bytes of the decoded blocks (by block number) and, once read, the lines they are on. */
+export interface StrayLines {
+  strays: Map<number, Stray[]>;
+  found(line: number, stray: Stray): void;
+}
+
+/** How many line ends (CRLF counted once) `text` holds from `from` to `to`. */
+export function lineEndsIn(text: string, from = 0, to = text.length): number {
+  let n = 0;
+  for (let i = from; i < to; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 10 || (c === 13 && text.charCodeAt(i + 1) !== 10)) n++;
+  }
+  return n;
+}
 
 /** Past this, a record still open is left to csv-parse's stream (no text is gathered without bound). */
 const GATHER_MAX = 1024 * 1024;
 
-type SyncParse = (input: string, options: object) => string[][];
+export type SyncParse = (input: string, options: object) => string[][];
 
-/** Rows in input order, a block's worth at a time. `name` is for messages. */
-export async function* csvRows(blocks: AsyncIterable<string>, delimiter: string, name: string): AsyncGenerator<string[][]> {
-  const parse = (await import('csv-parse/sync')).parse as unknown as SyncParse;
+/** The records of `text` (whole records, line ends included), or null when a quote in it is still open at its end. */
+type Records = (text: string) => string[][] | null;
+
+function recordsOf(parse: SyncParse, delimiter: string, name: string): Records {
   const options = parseOptions(delimiter);
-  const notClosed = (line: number) =>
-    inputError(`${name} is not well-formed CSV: a quoted cell in the record that starts on line ${line} is never closed; check the file.`);
-  /** The records of `text` (whole records, line ends included), or null when a quote in it is still open at its end. */
-  const records = (text: string): string[][] | null => {
+  return (text) => {
     try {
       return parse(text, options);
     } catch (err) {
@@ -30,41 +64,107 @@ export async function* csvRows(blocks: AsyncIterable<string>, delimiter: string,
       throw inputError(`${name} is not well-formed CSV: ${csvMessage(err)}; check the file.`);
     }
   };
+}
+
+/**
+ * Rows in input order, a block's worth at a time, each with its line (from `firstLine`: an Excel `sep=` line
+ * dropped before counts). `name` is for messages; `strays` learns the lines of the blocks' stray bytes.
+ */
+export async function* csvRows(blocks: AsyncIterable<string>, delimiter: string, name: string, firstLine = 1, strays?: StrayLines): AsyncGenerator<RowBatch> {
+  const parse = (await import('csv-parse/sync')).parse as unknown as SyncParse;
+  const records = recordsOf(parse, delimiter, name);
+  const notClosed = (line: number) => quoteNotClosed(name, line);
 
   let carry = ''; // from the start of a record not read yet
-  let line = 1; // the line `carry` starts on
+  let line = firstLine; // the line `carry` starts on
   let stream: StreamRows | null = null;
-  for await (const block of blocks) {
+  let block = -1;
+  for await (const text of blocks) {
+    block++;
     if (stream) {
-      const rows = stream.write(block);
-      if (rows.length) yield rows;
+      findStrays(strays, block, text, 0, line);
+      const rows = stream.write(text);
+      if (rows.length) yield { rows, lines: rows.map(() => line) };
       continue;
     }
-    const text = carry === '' ? block : carry + block;
-    const s = scan(text, false, delimiter, records);
-    if (s.rows.length) yield s.rows;
-    carry = text.slice(s.end);
+    const all = carry === '' ? text : carry + text;
+    findStrays(strays, block, all, carry.length, line);
+    const s = scan(all, false, delimiter, records, line);
+    if (s.rows.length) yield { rows: s.rows, lines: s.starts };
+    carry = all.slice(s.end);
     line += s.lines;
     if (carry.length > GATHER_MAX) {
-      stream = await streamRows(options, name, line);
+      stream = await streamRows(parseOptions(delimiter), name, line);
       const rows = stream.write(carry);
       carry = '';
-      if (rows.length) yield rows;
+      if (rows.length) yield { rows, lines: rows.map(() => line) };
     }
   }
   if (stream) {
     const rows = await stream.end();
-    if (rows.length) yield rows;
+    if (rows.length) yield { rows, lines: rows.map(() => line) };
     return;
   }
   if (carry === '') return;
-  const s = scan(carry, true, delimiter, records);
+  const s = scan(carry, true, delimiter, records, line);
   if (s.end < carry.length) throw notClosed(line + s.lines);
-  if (s.rows.length) yield s.rows;
+  if (s.rows.length) yield { rows: s.rows, lines: s.starts };
+}
+
+export function quoteNotClosed(name: string, line: number) {
+  return inputError(`${name} is not well-formed CSV: a quoted cell in the record that starts on line ${line} is never closed; check the file.`);
+}
+
+/** The lines of block `block`'s stray bytes: `text` holds it from `at` on, and starts on line `line`. */
+export function findStrays(strays: StrayLines | undefined, block: number, text: string, at: number, line: number): void {
+  const found = strays?.strays.get(block);
+  if (!found) return;
+  let from = 0;
+  for (const s of found) {
+    line += lineEndsIn(text, from, at + s.at);
+    from = at + s.at;
+    strays!.found(line, s);
+  }
+}
+
+/**
+ * The rows of a sample (the start of an input) under a delimiter, with their lines; a record cut by the
+ * sample's end is left out, unless the sample is the `whole` input. Rows before a quote that never closes (or
+ * another error) are given: the reader reports it, if this delimiter wins.
+ */
+export function sampleRows(text: string, delimiter: string, whole: boolean, parse: SyncParse): RowBatch {
+  const records = recordsOf(parse, delimiter, 'sample');
+  let s: Scanned;
+  try {
+    s = scan(text, whole, delimiter, records);
+  } catch {
+    s = scanUpToError(text, delimiter, records);
+  }
+  return { rows: s.rows, lines: s.starts, ...(whole && s.end < text.length ? { openAt: s.lines + 1 } : {}) };
+}
+
+/** scan() up to the first line that csv-parse refuses. */
+function scanUpToError(text: string, delimiter: string, records: Records): Scanned {
+  const ends = [...text.matchAll(/\r\n|\n|\r/g)].map((m) => m.index! + m[0].length);
+  let lo = 0;
+  let hi = ends.length;
+  while (lo < hi) {
+    // The longest prefix of whole lines that scans: binary search, a sample is at most a few MB.
+    const mid = Math.ceil((lo + hi) / 2);
+    try {
+      scan(text.slice(0, ends[mid - 1]), true, delimiter, records);
+      lo = mid;
+    } catch {
+      hi = mid - 1;
+    }
+  }
+  return lo === 0 ? { rows: [], starts: [], end: 0, lines: 0 } : scan(text.slice(0, ends[lo - 1]), true, delimiter, records);
 }
 
 interface Scanned {
   rows: string[][];
+  /** The line each row starts on, counted from `first` at the start of the text. */
+  starts: number[];
   /** Where the text not read yet starts (a line cut by the text's end, or a record whose quote is still open). */
   end: number;
   /** How many lines were read. */
@@ -75,8 +175,9 @@ interface Scanned {
  * The whole records at the start of `text`. Unless `final`, a last line without its line end (or a lone CR at
  * the very end, which may be half of a CRLF) waits for more text.
  */
-function scan(text: string, final: boolean, delimiter: string, records: (text: string) => string[][] | null): Scanned {
+function scan(text: string, final: boolean, delimiter: string, records: Records, first = 1): Scanned {
   const rows: string[][] = [];
+  const starts: number[] = [];
   let lines = 0;
   let pos = 0;
   let quote = text.indexOf('"');
@@ -104,7 +205,10 @@ function scan(text: string, final: boolean, delimiter: string, records: (text: s
     const end = lineEnd(pos);
     if (end === null) break;
     if (quote === -1 || quote >= end[0]) {
-      if (end[0] > pos) rows.push(text.slice(pos, end[0]).split(delimiter));
+      if (end[0] > pos) {
+        rows.push(text.slice(pos, end[0]).split(delimiter));
+        starts.push(first + lines);
+      }
       pos = end[1];
       lines++;
       continue;
@@ -117,8 +221,10 @@ function scan(text: string, final: boolean, delimiter: string, records: (text: s
     let even = -1;
     let linesToEven = 0;
     let walked = 0;
+    const begins: number[] = []; // lines a record starts on, if the quotes pair as RFC 4180 has them
     for (let e: [number, number] | null = end; e !== null; e = lineEnd(reach)) {
       if (reach > pos && quotes % 2 === 0 && (quote === -1 || quote >= e[0])) break; // back to lines without quotes
+      if (quotes % 2 === 0 && e[0] > reach) begins.push(first + lines + walked);
       const n = countQuotes(text, reach, e[1]);
       quotes += n;
       if (n > 0) quote = text.indexOf('"', e[1]);
@@ -131,7 +237,11 @@ function scan(text: string, final: boolean, delimiter: string, records: (text: s
     }
     let read = even === -1 ? null : records(text.slice(pos, even));
     if (read !== null) {
-      for (const r of read) rows.push(r);
+      const within = begins.filter((b) => b < first + lines + linesToEven);
+      read.forEach((r, i) => {
+        rows.push(r);
+        starts.push(within.length === read!.length ? within[i]! : first + lines + i);
+      });
       pos = even;
       lines += linesToEven;
       quote = text.indexOf('"', pos);
@@ -145,19 +255,22 @@ function scan(text: string, final: boolean, delimiter: string, records: (text: s
     let spanned = 1;
     while (read === null) {
       const next = lineEnd(at[1]);
-      if (next === null) return { rows, end: pos, lines };
+      if (next === null) return { rows, starts, end: pos, lines };
       quotes += countQuotes(text, at[1], next[1]);
       at = next;
       spanned++;
       if (quotes % 2 === 0 || next[1] === text.length) read = records(text.slice(pos, at[1]));
-      if (read === null && next[1] === text.length && final) return { rows, end: pos, lines };
+      if (read === null && next[1] === text.length && final) return { rows, starts, end: pos, lines };
     }
-    for (const r of read) rows.push(r);
+    read.forEach((r, i) => {
+      rows.push(r);
+      starts.push(first + lines + i);
+    });
     pos = at[1];
     lines += spanned;
     quote = text.indexOf('"', pos);
   }
-  return { rows, end: pos, lines };
+  return { rows, starts, end: pos, lines };
 }
 
 function countQuotes(text: string, from: number, to: number): number {

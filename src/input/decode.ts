@@ -1,115 +1,248 @@
-// Bytes → text. UTF-8 with or without BOM; what is not valid UTF-8 is read as Windows-1252 (what
-// spreadsheet programs on Windows save), or as Mac Roman when its lines end in a lone CR (what Excel for Mac
-// saves as "Comma Separated Values" or "Tab Delimited Text"), so no character is ever replaced by U+FFFD. UTF-16 with a BOM
-// (Excel's "Unicode text") is read as such. NUL bytes in UTF-8 input mean a binary file: an input error.
-// Each chunk is decoded as it comes, at a cost linear in its size: only the bytes of a character cut at a
-// chunk's end (at most 3) wait for the next one, so a 32 MB line is read as fast as 32 MB of short lines.
+// Bytes → text, in one encoding from the first byte to the last:
+//   - what the first bytes say (sniff.ts): a byte-order mark (UTF-8, UTF-16, UTF-32), UTF-16 without one, or a
+//     kind of file idv does not read (a workbook, an archive, a PDF…: an input error naming it);
+//   - --encoding NAME, when given;
+//   - else UTF-8 while the bytes are valid UTF-8. At the first bytes beyond ASCII that are not, the code page is
+//     detected on them (encodings.ts) and the whole file is read in it: the ASCII before reads the same in any
+//     code page, so nothing read so far changes. Where they are mostly UTF-8 already (or only a byte or two
+//     are not), the file stays UTF-8, and each stray byte is read as the Windows-1252 character it would be
+//     (no character is ever replaced by U+FFFD), and reported (`strays`) so that a note names its line.
+// Each chunk is decoded as it comes, at a cost linear in its size (a 32 MB line is read as fast as 32 MB of short
+// lines); NUL bytes in text that is not UTF-16 mean a binary file: an input error.
 import type { Readable } from 'node:stream';
 import { inputError } from '../errors.js';
+import { detectCodePage, encodingFlag, loadIconv } from './encodings.js';
+import { notAList, sniff, SNIFF_BYTES, type Sniffed } from './sniff.js';
 
-type Encoding = 'utf-8' | 'windows-1252' | 'macintosh' | 'utf-16le' | 'utf-16be';
+export interface EncodingInfo {
+  /** As idv names it: utf-8, utf-16le, windows-1251, shift_jis, macintosh… */
+  name: string;
+  /** How it was chosen: a byte-order mark, --encoding, detected, or UTF-8 because the bytes are. */
+  how: 'bom' | 'given' | 'detected' | 'utf-8';
+  /** Detection was not sure: the code page that would read the text otherwise. */
+  alternative: string | null;
+}
+
+/** A byte that is not UTF-8 in a UTF-8 file: where in its block, and the character it was read as. */
+export interface Stray {
+  at: number;
+  byte: number;
+  char: string;
+}
+
+export interface Decoding {
+  encoding: EncodingInfo;
+  /** Stray bytes by the number of the block (0, 1, … as yielded) that holds them. */
+  strays: Map<number, Stray[]>;
+}
+
+export interface DecodeOptions {
+  /** For messages: the file's name. */
+  name: string;
+  /** For messages: `idv emails` or `idv domains`. */
+  command?: string;
+  /** --encoding NAME. */
+  encoding?: string;
+  /** Told the encoding when it is detected (in the first bytes, or at the first text beyond ASCII). */
+  onDetected?(encoding: EncodingInfo): void;
+}
 
 /** Where the last complete UTF-8 character of `buf` ends (a lead byte near the end may start a cut one). */
-function completeUtf8(buf: Buffer): number {
+function completeUtf8(buf: Uint8Array): number {
   const n = buf.length;
   for (let back = 1; back <= Math.min(3, n); back++) {
     const b = buf[n - back]!;
     if (b < 0x80) return n; // ASCII: nothing cut
     if (b >= 0xc0) {
-      // A lead byte: is its sequence whole?
       const need = b >= 0xf0 ? 4 : b >= 0xe0 ? 3 : 2;
       return back >= need ? n : n - back;
     }
   }
-  return n; // only continuation bytes: not UTF-8 anyway; the decoder will say so
+  return n; // only continuation bytes: the decoder will say what they are
 }
 
-/** Yields decoded text in blocks, as it comes (consumers carry partial lines and records over). */
-export async function* decodeText(stream: Readable, name: string): AsyncGenerator<string> {
-  let encoding: Encoding | null = null;
-  let wide: TextDecoder | null = null;
+/** Text of `stream`, a block per chunk as it comes; `state` learns the encoding and the stray bytes. */
+export function decodeText(stream: Readable, o: DecodeOptions, state: Decoding = newDecoding()): AsyncGenerator<string> {
+  return decodeBlocks(stream as AsyncIterable<Buffer>, o, state);
+}
+
+export function newDecoding(): Decoding {
+  return { encoding: { name: 'utf-8', how: 'utf-8', alternative: null }, strays: new Map() };
+}
+
+async function* decodeBlocks(chunks: AsyncIterable<Buffer>, o: DecodeOptions, state: Decoding): AsyncGenerator<string> {
+  const it = chunks[Symbol.asyncIterator]();
+  let head = Buffer.alloc(0);
+  let sniffed: Sniffed | null = null;
+  let ended = false;
+  while (sniffed === null) {
+    const next = await it.next();
+    ended = next.done === true;
+    if (!ended) head = head.length === 0 ? next.value : Buffer.concat([head, next.value]);
+    sniffed = head.length === 0 && ended ? { kind: 'text', bom: 0 } : sniff(head.subarray(0, SNIFF_BYTES), ended);
+  }
+  const refused = notAList(sniffed.kind, o.command ?? 'idv emails');
+  if (refused) throw inputError(`${o.name} is ${refused.what}, not a list or CSV file; ${refused.fix}.`);
+  async function* rest(): AsyncGenerator<Buffer> {
+    const first = head.subarray(sniffed!.bom);
+    if (first.length) yield first;
+    if (ended) return;
+    for (let next = await it.next(); !next.done; next = await it.next()) yield next.value;
+  }
+  const given = o.encoding !== undefined ? await encodingFlag(o.encoding) : null;
+  const wide = sniffed.kind === 'text' ? null : sniffed.kind;
+  if (given && given.iconv !== 'utf-8') {
+    state.encoding = { name: given.label, how: 'given', alternative: null };
+    yield* codePage(rest(), given.iconv, o.name);
+  } else if (wide && !given) {
+    state.encoding = { name: wide, how: sniffed.bom ? 'bom' : 'detected', alternative: null };
+    if (!sniffed.bom) o.onDetected?.(state.encoding);
+    yield* codePage(rest(), wide, o.name, true);
+  } else {
+    if (given) state.encoding = { name: 'utf-8', how: 'given', alternative: null };
+    else if (sniffed.bom) state.encoding = { name: 'utf-8', how: 'bom', alternative: null };
+    yield* utf8OrCodePage(rest(), o, state, given !== null);
+  }
+}
+
+/** Text in a code page (or UTF-16/32) from the first byte on; NUL bytes refused unless `wide`. */
+async function* codePage(chunks: AsyncIterable<Buffer>, name: string, file: string, wide = false, offset = 0): AsyncGenerator<string> {
+  const decoder = (await loadIconv()).getDecoder(name, { stripBOM: false });
+  let at = offset;
+  for await (const chunk of chunks) {
+    if (!wide) refuseNul(chunk, at, file);
+    at += chunk.length;
+    const text = decoder.write(chunk);
+    if (text) yield text;
+  }
+  const last = decoder.end();
+  if (last) yield last;
+}
+
+function refuseNul(bytes: Uint8Array, offset: number, file: string): void {
+  const nul = bytes.indexOf(0);
+  if (nul !== -1) {
+    throw inputError(`${file} holds a NUL byte (at byte ${(offset + nul).toLocaleString('en-US')}): it is not a text list or CSV file; check the file.`);
+  }
+}
+
+/** UTF-8 (nothing else once a character beyond ASCII has been UTF-8), or the code page of the first bytes that are not. */
+async function* utf8OrCodePage(chunks: AsyncIterable<Buffer>, o: DecodeOptions, state: Decoding, fixed: boolean): AsyncGenerator<string> {
   const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+  let asciiSoFar = !fixed && state.encoding.how !== 'bom';
   let carry: Buffer | null = null;
-  const binary = () => inputError(`${name} is not a text list or CSV file (it contains NUL bytes).`);
-
-  const decodeNarrow = (bytes: Buffer): string => {
-    if (bytes.indexOf(0) !== -1) throw binary();
-    if (encoding === 'utf-8') {
-      try {
-        return utf8.decode(bytes);
-      } catch {
-        // Not UTF-8: from here on, read as Windows-1252, or Mac Roman where lines end in a lone CR (no
-        // Windows program writes those; Excel for Mac does). Earlier blocks were valid UTF-8, which for
-        // the ASCII that such files mostly hold reads the same.
-        encoding = bytes.indexOf(0x0d) !== -1 && bytes.indexOf(0x0a) === -1 ? 'macintosh' : 'windows-1252';
-      }
-    }
-    return encoding === 'macintosh' ? decodeMacRoman(bytes) : decodeCp1252(bytes);
-  };
-
-  for await (const chunk of stream as AsyncIterable<Buffer>) {
-    let buf: Buffer = carry ? Buffer.concat([carry, chunk]) : chunk;
+  let offset = 0;
+  let block = 0;
+  const it = chunks[Symbol.asyncIterator]();
+  for (let next = await it.next(); ; next = await it.next()) {
+    const last = next.done === true;
+    const buf: Buffer = last ? carry ?? Buffer.alloc(0) : carry ? Buffer.concat([carry, next.value]) : next.value;
     carry = null;
-    if (encoding === null) {
-      if (buf.length < 3 && (buf[0] === 0xef || buf[0] === 0xff || buf[0] === 0xfe)) {
-        carry = buf; // too short to tell a BOM yet
-        continue;
-      }
-      if (buf[0] === 0xff && buf[1] === 0xfe) encoding = 'utf-16le';
-      else if (buf[0] === 0xfe && buf[1] === 0xff) encoding = 'utf-16be';
-      else {
-        if (buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf) buf = buf.subarray(3);
-        encoding = 'utf-8';
-      }
-      if (encoding !== 'utf-8') wide = new TextDecoder(encoding, { ignoreBOM: false });
-    }
-    if (wide) {
-      const text = wide.decode(buf, { stream: true });
-      if (text) yield text;
+    if (buf.length === 0) {
+      if (last) return;
       continue;
     }
-    const end = encoding === 'utf-8' ? completeUtf8(buf) : buf.length;
+    refuseNul(buf, offset, o.name);
+    const end = last ? buf.length : completeUtf8(buf);
     if (end < buf.length) carry = buf.subarray(end);
-    if (end > 0) {
-      const text = decodeNarrow(buf.subarray(0, end));
-      if (text) yield text;
+    const bytes = buf.subarray(0, end);
+    let text: string | null;
+    try {
+      text = utf8.decode(bytes);
+      if (asciiSoFar && text.length !== bytes.length) asciiSoFar = false; // a character beyond ASCII, and UTF-8
+    } catch {
+      text = null;
+    }
+    if (text === null && asciiSoFar && !mostlyUtf8(bytes)) {
+      // The first text beyond ASCII is not UTF-8: the file's code page, from here to its end.
+      const found = await detectCodePage(buf);
+      state.encoding = { name: found.label, how: 'detected', alternative: found.alternative };
+      o.onDetected?.(state.encoding);
+      yield* codePage(remaining(buf, last ? null : it), found.iconv, o.name, false, offset);
+      return;
+    }
+    if (text === null) {
+      asciiSoFar = false;
+      const read = await withStrays(bytes);
+      text = read.text;
+      if (read.strays.length) state.strays.set(block, read.strays);
+    }
+    offset += end;
+    if (text) {
+      yield text;
+      block++;
+    }
+    if (last) return;
+  }
+}
+
+/** `first`, then what is left of `it`. */
+async function* remaining(first: Buffer, it: AsyncIterator<Buffer> | null): AsyncGenerator<Buffer> {
+  yield first;
+  if (it === null) return;
+  for (let next = await it.next(); !next.done; next = await it.next()) yield next.value;
+}
+
+/**
+ * Whether bytes that are not valid UTF-8 are still mostly UTF-8: as many well-formed multi-byte characters as
+ * bytes that are not, or no more than two bad bytes (a character typed in another program). Text in a code page
+ * forms a UTF-8 sequence only by chance.
+ */
+export function mostlyUtf8(bytes: Uint8Array): boolean {
+  let good = 0;
+  let bad = 0;
+  for (let i = 0; i < bytes.length; ) {
+    const n = sequenceLength(bytes, i);
+    if (n === 0) {
+      bad++;
+      i++;
+    } else {
+      if (n > 1) good++;
+      i += n;
     }
   }
-  if (wide) {
-    const rest = wide.decode();
-    if (rest) yield rest;
-  } else if (carry && carry.length > 0) {
-    encoding ??= 'utf-8';
-    yield decodeNarrow(carry); // a cut character at the very end is no UTF-8: Windows-1252
+  return bad <= 2 || good >= bad;
+}
+
+/** The length of the well-formed UTF-8 character at `i`, or 0 when the byte there starts none. */
+function sequenceLength(b: Uint8Array, i: number): number {
+  const c = b[i]!;
+  if (c < 0x80) return 1;
+  const cont = (k: number) => i + k < b.length && (b[i + k]! & 0xc0) === 0x80;
+  if (c >= 0xc2 && c <= 0xdf) return cont(1) ? 2 : 0;
+  if (c >= 0xe0 && c <= 0xef) {
+    const c1 = b[i + 1] ?? 0;
+    if ((c === 0xe0 && c1 < 0xa0) || (c === 0xed && c1 > 0x9f)) return 0; // overlong, or a surrogate
+    return cont(1) && cont(2) ? 3 : 0;
   }
+  if (c >= 0xf0 && c <= 0xf4) {
+    const c1 = b[i + 1] ?? 0;
+    if ((c === 0xf0 && c1 < 0x90) || (c === 0xf4 && c1 > 0x8f)) return 0;
+    return cont(1) && cont(2) && cont(3) ? 4 : 0;
+  }
+  return 0;
 }
 
-// Windows-1252 differs from Latin-1 only in 0x80–0x9F. Node 20's TextDecoder('windows-1252') decodes
-// those bytes as Latin-1 control characters, so the table is ours (WHATWG's mapping; the five unused
-// bytes map to the same code point, as WHATWG does).
-const CP1252_HIGH =
-  '\u20ac\u0081\u201a\u0192\u201e\u2026\u2020\u2021\u02c6\u2030\u0160\u2039\u0152\u008d\u017d\u008f' +
-  '\u0090\u2018\u2019\u201c\u201d\u2022\u2013\u2014\u02dc\u2122\u0161\u203a\u0153\u009d\u017e\u0178';
-const C1 = /[\u0080-\u009f]/g;
+let windows1252: string | null = null;
 
-export function decodeCp1252(bytes: Buffer): string {
-  const latin1 = bytes.toString('latin1');
-  return latin1.replace(C1, (c) => CP1252_HIGH[c.charCodeAt(0) - 0x80]!);
-}
-
-// Mac Roman's upper half (Apple's mapping, 0xDB = €), ours for the same reason as Windows-1252's: Node
-// built with small ICU has no TextDecoder('macintosh').
-const MAC_ROMAN_HIGH =
-  '\u00c4\u00c5\u00c7\u00c9\u00d1\u00d6\u00dc\u00e1\u00e0\u00e2\u00e4\u00e3\u00e5\u00e7\u00e9\u00e8' +
-  '\u00ea\u00eb\u00ed\u00ec\u00ee\u00ef\u00f1\u00f3\u00f2\u00f4\u00f6\u00f5\u00fa\u00f9\u00fb\u00fc' +
-  '\u2020\u00b0\u00a2\u00a3\u00a7\u2022\u00b6\u00df\u00ae\u00a9\u2122\u00b4\u00a8\u2260\u00c6\u00d8' +
-  '\u221e\u00b1\u2264\u2265\u00a5\u00b5\u2202\u2211\u220f\u03c0\u222b\u00aa\u00ba\u03a9\u00e6\u00f8' +
-  '\u00bf\u00a1\u00ac\u221a\u0192\u2248\u2206\u00ab\u00bb\u2026\u00a0\u00c0\u00c3\u00d5\u0152\u0153' +
-  '\u2013\u2014\u201c\u201d\u2018\u2019\u00f7\u25ca\u00ff\u0178\u2044\u20ac\u2039\u203a\ufb01\ufb02' +
-  '\u2021\u00b7\u201a\u201e\u2030\u00c2\u00ca\u00c1\u00cb\u00c8\u00cd\u00ce\u00cf\u00cc\u00d3\u00d4' +
-  '\uf8ff\u00d2\u00da\u00db\u00d9\u0131\u02c6\u02dc\u00af\u02d8\u02d9\u02da\u00b8\u02dd\u02db\u02c7';
-const HIGH = /[\u0080-\u00ff]/g;
-
-export function decodeMacRoman(bytes: Buffer): string {
-  return bytes.toString('latin1').replace(HIGH, (c) => MAC_ROMAN_HIGH[c.charCodeAt(0) - 0x80]!);
+/** UTF-8 text whose stray bytes are read as the Windows-1252 characters they would be. */
+async function withStrays(bytes: Uint8Array): Promise<{ text: string; strays: Stray[] }> {
+  windows1252 ??= (await loadIconv()).decode(Buffer.from(Array.from({ length: 128 }, (_, i) => 0x80 + i)), 'windows-1252');
+  const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length);
+  const strays: Stray[] = [];
+  let text = '';
+  let from = 0;
+  for (let i = 0; i < bytes.length; ) {
+    const n = sequenceLength(bytes, i);
+    if (n > 0) {
+      i += n;
+      continue;
+    }
+    text += buf.toString('utf8', from, i);
+    const char = windows1252[bytes[i]! - 0x80]!;
+    strays.push({ at: text.length, byte: bytes[i]!, char });
+    text += char;
+    from = ++i;
+  }
+  return { text: text + buf.toString('utf8', from), strays };
 }

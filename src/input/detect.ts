@@ -1,31 +1,51 @@
-// The shape of an input, guessed from the records of its first 64 KiB or more (read.ts's sample) as
-// csv-parse reads them (quotes, line breaks inside quoted cells, LF/CRLF/CR), never from physical lines:
-//   - plain list or CSV, and the delimiter (`,` `;` tab `|`; an Excel `sep=X` first line; --delimiter);
-//   - preamble rows above the header (an export's notes, a spreadsheet's table name) to skip;
-//   - whether there is a header row;
-//   - the item column: by its header and by its contents (distinct items in the sample), or --column.
-// Footer rows below the data are found while reading (read.ts), since only the end of a file shows them.
+// The shape of an input, guessed from the records of its first 64 KiB or more (read.ts's sample) as the reader
+// parses them (quotes, line breaks inside quoted cells, LF/CRLF/CR), never from physical lines:
+//   - a vCard file; a plain list, whose lines may each hold several recipients (a To: line pasted from a mail
+//     client); or CSV, and its delimiter (`,` `;` tab `|`; an Excel `sep=X` first line; --delimiter);
+//   - the header row, and rows above it that are no records (an export's notes, a spreadsheet's table name);
+//   - the item column: by its header (in many languages: headers.ts) and by its contents, or --column.
+// One rule for what is skipped: a row that holds text that could be an item is a record. A row is skipped only
+// when it is recognised as no record (the header, rows above a header) and holds no such text; when in doubt it
+// is a record. Footer rows are found while reading (read.ts), since only the end of a file shows them.
 import type { Kind } from '../defaults.js';
 import { inputError, usageError } from '../errors.js';
-import { checkerFor } from './check.js';
+import { checkerFor, itemLike, itemShaped } from './check.js';
+import { quoteNotClosed, type RowBatch } from './csv-rows.js';
+import { headerRank, isKnownName, normaliseHeader } from './headers.js';
+import { addressIn, recipientsOf } from './mailbox.js';
+import { lineList, plural, preview } from './notes.js';
 
 export const DELIMITERS = [',', ';', '\t', '|'] as const;
 
+/** Lines (or rows) the reader does not count as records, and why. */
+export interface Skipped {
+  lines: number[];
+  why: 'above the header' | 'below the data' | 'header repeated' | 'vCard line without an address';
+}
+
 export interface Layout {
-  /** null: a plain list, one item per line. */
+  /** null: a plain list, one item a line (or several recipients a line). */
   delimiter: string | null;
   /** The header row, when there is one (a plain list can have one too: a single `email` line). */
   header: string[] | null;
+  /** The line the header is on. */
+  headerLine: number | null;
   /** 0-based index of the item column. */
   column: number;
+  /** The column that came next in the choice (for --dry-run), if any other holds items. */
+  runnerUp: number | null;
   /** The table's width: the header's, or the usual number of cells in a row. */
   width: number;
-  /** Records to skip before the data: preamble rows, then the header (an Excel `sep=` line is apart). */
-  skipRecords: number;
+  /** Which of the input's non-blank rows (0-based; lines of a plain list) are no records: rows above the header, the header. */
+  skip: number[];
   /** An Excel `sep=X` first line to drop before parsing. */
   sepLine: boolean;
+  /** A vCard file: only lines that hold an address are records. */
+  vcard: boolean;
   /** One line each for stderr: what was skipped, which column was taken when the choice was close. */
   notes: string[];
+  /** What was skipped above the data, by line (for --dry-run). */
+  skipped: Skipped[];
 }
 
 export interface LayoutOverrides {
@@ -34,52 +54,13 @@ export interface LayoutOverrides {
   noHeader?: boolean;
   /** --keep-columns: a plain list's lines are kept as read, as the one cell of their record. */
   keepColumns?: boolean;
+  /** --encoding NAME. */
+  encoding?: string;
 }
-
-/**
- * The options both sniffing and reading parse with: what they count as a record must agree. Every line end
- * ends a record, whichever the file's first line used: left to guess, csv-parse takes the first one it meets
- * for the whole file, so in a file joined from several sources a CRLF line kept its CR in its last cell and
- * a line ended by a lone CR was glued to the next record (one record lost, exit 0).
- */
-export function parseOptions(delimiter: string) {
-  return { delimiter, record_delimiter: RECORD_ENDS, relax_column_count: true, relax_quotes: true, skip_empty_lines: true };
-}
-const RECORD_ENDS = ['\r\n', '\n', '\r'];
 
 /** A record with nothing but blanks (`,,,` rows that spreadsheets leave below their data) is no record. */
 export function isBlank(row: readonly string[]): boolean {
   return row.every((c) => c.trim() === '');
-}
-
-const EMAIL_HEADERS = new Set([
-  'email', 'emails', 'emailaddress', 'emailaddresses', 'mail', 'mailaddress', 'eaddress',
-  'courriel', 'adressemail', 'adresseemail', 'adressecourriel', 'correo', 'correoelectronico',
-  'epost', 'emailadresse', 'emailadres', 'posta', 'postaelettronica', 'emailid', 'primaryemail',
-  'workemail', 'personalemail', 'contactemail', 'useremail', 'subscriberemail', 'emailfield',
-]);
-const DOMAIN_HEADERS = new Set([
-  'domain', 'domains', 'domainname', 'website', 'websites', 'web', 'site', 'url', 'homepage',
-  'host', 'hostname', 'companydomain', 'companywebsite', 'websiteurl', 'companydomainname',
-]);
-/** Words that make a matching header less likely the item itself (Email Type, Email Opt Out, Email Status…). */
-const SIDE_WORDS = /type|label|kind|status|optout|optin|opted|consent|marketing|verified|valid|bounce|date|time|count|format|subscri|unsubscri|permission|flag/;
-
-function normaliseHeader(h: string): string {
-  return h
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase()
-    .replace(/[^a-z0-9]/g, '');
-}
-
-/** How well a header names the item column: 3 a known name, 2 a name that holds one, 1 the same with a side word, 0 none. */
-export function headerScore(kind: Kind, header: string): number {
-  const n = normaliseHeader(header);
-  if (n.length === 0) return 0;
-  if ((kind === 'emails' ? EMAIL_HEADERS : DOMAIN_HEADERS).has(n)) return 3;
-  if (!(kind === 'emails' ? /e?mail|courriel|correo/.test(n) : /domain|website|url|host/.test(n))) return 0;
-  return SIDE_WORDS.test(n) ? 1 : 2;
 }
 
 export function parseDelimiterFlag(value: string): string {
@@ -100,15 +81,13 @@ export interface Sample {
   whole: boolean;
 }
 
-/**
- * Records of the sample under a delimiter; a record the sample's end cut is left out. A parse that fails
- * (a quote never closed) gives the records before the failure: the reader will report it, if this delimiter wins.
- */
-export type ParseSample = (text: string, delimiter: string, whole: boolean) => string[][];
+/** Rows of the sample under a delimiter, with their lines (csv-rows.ts's sampleRows). */
+export type ParseSample = (text: string, delimiter: string, whole: boolean) => RowBatch;
 
 interface Sniffed {
   delimiter: string;
   rows: string[][];
+  lines: number[];
   width: number;
   /** Share of the rows between the first and last full-width row that have the usual width. */
   consistency: number;
@@ -116,7 +95,7 @@ interface Sniffed {
   firstFits: boolean;
 }
 
-function modeWidth(rows: string[][]): number {
+function modeWidth(rows: readonly string[][]): number {
   const freq = new Map<number, number>();
   for (const r of rows) freq.set(r.length, (freq.get(r.length) ?? 0) + 1);
   let mode = 1;
@@ -125,13 +104,29 @@ function modeWidth(rows: string[][]): number {
   return mode;
 }
 
+/** Non-blank rows and their lines. */
+function nonBlank(b: RowBatch): RowBatch {
+  const rows: string[][] = [];
+  const lines: number[] = [];
+  b.rows.forEach((r, i) => {
+    if (!isBlank(r)) {
+      rows.push(r);
+      lines.push(b.lines[i]!);
+    }
+  });
+  return { rows, lines, openAt: b.openAt };
+}
+
 /**
  * How well rows line up under a delimiter. Rows above the first full-width row and below the last one are
- * left out of the count only when they look like a preamble or a footer (narrower, and no item in them):
- * a row that holds an item and does not fit counts against the delimiter.
+ * left out of the count only when they look like a preamble or a footer (narrower, and no item-like text in
+ * them): a row that holds one and does not fit counts against the delimiter.
  */
-function sniff(rows: string[][], delimiter: string, hasItem: (r: readonly string[]) => boolean): Sniffed {
-  const width = modeWidth(rows);
+function sniff(b: RowBatch, delimiter: string, hasItem: (r: readonly string[]) => boolean, like: (r: readonly string[]) => boolean): Sniffed {
+  const { rows } = b;
+  let width = modeWidth(rows);
+  const full = tableWidth(rows, like);
+  if (full > width) width = full;
   const aside = (r: readonly string[]) => r.length < width && !hasItem(r);
   let first = 0;
   while (first < rows.length - 1 && aside(rows[first]!)) first++;
@@ -139,14 +134,14 @@ function sniff(rows: string[][], delimiter: string, hasItem: (r: readonly string
   while (last > first && aside(rows[last]!)) last--;
   const body = rows.slice(first, last + 1);
   const fit = body.filter((r) => r.length === width).length;
-  return { delimiter, rows, width, consistency: body.length ? fit / body.length : 0, firstFits: rows[0]?.length === width };
+  // Under a first row of the table's width, narrower rows fit too when none is wider: Excel stops writing the
+  // delimiters of empty end cells after its first rows.
+  const loose = body[0]?.length === width && fit >= 2 && body.every((r) => r.length <= width) ? body.length : fit;
+  return { delimiter, ...b, width, consistency: body.length ? loose / body.length : 0, firstFits: rows[0]?.length === width };
 }
 
-/**
- * Decide the layout from the sample. `name` is used in messages.
- */
+/** Decide the layout from the sample. `name` is used in messages. */
 export function detectLayout(kind: Kind, sample: Sample, overrides: LayoutOverrides, name: string, parse: ParseSample): Layout {
-  const notes: string[] = [];
   let text = sample.text;
   let sepLine = false;
   let delimiter: string | null = null;
@@ -157,43 +152,114 @@ export function detectLayout(kind: Kind, sample: Sample, overrides: LayoutOverri
     text = text.slice(sep[0].length);
   }
   if (overrides.delimiter !== undefined) delimiter = parseDelimiterFlag(overrides.delimiter);
+  const first = sepLine ? 2 : 1; // the line the parsed text starts on
+  const at = (b: RowBatch): RowBatch => (first === 1 ? b : { rows: b.rows, lines: b.lines.map((l) => l + 1), openAt: b.openAt && b.openAt + 1 });
+  // For lining rows up, a row holds an item when a cell is one (a footer's `Generated by dana@acme` is no row of the table).
+  const check = checkerFor(kind);
+  const hasItem = (r: readonly string[]) => r.some((c) => check(c) !== null);
 
-  let rows: string[][];
-  let width: number;
   if (delimiter !== null) {
-    rows = parse(text, delimiter, sample.whole).filter((r) => !isBlank(r));
-    width = modeWidth(rows);
-  } else {
-    const looks = checkerFor(kind);
-    const best = guessDelimiter(text, sample.whole, parse, (r) => r.some((c) => looks(c) !== null), name);
-    if (best) {
-      ({ delimiter, rows, width } = best);
-    } else {
-      // A plain list; or a one-column CSV whose values are quoted ("jane@x.com"): then read as CSV.
-      const lines = text.split(/\r\n|\n|\r/).filter((l) => l.trim() !== '');
-      if (lines.length > 0 && lines.filter((l) => /^\s*".*"\s*$/.test(l)).length >= lines.length * 0.6) {
-        delimiter = ',';
-        rows = parse(text, delimiter, sample.whole).filter((r) => !isBlank(r));
-        width = 1;
-      } else return plainLayout(kind, lines, overrides, name);
-    }
+    const b = nonBlank(at(parse(text, delimiter, sample.whole)));
+    return csvLayout(kind, { delimiter, ...b, width: modeWidth(b.rows), sepLine }, overrides, name);
   }
-  return csvLayout(kind, { delimiter, rows, width, sepLine, notes }, overrides, name);
+  const lines = physicalLines(text, sample.whole);
+  if (/^begin:vcard\s*$/i.test(lines[0]?.text ?? '')) return plainLayout(lines, overrides, name, true);
+  const quoted = lines.length > 0 && lines.filter((l) => /^\s*".*"\s*$/.test(l.text)).length >= lines.length * 0.6;
+  if (!quoted && recipientLines(lines)) return plainLayout(lines, overrides, name, false);
+  const best = guessDelimiter(text, sample.whole, parse, hasItem, (r) => r.some((c) => itemLike(kind, c)), name);
+  if (best) return csvLayout(kind, { ...best, sepLine }, overrides, name);
+  // A one-column CSV whose values are quoted ("jane@x.com"): read as CSV, so that the quotes are no part of them.
+  if (quoted) {
+    const b = nonBlank(parse(text, ',', sample.whole));
+    return csvLayout(kind, { delimiter: ',', ...b, width: 1, sepLine }, overrides, name);
+  }
+  return plainLayout(lines, overrides, name, false);
+}
+
+interface Line {
+  text: string;
+  /** Its number, from 1. */
+  line: number;
+}
+
+/** The sample's non-blank physical lines (a line cut by the sample's end left out). */
+function physicalLines(text: string, whole: boolean): Line[] {
+  const all = text.split(/\r\n|\n|\r/);
+  if (!whole) all.pop();
+  const out: Line[] = [];
+  all.forEach((t, i) => {
+    if (t.trim() !== '') out.push({ text: t, line: i + 1 });
+  });
+  return out;
+}
+
+/**
+ * Whether the lines are recipients pasted from a mail client: every line (after a header name) a list of
+ * addresses or mailbox forms, and something no CSV of addresses has — recipients separated by `, ` or `; `, a
+ * separator at a line's end (Outlook), different counts on different lines, a single line — or one mailbox form
+ * a line. Lines of two addresses or more, as many on each, split without a space, stay a CSV.
+ */
+function recipientLines(lines: readonly Line[]): boolean {
+  const body = lines.length > 0 && isKnownName(lines[0]!.text.trim()) ? lines.slice(1) : lines;
+  if (body.length === 0) return false;
+  const counts = new Set<number>();
+  let spaced = false; // `, ` or `; ` between recipients, or a separator ending a line (Outlook)
+  let forms = false; // a display name, <…>, mailto:…
+  for (const { text } of body) {
+    const parts = recipientsOf(text);
+    if (parts === null) return false;
+    counts.add(parts.length);
+    if (/[,;]\s*$|[,;] /.test(text)) spaced = true;
+    if (parts.some((p) => addressIn(p) !== p)) forms = true;
+  }
+  if (spaced || counts.size > 1 || body.length === 1) return true;
+  // As many on every line, split without a space: with mailbox forms, recipients (one a line: a plain list, read
+  // so because a display name may hold a comma); bare addresses, or one that is the same on every line (an
+  // owner's), are the columns of a CSV.
+  return forms && !(counts.has(1) ? false : sameColumn(body.map((l) => recipientsOf(l.text)!)));
+}
+
+/**
+ * The width the table's first rows give, when most rows dropped the delimiters of their empty end cells (Excel
+ * stops writing them after its first rows; a mostly empty last column): a header naming its columns above any
+ * row holding item-like text, or three first rows of one width; no row wider. 0 when neither.
+ */
+function tableWidth(rows: readonly string[][], like: (r: readonly string[]) => boolean): number {
+  const at = rows.findIndex((r) => r.length >= 2);
+  if (at === -1 || at > 4) return 0;
+  const w = rows[at]!.length;
+  if (rows.some((r) => r.length > w)) return 0;
+  const header = !rows.slice(0, at + 1).some(like) && namesColumns(rows[at]!);
+  const firstRows = rows.length >= at + 3 && rows.slice(at, at + 3).every((r) => r.length === w);
+  return header || firstRows ? w : 0;
+}
+
+/** Whether some place holds the same text on every line (two lines or more). */
+function sameColumn(lines: readonly string[][]): boolean {
+  return lines.length >= 2 && lines[0]!.some((v, i) => lines.every((l) => l[i] === v));
 }
 
 /** The delimiter under which the rows line up best: most rows of the usual width (at least 2 cells). */
-function guessDelimiter(text: string, whole: boolean, parse: ParseSample, hasItem: (r: readonly string[]) => boolean, name: string): Sniffed | null {
+function guessDelimiter(
+  text: string,
+  whole: boolean,
+  parse: ParseSample,
+  hasItem: (r: readonly string[]) => boolean,
+  like: (r: readonly string[]) => boolean,
+  name: string,
+): Sniffed | null {
   let best: Sniffed | null = null;
   let ragged: Sniffed | null = null;
   for (const d of DELIMITERS) {
-    const rows = parse(text, d, whole).filter((r) => !isBlank(r));
-    if (rows.length === 0) continue;
-    const s = sniff(rows, d, hasItem);
+    if (!text.includes(d)) continue;
+    const b = nonBlank(parse(text, d, whole));
+    if (b.rows.length === 0) continue;
+    const s = sniff(b, d, hasItem, like);
     if (s.width < 2) continue;
     if (s.consistency < 0.6) {
       // Most rows split, but not into the same number of cells: a CSV that cannot be aligned with confidence.
-      const split = rows.filter((r) => r.length >= 2).length;
-      if (split >= 2 && split > rows.length / 2 && (!ragged || s.consistency > ragged.consistency)) ragged = s;
+      const split = b.rows.filter((r) => r.length >= 2).length;
+      if (split >= 2 && split > b.rows.length / 2 && (!ragged || s.consistency > ragged.consistency)) ragged = s;
       continue;
     }
     // A header usually fits the table's width (a decimal comma in `;` data must not win over `;`).
@@ -213,145 +279,262 @@ function guessDelimiter(text: string, whole: boolean, parse: ParseSample, hasIte
   return best;
 }
 
-function plainLayout(kind: Kind, lines: string[], overrides: LayoutOverrides, name: string): Layout {
+function plainLayout(lines: readonly Line[], overrides: LayoutOverrides, name: string, vcard: boolean): Layout {
   const c = overrides.column?.trim();
-  if (c !== undefined && c !== '1' && !(lines.length && lines[0]!.trim().toLowerCase() === c.toLowerCase())) {
+  const firstLine = lines[0]?.text.trim() ?? '';
+  if (c !== undefined && c !== '1' && firstLine.toLowerCase() !== c.toLowerCase()) {
     throw usageError(`${name} is a plain list (one item a line), so --column can only be 1 or its header.`);
   }
-  // Only an exact known name is a header: "not-an-email", "jane.doe@hotmail" or "localhost" are items.
-  const first = lines[0]?.trim() ?? '';
-  // The header as written (--keep-columns writes it back).
-  const header = !overrides.noHeader && (headerScore(kind, first) === 3 || (c !== undefined && c !== '1')) ? [lines[0]!] : null;
-  return { delimiter: null, header, column: 0, width: 1, skipRecords: header ? 1 : 0, sepLine: false, notes: [] };
+  // Only an exact known name (of either kind: `email` atop a list given to idv domains) is a header:
+  // "not-an-email", "jane.doe@hotmail" or "localhost" are items.
+  const isHeader = !vcard && !overrides.noHeader && lines.length > 0 && (isKnownName(firstLine) || (c !== undefined && c !== '1'));
+  const layout = emptyLayout(null);
+  layout.vcard = vcard;
+  if (isHeader) {
+    layout.header = [lines[0]!.text]; // as written: --keep-columns writes it back
+    layout.headerLine = lines[0]!.line;
+    layout.skip = [0];
+  }
+  return layout;
+}
+
+function emptyLayout(delimiter: string | null): Layout {
+  return { delimiter, header: null, headerLine: null, column: 0, runnerUp: null, width: 1, skip: [], sepLine: false, vcard: false, notes: [], skipped: [] };
 }
 
 interface Parsed {
   delimiter: string;
   rows: string[][];
+  lines: number[];
   width: number;
   sepLine: boolean;
-  notes: string[];
+  openAt?: number;
+}
+
+/**
+ * The layout of a table's rows from another reader (a workbook's first rows): header, rows above it, item column,
+ * as for CSV; `delimiter` is what --keep-columns writes between cells.
+ */
+export function tableLayout(kind: Kind, sample: RowBatch, delimiter: string, overrides: LayoutOverrides, name: string): Layout {
+  const b = nonBlank(sample);
+  return csvLayout(kind, { delimiter, ...b, width: modeWidth(b.rows), sepLine: false }, overrides, name);
 }
 
 function csvLayout(kind: Kind, p: Parsed, overrides: LayoutOverrides, name: string): Layout {
-  const { rows, width, notes } = p;
-  const looks = checkerFor(kind);
-  const hasItem = (r: readonly string[]) => r.some((c) => looks(c) !== null);
-  const columnFlag = overrides.column?.trim();
-  const columnIsName = columnFlag !== undefined && !/^\d+$/.test(columnFlag);
+  const { rows } = p;
+  // The whole input is in the sample: a quote that never closes is said now, before anything is sent.
+  if (p.openAt !== undefined) throw quoteNotClosed(name, p.openAt);
+  const h = headerRow(kind, p, overrides);
+  const header = h === -1 ? null : rows[h]!;
+  const data = rows.slice(h + 1);
+  const layout = emptyLayout(p.delimiter);
+  layout.sepLine = p.sepLine;
+  layout.width = Math.max(p.width, header?.length ?? 0);
+  if (header) {
+    layout.header = header;
+    layout.headerLine = p.lines[h]!;
+    // Rows above the header that hold no item-like text are a preamble; any that do are records.
+    const above = rows.slice(0, h).map((r, i) => ({ r, i })).filter(({ r }) => !r.some((c) => itemLike(kind, c)));
+    layout.skip = [...above.map(({ i }) => i), h];
+    if (above.length) {
+      const lines = above.map(({ i }) => p.lines[i]!);
+      layout.skipped.push({ lines, why: 'above the header' });
+      layout.notes.push(`${name}: skipped ${lineList(lines)} above the header (not ${lines.length === 1 ? 'a record' : 'records'}): ${preview(above[0]!.r)}`);
+    }
+  }
+  const choice = chooseColumn(kind, header, h === -1 ? rows : data, layout.width, overrides, name);
+  layout.column = choice.column;
+  layout.runnerUp = choice.runnerUp;
+  if (choice.note) layout.notes.push(choice.note);
+  return layout;
+}
 
-  // The header row (or the first data row): the first row as wide as the table, unless a narrower row above
-  // it holds an item (then there is no preamble). Narrower rows above it without items are a preamble.
-  let start = 0;
-  if (width >= 2) {
-    let wide = rows.findIndex((r) => r.length >= width);
-    // A data row right under a narrower row of several cells without items: that row is the header (rows
-    // that end in a delimiter under a header that does not), not a preamble line.
-    if (wide > 0 && hasItem(rows[wide]!) && rows[wide - 1]!.length >= 2 && !hasItem(rows[wide - 1]!)) wide--;
-    if (wide > 0 && !rows.slice(0, wide).some(hasItem)) start = wide;
+/** What a header cell never is: a number, a date, an amount. */
+const NUMERIC = /^[\d\s.,:/+()%$€£-]+$/;
+
+/**
+ * The index of the header row, or -1. A header holds no item-like text:
+ *   - --column NAME: the first row that has that name;
+ *   - a row naming an item column (of either kind, in any language idv knows) and its other columns, under no
+ *     row of the table's width that holds item-like text (narrower ones above it are records, not a preamble);
+ *   - else the first row as wide as the table (or the narrower row right above rows that are), when its cells are
+ *     all names (none empty where the items are, none a number) and some column below it is mostly items.
+ */
+function headerRow(kind: Kind, p: Parsed, overrides: LayoutOverrides): number {
+  const { rows, width } = p;
+  const hasItem = (r: readonly string[]) => r.some((c) => itemLike(kind, c));
+  const flag = overrides.column?.trim();
+  if (flag !== undefined && !/^\d+$/.test(flag)) {
+    const named = rows.findIndex((r) => r.some((c) => sameName(c, flag)));
+    if (named !== -1) return named;
   }
-  if (columnIsName) {
-    // --column NAME: the header is the first row that has that name (rows above it are a preamble).
-    const at = rows.findIndex((r) => r.some((h) => h.trim().toLowerCase() === columnFlag.toLowerCase()));
-    if (at >= 0) start = at;
+  if (overrides.noHeader) return -1;
+  const limit = Math.min(rows.length, 50);
+  for (let i = 0; i < limit; i++) {
+    const r = rows[i]!;
+    if (hasItem(r)) {
+      if (r.length >= width) break; // a row of data: no header below it
+      continue; // a note above the table that holds an address: a record, and the header may come below
+    }
+    const named = r.some((c) => headerRank('emails', c) >= 1 || headerRank('domains', c) >= 1 || isKnownName(c));
+    if (named && (width === 1 || namesColumns(r))) return i;
   }
-  const head = rows[start] ?? [];
-  const below = rows.slice(start + 1);
-  /** A column's items in some rows: how many distinct ones, and the share of its filled cells that are items. */
-  const distinct = (col: number, from: readonly string[][]) => {
-    const keys = new Set<string>();
+  let wide = rows.findIndex((r) => r.length >= width);
+  // A data row right under a narrower row of several cells without items: that row is the header (rows that
+  // end in a delimiter under a header that does not), not a preamble line.
+  if (wide > 0 && hasItem(rows[wide]!) && rows[wide - 1]!.length >= 2 && !hasItem(rows[wide - 1]!)) wide--;
+  if (wide < 0 || rows.slice(0, wide + 1).some(hasItem)) return -1;
+  const head = rows[wide]!;
+  const below = rows.slice(wide + 1);
+  if (below.length === 0 || head.some((c) => NUMERIC.test(c.trim()) && c.trim() !== '')) return -1;
+  const check = checkerFor(kind);
+  const itemColumns = Array.from({ length: Math.max(head.length, width) }, (_, c) => c).filter((c) => {
+    const filled = below.map((r) => r[c]?.trim() ?? '').filter((v) => v !== '');
+    return filled.length > 0 && filled.filter((v) => check(v) !== null).length >= filled.length * 0.5;
+  });
+  return itemColumns.some((c) => (head[c]?.trim() ?? '') !== '') ? wide : -1;
+}
+
+/**
+ * A row that names its columns: two names or more, none a number, no empty cell before the last name (a row of
+ * data often has one).
+ */
+function namesColumns(r: readonly string[]): boolean {
+  const cells = r.map((c) => c.trim());
+  while (cells.length && cells[cells.length - 1] === '') cells.pop();
+  return cells.length >= 2 && cells.every((c) => c !== '' && !NUMERIC.test(c));
+}
+
+/** Whether a header cell is the name --column gives: the same letters, or the same once normalised. */
+function sameName(cell: string, name: string): boolean {
+  const a = cell.trim().toLowerCase();
+  const b = name.trim().toLowerCase();
+  return a === b || (normaliseHeader(a) !== '' && normaliseHeader(a) === normaliseHeader(b));
+}
+
+interface Column {
+  i: number;
+  name: string;
+  rank: number;
+  /** Distinct cells shaped like an item (mistyped ones too), distinct valid items, filled cells. */
+  shaped: number;
+  valid: number;
+  filled: number;
+  /** The first few distinct values, for a message. */
+  seen: string[];
+}
+
+function columnStats(kind: Kind, header: readonly string[] | null, data: readonly string[][], width: number): Column[] {
+  const check = checkerFor(kind);
+  return Array.from({ length: width }, (_, i) => {
+    const shaped = new Set<string>();
+    const valid = new Set<string>();
+    const seen = new Set<string>();
     let filled = 0;
-    let good = 0;
-    for (const r of from) {
-      const v = r[col]?.trim() ?? '';
+    for (const r of data) {
+      const v = r[i]?.trim() ?? '';
       if (v === '') continue;
       filled++;
-      const it = looks(v);
-      if (it) {
-        good++;
-        keys.add(it.key);
-      }
+      if (seen.size < 3) seen.add(v);
+      const item = check(v);
+      if (item) {
+        valid.add(item.key);
+        shaped.add(item.key);
+      } else if (itemShaped(kind, v)) shaped.add(v);
     }
-    return { distinct: keys.size, share: filled === 0 ? 0 : good / filled };
-  };
-
-  let hasHeader: boolean;
-  if (overrides.noHeader) hasHeader = false;
-  else if (columnIsName) hasHeader = true;
-  else if (head.some((c) => headerScore(kind, c) > 0 && looks(c.trim()) === null)) hasHeader = true;
-  else if (below.length > 0 && !hasItem(head)) {
-    // No known name, but the first row has no item while the rows below have them: a header.
-    const w = Math.max(head.length, width);
-    hasHeader = Array.from({ length: w }, (_, c) => distinct(c, below)).some((d) => d.share >= 0.5);
-  } else hasHeader = false;
-  if (start > 0) notes.push(`${name}: skipped ${plural(start, 'line')} above the ${hasHeader ? 'header' : 'data'} (not records): ${preview(rows[0]!)}`);
-
-  const header = hasHeader ? head.map((h) => h) : null;
-  const data = hasHeader ? below : rows.slice(start);
-  const tableWidth = Math.max(width, header?.length ?? 0);
-  const column = chooseColumn(kind, header, data, tableWidth, columnFlag, name, notes, distinct);
-  return { delimiter: p.delimiter, header, column, width: tableWidth, skipRecords: start + (hasHeader ? 1 : 0), sepLine: p.sepLine, notes };
+    const name = header?.[i] ?? '';
+    return { i, name, rank: headerRank(kind, name), shaped: shaped.size, valid: valid.size, filled, seen: [...seen] };
+  });
 }
 
+/** Within reach of the most: at least 90% as many, or one fewer (a typo in a small sample). */
+const close = (a: number, most: number) => a >= most * 0.9 || a >= most - 1;
+
+/**
+ * The item column. Columns holding items compete; where some have a header naming the item column, only they
+ * do. The most distinct items win; among columns within reach of the most (close()), the better name, then
+ * the more distinct items, then more valid ones, then the first. A repeated value counts once (an owner's
+ * address on every row loses to the contacts'); a typo still counts as an item (`kim@gmail`).
+ */
 function chooseColumn(
   kind: Kind,
-  header: string[] | null,
+  header: readonly string[] | null,
   data: readonly string[][],
   width: number,
-  flag: string | undefined,
+  o: LayoutOverrides,
   name: string,
-  notes: string[],
-  distinct: (col: number, from: readonly string[][]) => { distinct: number; share: number },
-): number {
+): { column: number; runnerUp: number | null; note?: string } {
+  const cols = columnStats(kind, header, data, width);
+  const what = kind === 'emails' ? 'email addresses' : 'domains';
+  const flag = o.column?.trim();
   if (flag !== undefined) {
-    if (/^\d+$/.test(flag)) {
-      const column = Number(flag) - 1;
-      if (column < 0) throw usageError('--column counts from 1.');
-      return column;
-    }
-    const column = (header ?? []).findIndex((h) => h.trim().toLowerCase() === flag.toLowerCase());
-    if (column === -1) {
-      const names = (header ?? []).map((h) => `"${h}"`).join(', ');
-      throw usageError(`${name} has no column named "${flag}"${names ? ` (its columns: ${names})` : ''}.`);
-    }
-    return column;
+    const column = flagColumn(flag, header, name);
+    const col = cols[column];
+    if (col && col.shaped === 0 && col.filled > 0) throw noItems(col, what, name, o, data);
+    if (!col && data.length > 0) throw inputError(`${name} has ${plural(width, 'column')}, so it has no column ${column + 1}; give --column N with N from 1 to ${width}.`);
+    return { column, runnerUp: null };
   }
-  const what = kind === 'emails' ? 'addresses' : 'domains';
-  if (header) {
-    // Among the columns whose header names the item: the most distinct items wins (a full main column with a
-    // typo beats a nearly empty secondary one; an owner's address repeated on every row counts once); within
-    // 10% of the most, the better name (Email over Billing Email, Value over Type).
-    const matching = header
-      .map((h, i) => ({ i, h, name: headerScore(kind, h), ...distinct(i, data) }))
-      .filter((c) => c.name > 0);
-    if (matching.length > 0) {
-      const most = Math.max(...matching.map((c) => c.distinct));
-      const ranked = [...matching].sort(
-        (a, b) =>
-          Number(b.distinct >= most * 0.9) - Number(a.distinct >= most * 0.9) || b.name - a.name || b.distinct - a.distinct || a.i - b.i,
-      );
-      const [chosen, next] = ranked as [(typeof ranked)[number], (typeof ranked)[number] | undefined];
-      if (next && next.distinct > 0 && next.distinct >= chosen.distinct * 0.5) {
-        // --column NAME gives the first column of that name: a namesake is picked by its number.
-        const namesake = next.h.trim().toLowerCase() === chosen.h.trim().toLowerCase();
-        const other = namesake ? `column ${next.i + 1}, also "${next.h}",` : `"${next.h}"`;
-        notes.push(
-          `${name}: took the column "${chosen.h}" (${chosen.distinct} distinct ${what} in the first rows; ${other} has ${next.distinct}); pick another with --column ${namesake ? next.i + 1 : 'NAME'}.`,
-        );
-      }
-      return chosen.i;
-    }
+  const candidates = cols.filter((c) => c.shaped > 0);
+  if (candidates.length === 0) {
+    // Nothing but empty cells under a name of the item column (LinkedIn hides most addresses): that column.
+    const empty = cols.find((c) => c.rank >= 3 && c.filled === 0);
+    if (empty || data.length === 0) return { column: empty?.i ?? Math.max(0, cols.findIndex((c) => c.rank >= 3)), runnerUp: null };
+    const named = [...cols].filter((c) => c.rank >= 1 && c.filled > 0).sort((a, b) => b.rank - a.rank)[0];
+    if (named) throw noItems(named, what, name, o, data);
+    throw inputError(`No column of ${name} looks like ${what}; name it with --column NAME or --column N.`);
   }
-  // No header names it: the first column whose values look like items (at least half of its filled cells).
-  for (let c = 0; c < width; c++) if (distinct(c, data).share >= 0.5) return c;
-  if (data.length === 0) return 0; // nothing but a header (or nothing): no records anyway
-  throw inputError(`No column of ${name} looks like ${kind === 'emails' ? 'email addresses' : 'domains'}; name it with --column NAME or --column N.`);
+  const pool = candidates.some((c) => c.rank >= 2) ? candidates.filter((c) => c.rank >= 2) : candidates;
+  const most = Math.max(...pool.map((c) => c.shaped));
+  const ranked = [...pool].sort(
+    (a, b) => Number(close(b.shaped, most)) - Number(close(a.shaped, most)) || b.rank - a.rank || b.shaped - a.shaped || b.valid - a.valid || a.i - b.i,
+  );
+  const chosen = ranked[0]!;
+  const rest = candidates.filter((c) => c !== chosen).sort((a, b) => Number(pool.includes(b)) - Number(pool.includes(a)) || b.shaped - a.shaped || b.rank - a.rank || a.i - b.i);
+  const next = rest[0];
+  let note: string | undefined;
+  if (next && pool.includes(next) && next.shaped >= chosen.shaped * 0.5) {
+    // --column NAME gives the first column of that name: a namesake is picked by its number.
+    const namesake = next.name.trim().toLowerCase() === chosen.name.trim().toLowerCase();
+    const other = namesake ? `column ${next.i + 1}, also "${next.name}",` : `"${next.name}"`;
+    const which = kind === 'emails' ? 'addresses' : 'domains';
+    note = `${name}: took the column "${chosen.name}" (${chosen.shaped} distinct ${which} in the first rows; ${other} has ${next.shaped}); pick another with --column ${namesake ? next.i + 1 : 'NAME'}.`;
+  }
+  return { column: chosen.i, runnerUp: next?.i ?? null, note };
 }
 
-const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+/** --column NAME|N: the column's index. */
+function flagColumn(flag: string, header: readonly string[] | null, name: string): number {
+  if (/^\d+$/.test(flag)) {
+    const column = Number(flag) - 1;
+    if (column < 0) throw usageError('--column counts from 1.');
+    return column;
+  }
+  let column = (header ?? []).findIndex((h) => h.trim().toLowerCase() === flag.toLowerCase());
+  if (column === -1) column = (header ?? []).findIndex((h) => sameName(h, flag));
+  if (column === -1) {
+    const names = (header ?? []).map((h) => `"${h}"`).join(', ');
+    throw usageError(`${name} has no column named "${flag}"${names ? ` (its columns: ${names})` : ''}.`);
+  }
+  return column;
+}
 
-/** A short view of a skipped row, for a note. */
-function preview(row: readonly string[]): string {
-  const text = row.filter((c) => c.trim() !== '').join(' ').replace(/\s+/g, ' ').trim();
-  return `"${text.length > 60 ? text.slice(0, 59) + '…' : text}"`;
+/** A chosen column that holds text but no item: an input error naming the column and what it holds. */
+function noItems(col: Column, what: string, name: string, o: LayoutOverrides, data: readonly string[][]) {
+  const label = `column ${col.i + 1}${col.name.trim() ? ` ("${col.name}")` : ''}`;
+  const holds = col.seen.map((v) => `"${v.length > 40 ? v.slice(0, 39) + '…' : v}"`).join(', ');
+  const split = o.delimiter !== undefined ? otherDelimiter(data, o.delimiter) : null;
+  const fix = split
+    ? `its rows look split by "${split === '\t' ? 'tab' : split}": give --delimiter "${split === '\t' ? 'tab' : split}".`
+    : 'name the column that holds them with --column NAME or --column N.';
+  return inputError(`${name}: ${label} holds no ${what} (its first rows hold ${holds}); ${fix}`);
+}
+
+/** The delimiter the rows would split by, when --delimiter gave another. */
+function otherDelimiter(data: readonly string[][], given: string): string | null {
+  const d = parseDelimiterFlag(given);
+  const cells = data.flatMap((r) => r).slice(0, 50);
+  for (const other of DELIMITERS) {
+    if (other !== d && cells.length > 0 && cells.every((c) => c.includes(other))) return other;
+  }
+  return null;
 }

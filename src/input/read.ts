@@ -1,4 +1,7 @@
-// Sources (files, `-`, stdin) → records in input order, one per data row or non-blank line.
+// Sources (files, `-`, stdin) → records in input order: one per data row, per non-blank line, or per recipient
+// of a line of several. What is no record (a header, rows above it, footer rows below the data, a repeated
+// header, a vCard's other lines) is skipped only when recognised as such and holding no item-like text (the
+// record rule, detect.ts), counted, and named by its lines in a note.
 import { openForReading } from '../open-file.js';
 import { promises as fsp } from 'node:fs';
 import { resolvePath } from '../paths.js';
@@ -6,10 +9,12 @@ import type { Readable } from 'node:stream';
 import type { Kind } from '../defaults.js';
 import { IdvError, inputError, usageError } from '../errors.js';
 import type { Io } from '../io.js';
-import { decodeText } from './decode.js';
-import { detectLayout, isBlank, parseOptions, type Layout, type LayoutOverrides, type ParseSample } from './detect.js';
-import { checkerFor } from './check.js';
-import { csvRows } from './csv-rows.js';
+import { decodeText, newDecoding, type Decoding, type EncodingInfo, type Stray } from './decode.js';
+import { detectLayout, isBlank, type Layout, type LayoutOverrides, type ParseSample, type Skipped } from './detect.js';
+import { itemLike } from './check.js';
+import { csvRows, findStrays, lineEndsIn, sampleRows, type RowBatch, type SyncParse, type StrayLines } from './csv-rows.js';
+import { recipientsOf } from './mailbox.js';
+import { lineList, num, preview } from './notes.js';
 
 export interface InputRecord {
   /** The item cell (or line), untrimmed. */
@@ -33,6 +38,16 @@ export interface OpenedSource {
   records: AsyncIterable<InputRecord[]>;
   /** Close it unread. */
   close(): Promise<void>;
+  /** What reading it has found so far: final once its records are read. */
+  facts(): SourceFacts;
+}
+
+export interface SourceFacts {
+  encoding: EncodingInfo;
+  /** Lines that held text and are no records (the header apart), by why. */
+  skipped: Skipped[];
+  /** How many such lines. */
+  skippedLines: number;
 }
 
 
@@ -93,14 +108,30 @@ function readError(err: unknown, name: string): IdvError {
 
 /**
  * Lines of text (no line ends: LF, CRLF or a lone CR) from decoded blocks, a block's worth at a time. A line
- * longer than a block is gathered in pieces and joined once: the cost stays linear in its length.
+ * longer than a block is gathered in pieces and joined once: the cost stays linear in its length. `strays`
+ * learns the lines of the blocks' stray bytes.
  */
-async function* linesOf(blocks: AsyncIterable<string>): AsyncGenerator<string[]> {
+interface Lines {
+  lines: string[];
+  /** Whether any of them may hold a `,` or `;` (a line of several recipients): most blocks hold neither. */
+  separators: boolean;
+}
+
+async function* linesOf(blocks: AsyncIterable<string>, strays?: StrayLines): AsyncGenerator<Lines> {
   let pieces: string[] = [];
   let cr = false; // the last block ended with CR: a LF starting the next one belongs to it
-  for await (let block of blocks) {
-    if (cr && block.startsWith('\n')) block = block.slice(1);
-    cr = block.endsWith('\r');
+  let block = -1;
+  let done = 0; // lines ended so far
+  let separators = false;
+  for await (let text of blocks) {
+    block++;
+    let shift = 0;
+    if (cr && text.startsWith('\n')) {
+      text = text.slice(1);
+      shift = -1;
+    }
+    if (strays) findStrays(strays, block, text, shift, done + 1);
+    cr = text.endsWith('\r');
     const lines: string[] = [];
     let start = 0;
     const end = (line: string) => {
@@ -111,23 +142,27 @@ async function* linesOf(blocks: AsyncIterable<string>): AsyncGenerator<string[]>
         pieces = [];
       }
     };
-    if (block.indexOf('\r') === -1) {
+    if (text.indexOf('\r') === -1) {
       // LF only, as nearly every file: indexOf is several times faster than a pattern.
-      for (let nl = block.indexOf('\n'); nl !== -1; nl = block.indexOf('\n', start)) {
-        end(block.slice(start, nl));
+      for (let nl = text.indexOf('\n'); nl !== -1; nl = text.indexOf('\n', start)) {
+        end(text.slice(start, nl));
         start = nl + 1;
       }
     } else {
       const re = /\r\n|\n|\r/g;
-      for (let m = re.exec(block); m !== null; m = re.exec(block)) {
-        end(block.slice(start, m.index));
+      for (let m = re.exec(text); m !== null; m = re.exec(text)) {
+        end(text.slice(start, m.index));
         start = m.index + m[0].length;
       }
     }
-    if (start < block.length) pieces.push(block.slice(start));
-    if (lines.length) yield lines;
+    if (start < text.length) pieces.push(text.slice(start));
+    done += lines.length;
+    // A piece carried over may hold one too: the block it came from is not looked at again.
+    separators ||= text.indexOf(',') !== -1 || text.indexOf(';') !== -1;
+    if (lines.length) yield { lines, separators };
+    separators = pieces.length > 0 && separators;
   }
-  if (pieces.length) yield [pieces.join('')];
+  if (pieces.length) yield { lines: [pieces.join('')], separators: true };
 }
 
 /**
@@ -148,25 +183,26 @@ function lineEnds(text: string): number {
   return Math.max(lf, cr);
 }
 
-/** The sample's records under a delimiter, parsed as the reader will parse the whole input. */
-function parseSample(parse: (input: string, options: object) => string[][]): ParseSample {
-  return (text, delimiter, whole) => {
-    const rows: string[][] = [];
-    try {
-      parse(text, { ...parseOptions(delimiter), on_record: (r: string[]) => void rows.push(r) });
-    } catch {
-      return rows; // a quoted cell cut by the sample's end (or never closed): the rows before it are whole
-    }
-    if (!whole) rows.pop(); // cut by the sample's end
-    return rows;
-  };
+/** The sample's rows under a delimiter, parsed as the reader will parse the whole input. */
+function parseSample(parse: SyncParse | null): ParseSample {
+  return (text, delimiter, whole) => sampleRows(text, delimiter, whole, parse ?? noQuotes);
+}
+const noQuotes: SyncParse = () => {
+  throw new Error('a text without quotes needs no CSV parser');
+};
+
+/** Who hears what reading a source finds: notes for everyone (stderr), details for --verbose. */
+export interface Listeners {
+  note?(line: string): void;
+  verbose?(line: string): void;
 }
 
 /**
  * Open a source: read a sample, guess its layout, and return the records (sample included) as a stream.
- * `note` receives one-line notes for stderr (skipped preamble and footer rows, a close column choice).
+ * `on.note` receives one-line notes for stderr (skipped lines, a close column choice, a doubtful encoding).
  */
-export async function openSource(source: Source, kind: Kind, overrides: LayoutOverrides, note: (line: string) => void = () => undefined): Promise<OpenedSource> {
+export async function openSource(source: Source, kind: Kind, overrides: LayoutOverrides, on: Listeners | ((line: string) => void) = {}): Promise<OpenedSource> {
+  const { note = () => undefined, verbose } = typeof on === 'function' ? { note: on } : on;
   const name = source.name;
   let stream: Readable;
   try {
@@ -174,41 +210,31 @@ export async function openSource(source: Source, kind: Kind, overrides: LayoutOv
   } catch (err) {
     throw readError(err, name);
   }
-  const blocks = decodeText(stream, name)[Symbol.asyncIterator]();
-  const sampleBlocks: string[] = [];
-  let size = 0;
-  let lines = 0;
-  let done = false;
-  try {
-    while (size < SAMPLE_CHARS || (lines < SAMPLE_LINES && size < SAMPLE_MAX)) {
-      const next = await blocks.next();
-      if (next.done) {
-        done = true;
-        break;
-      }
-      sampleBlocks.push(next.value);
-      size += next.value.length;
-      if (lines < SAMPLE_LINES) lines += lineEnds(next.value);
-    }
-  } catch (err) {
-    stream.destroy();
-    throw readError(err, name);
-  }
-  const text = sampleBlocks.join('');
-  // A sample with no delimiter and no quote is a plain list: csv-parse is not even loaded (start-up counts).
-  const parse = /[,;\t|"]/.test(text) || overrides.delimiter !== undefined ? parseSample((await import('csv-parse/sync')).parse as never) : () => [];
+  const decoding = newDecoding();
+  let opened = false;
+  const onDetected = (e: EncodingInfo) => {
+    if (opened) verbose?.(`${name}: its text beyond ASCII is not UTF-8: read as ${describeEncoding(e)} from there on (the ASCII before reads the same).`);
+    if (e.alternative) note(`${name}: read as ${e.name} (detected, not for certain: it could be ${e.alternative}); if its text looks wrong, give --encoding ${e.alternative}.`);
+  };
+  const blocks = decodeText(stream, { name, command: `idv ${kind}`, encoding: overrides.encoding, onDetected }, decoding)[Symbol.asyncIterator]();
+  const sampled = await sampleOf(blocks, stream, name);
+  const text = sampled.blocks.join('');
+  // A sample with no quote is parsed without csv-parse, which is not even loaded (start-up counts).
+  const parse = parseSample(/"/.test(text) ? ((await import('csv-parse/sync')).parse as unknown as SyncParse) : null);
   let layout: Layout;
   try {
-    layout = detectLayout(kind, { text, whole: done }, overrides, name, parse);
+    layout = detectLayout(kind, { text, whole: sampled.done }, overrides, name, parse);
   } catch (err) {
     stream.destroy();
     throw err;
   }
+  opened = true;
   for (const line of layout.notes) note(line);
+  verbose?.(describeLayout(name, layout, decoding.encoding));
 
   async function* allBlocks(): AsyncGenerator<string> {
-    yield* sampleBlocks;
-    if (done) return;
+    yield* sampled.blocks;
+    if (sampled.done) return;
     while (true) {
       const next = await blocks.next();
       if (next.done) return;
@@ -216,8 +242,100 @@ export async function openSource(source: Source, kind: Kind, overrides: LayoutOv
     }
   }
 
-  const records = layout.delimiter === null ? plainRecords(allBlocks(), layout, overrides.keepColumns === true) : csvRecords(allBlocks(), layout, kind, name, note);
-  return { name, layout, records: guard(records, name, stream), close: async () => void stream.destroy() };
+  const found = new Found(name, layout, decoding, note);
+  const read =
+    layout.delimiter === null
+      ? plainRecords(allBlocks(), layout, kind, overrides.keepColumns === true, found)
+      : csvRecords(allBlocks(), layout, kind, name, found);
+  return { name, layout, records: guard(read, name, stream), close: async () => void stream.destroy(), facts: () => found.facts() };
+}
+
+/** The first blocks of text, up to the sample's size; `done` when they are the whole input. */
+async function sampleOf(blocks: AsyncIterator<string>, stream: Readable, name: string): Promise<{ blocks: string[]; done: boolean }> {
+  const out: string[] = [];
+  let size = 0;
+  let lines = 0;
+  try {
+    while (size < SAMPLE_CHARS || (lines < SAMPLE_LINES && size < SAMPLE_MAX)) {
+      const next = await blocks.next();
+      if (next.done) return { blocks: out, done: true };
+      out.push(next.value);
+      size += next.value.length;
+      if (lines < SAMPLE_LINES) lines += lineEnds(next.value);
+    }
+  } catch (err) {
+    stream.destroy();
+    throw readError(err, name);
+  }
+  return { blocks: out, done: false };
+}
+
+/** The encoding, as --verbose and --dry-run name it. */
+export function describeEncoding(e: EncodingInfo): string {
+  const how = { bom: 'by its byte-order mark', given: 'as --encoding says', detected: 'detected', 'utf-8': '' }[e.how];
+  return how ? `${e.name} (${how})` : e.name;
+}
+
+function describeLayout(name: string, l: Layout, e: EncodingInfo): string {
+  const parts = [`encoding ${describeEncoding(e)}`];
+  if (l.delimiter === null) parts.push(l.vcard ? 'a vCard file' : 'a plain list');
+  else parts.push(`delimiter "${l.delimiter === '\t' ? 'tab' : l.delimiter}"`);
+  parts.push(l.header ? `header on line ${l.headerLine}` : 'no header');
+  if (l.delimiter !== null) parts.push(`item column ${l.column + 1}${l.header?.[l.column] ? ` ("${l.header[l.column]}")` : ''}`);
+  return `${name}: ${parts.join(', ')}.`;
+}
+
+/** What reading a source finds as it goes: lines skipped, stray bytes; one note each at the end. */
+export class Found {
+  private readonly skipped: Skipped[];
+  private readonly strayLines: Array<{ line: number; stray: Stray }> = [];
+  readonly strays: StrayLines;
+
+  constructor(
+    private readonly name: string,
+    layout: Layout,
+    private readonly decoding: Decoding,
+    private readonly note: (line: string) => void,
+  ) {
+    this.skipped = layout.skipped.map((s) => ({ ...s, lines: [...s.lines] }));
+    this.strays = { strays: decoding.strays, found: (line, stray) => void this.strayLines.push({ line, stray }) };
+  }
+
+  skip(line: number, why: Skipped['why']): void {
+    let group = this.skipped.find((s) => s.why === why);
+    if (!group) this.skipped.push((group = { lines: [], why }));
+    group.lines.push(line);
+  }
+
+  /** The notes of what only the end shows: footer rows, repeated headers, vCard lines, stray bytes. */
+  end(footer: string[] | null): void {
+    const n = this.name;
+    for (const s of this.skipped) {
+      const records = s.lines.length === 1 ? 'not a record' : 'not records';
+      if (s.why === 'below the data') this.note(`${n}: skipped ${lineList(s.lines)} below the data (${records}): ${preview(footer ?? [])}`);
+      if (s.why === 'header repeated') this.note(`${n}: skipped ${lineList(s.lines)}, the header again (${records})`);
+      if (s.why === 'vCard line without an address') this.note(`${n}: skipped ${lineList(s.lines)} of vCard properties that hold no address (${records})`);
+    }
+    if (this.strayLines.length) this.note(strayNote(n, this.strayLines));
+  }
+
+  facts(): SourceFacts {
+    const skipped = this.skipped.filter((s) => s.lines.length > 0);
+    return { encoding: this.decoding.encoding, skipped, skippedLines: skipped.reduce((n, s) => n + s.lines.length, 0) };
+  }
+}
+
+/** The one note of a UTF-8 file's stray bytes: their lines, the bytes, and what they were read as. */
+function strayNote(name: string, found: ReadonlyArray<{ line: number; stray: Stray }>): string {
+  const lines = [...new Set(found.map((f) => f.line))];
+  const bytes = [...new Set(found.map((f) => f.stray.byte))].slice(0, 5);
+  const hex = bytes.map((b) => `0x${b.toString(16).toUpperCase().padStart(2, '0')}`).join(', ');
+  const chars = bytes.map((b) => `"${found.find((f) => f.stray.byte === b)!.stray.char}"`).join(', ');
+  const one = found.length === 1;
+  return (
+    `${name}: ${lineList(lines)} ${lines.length === 1 ? 'holds' : 'hold'} ${one ? 'a byte' : `${num(found.length)} bytes`} that ${one ? 'is' : 'are'} not UTF-8 (${hex}${bytes.length < new Set(found.map((f) => f.stray.byte)).size ? ', …' : ''}), ` +
+    `read as the Windows-1252 ${one ? 'character' : 'characters'} ${chars}; the rest of the file is UTF-8. Check ${lines.length === 1 ? 'that line' : 'those lines'}, or give --encoding NAME if the file is in another encoding.`
+  );
 }
 
 async function* guard(records: AsyncIterable<InputRecord[]>, name: string, stream: Readable): AsyncGenerator<InputRecord[]> {
@@ -230,69 +348,128 @@ async function* guard(records: AsyncIterable<InputRecord[]>, name: string, strea
   }
 }
 
-/** A plain list's lines; with `keep` (--keep-columns) each line as read is also its record's one cell. */
-async function* plainRecords(blocks: AsyncIterable<string>, layout: Layout, keep: boolean): AsyncGenerator<InputRecord[]> {
-  let skip = layout.skipRecords;
-  for await (const lines of linesOf(blocks)) {
+/**
+ * A plain list's lines (the header line skipped): one record a line, or one per recipient of a line of several
+ * (`a@x.com, Bob <b@y.org>`). In a vCard file, the lines that hold no address are skipped. With `keep`
+ * (--keep-columns) each record keeps its text as read, as its one cell.
+ */
+async function* plainRecords(blocks: AsyncIterable<string>, layout: Layout, kind: Kind, keep: boolean, found: Found): AsyncGenerator<InputRecord[]> {
+  const skip = new Set(layout.skip);
+  const lastSkip = layout.skip.length ? Math.max(...layout.skip) : -1;
+  let index = -1;
+  let line = 0;
+  for await (const { lines, separators } of linesOf(blocks, found.strays)) {
     const out: InputRecord[] = [];
-    for (const line of lines) {
-      if (line.trim() === '') continue;
-      if (skip > 0) {
-        skip--;
+    for (const text of lines) {
+      line++;
+      if (text.trim() === '') continue;
+      if (++index <= lastSkip && skip.has(index)) continue;
+      if (layout.vcard && !VCARD_ADDRESS.test(text) && !itemLike(kind, text)) {
+        found.skip(line, 'vCard line without an address');
         continue;
       }
-      out.push({ value: line, fields: keep ? [line] : null });
+      const parts = separators && (text.includes(',') || text.includes(';')) ? recipientsOf(text) : null;
+      if (parts) for (const p of parts) out.push({ value: p, fields: keep ? [p] : null });
+      else out.push({ value: text, fields: keep ? [text] : null });
     }
     if (out.length) yield out;
   }
+  found.end(null);
 }
+const VCARD_ADDRESS = /^(?:[a-z0-9-]+\.)?email[;:]/i;
 
-/** A run of short rows without an item held this long is data after all, not a footer. */
+/** A run of short rows without item-like text held this long is data after all, not a footer. */
 const FOOTER_MAX = 1000;
+/** What the first line of a report's footer says (totals, copyright, who made it). */
+const FOOTER_WORDS = /^\s*(grand\s+)?(sub)?totals?\b|^\s*(sum|count|average)\b|copyright|©|\(c\)\s*\d{4}|confidential|all rights reserved|^\s*generated\b|^\s*(report|exported|filtered|printed|page)\b/i;
 
 /**
- * CSV records as csv-parse reads them (csv-rows.ts): preamble rows and the header skipped; blank rows (`,,,`)
- * are none; rows narrower than the table with no item anywhere are held back, and end as a footer (not
- * records, and said so) if nothing follows them, or as records if a data row does.
+ * CSV records as csv-parse reads them (csv-rows.ts): rows above the header and the header skipped; blank rows
+ * (`,,,`) are none; the header again (files joined together) is skipped. Rows narrower than the table (or of a
+ * table one column wide) without item-like text are held back: records if a row follows them, a footer (skipped, said) if the file ends with
+ * them after a blank line or with a footer's words (`Grand Totals`, `Copyright`), else records after all.
  */
-async function* csvRecords(blocks: AsyncIterable<string>, layout: Layout, kind: Kind, name: string, note: (line: string) => void): AsyncGenerator<InputRecord[]> {
-  const looks = checkerFor(kind);
+function csvRecords(blocks: AsyncIterable<string>, layout: Layout, kind: Kind, name: string, found: Found): AsyncGenerator<InputRecord[]> {
+  const text = layout.sepLine ? withoutSepLine(blocks, found.strays) : blocks;
+  return tableRecords(csvRows(text, layout.delimiter!, name, layout.sepLine ? 2 : 1, found.strays), layout, kind, found);
+}
+
+/**
+ * The records of a table's rows (CSV's, or any other reader's: a workbook's rows, with their row numbers as
+ * lines), under the record rule as csvRecords says.
+ */
+export async function* tableRecords(batches: AsyncIterable<RowBatch>, layout: Layout, kind: Kind, found: Found): AsyncGenerator<InputRecord[]> {
   const col = layout.column;
-  let skip = layout.skipRecords;
+  const { header, width } = layout;
+  const skip = new Set(layout.skip);
+  const lastSkip = layout.skip.length ? Math.max(...layout.skip) : -1;
+  let index = -1;
   let held: string[][] = [];
-  const take = (rows: string[][]): InputRecord[] => {
+  let heldLines: number[] = [];
+  let apart = false; // the rows held came after a blank row or line
+  let blank = false; // a blank row since the last row
+  let last: readonly string[] = header ?? []; // the last record's row (or the header), and its line
+  let lastLine = layout.headerLine ?? 0;
+  for await (const batch of batches) {
     const out: InputRecord[] = [];
-    for (const row of rows) {
-      if (isBlank(row)) continue;
-      if (skip > 0) {
-        skip--;
+    const { rows, lines } = batch;
+    for (let i = 0; i < rows.length; i++) {
+      const row = rows[i]!;
+      if (isBlank(row)) {
+        blank = true;
         continue;
       }
-      if (row.length < layout.width && !row.some((c) => looks(c) !== null) && held.length < FOOTER_MAX) {
+      if (++index <= lastSkip && skip.has(index)) continue;
+      if (header !== null && row[col] === header[col] && sameRow(row, header) && !row.some((c) => itemLike(kind, c))) {
+        found.skip(lines[i]!, 'header repeated');
+        continue;
+      }
+      if ((row.length < width || width === 1) && held.length < FOOTER_MAX && !row.some((c) => itemLike(kind, c))) {
+        if (held.length === 0) apart = blank || (lastLine > 0 && lines[i]! > lastLine + 1 + lineBreaks(last));
         held.push(row);
+        heldLines.push(lines[i]!);
+        blank = false;
         continue;
       }
       for (const h of held) out.push({ value: h[col] ?? '', fields: h });
       held = [];
+      heldLines = [];
       out.push({ value: row[col] ?? '', fields: row });
+      last = row;
+      lastLine = lines[i]!;
+      blank = false;
     }
-    return out;
-  };
-  for await (const rows of csvRows(layout.sepLine ? withoutSepLine(blocks) : blocks, layout.delimiter!, name)) {
-    const out = take(rows);
     if (out.length) yield out;
   }
-  if (held.length) {
-    const shown = held[0]!.filter((c) => c.trim() !== '').join(' ').replace(/\s+/g, ' ').trim();
-    note(`${name}: skipped ${held.length} line${held.length === 1 ? '' : 's'} below the data (not records): "${shown.length > 60 ? shown.slice(0, 59) + '…' : shown}"`);
-  }
+  const footer = held.length > 0 && (apart || FOOTER_WORDS.test(held[0]!.filter((c) => c.trim() !== '').join(' ')));
+  if (footer) for (const l of heldLines) found.skip(l, 'below the data');
+  else if (held.length) yield held.map((h) => ({ value: h[col] ?? '', fields: h }));
+  found.end(footer ? held[0]! : null);
 }
 
-/** The blocks without an Excel `sep=X` first line. */
-async function* withoutSepLine(blocks: AsyncIterable<string>): AsyncGenerator<string> {
+/** How many line breaks the cells of a row hold (a quoted cell may span lines). */
+function lineBreaks(row: readonly string[]): number {
+  let n = 0;
+  for (const c of row) if (c.includes('\n') || c.includes('\r')) n += lineEndsIn(c);
+  return n;
+}
+
+function sameRow(row: readonly string[], header: readonly string[]): boolean {
+  if (row.length !== header.length) return false;
+  for (let i = 0; i < row.length; i++) if (row[i]!.trim() !== header[i]!.trim()) return false;
+  return true;
+}
+
+/** The blocks without an Excel `sep=X` first line (stray bytes of the first block keep their places). */
+async function* withoutSepLine(blocks: AsyncIterable<string>, strays: StrayLines): AsyncGenerator<string> {
   let first = true;
   for await (const block of blocks) {
-    yield first ? block.replace(/^sep=.[ \t]*(\r\n|\n|\r)?/i, '') : block;
+    if (first) {
+      const rest = block.replace(/^sep=.[ \t]*(\r\n|\n|\r)?/i, '');
+      const cut = block.length - rest.length;
+      for (const s of strays.strays.get(0) ?? []) s.at -= cut;
+      yield rest;
+    } else yield block;
     first = false;
   }
 }

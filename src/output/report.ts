@@ -27,6 +27,8 @@ export interface RunFacts {
   output: string | null;
   dryRun: boolean;
   records: number;
+  /** Lines that held text and were no records (not the header): rows above it, footer rows, a repeated header. */
+  skipped: number;
   unique: number;
   invalid: number;
   fromCache: number;
@@ -48,6 +50,7 @@ export function emptyFacts(command: 'emails' | 'domains', started: number, maxSp
     output: output ?? null,
     dryRun,
     records: 0,
+    skipped: 0,
     unique: 0,
     invalid: 0,
     fromCache: 0,
@@ -98,6 +101,7 @@ export function reportJson(version: string, f: RunFacts, err: unknown, now: numb
     inputs: f.inputs,
     output: f.output,
     records: f.records,
+    skipped: f.skipped,
     unique: f.unique,
     invalid: f.invalid,
     statuses: f.statuses,

@@ -8,6 +8,8 @@ import { PERSON_WIDTH, wrap } from '../wrap.js';
 
 export interface SummaryFacts {
   records: number;
+  /** Lines that held text and were no records (the header apart): said after the records. */
+  skipped?: number;
   counts: ReadonlyMap<string, number>;
   fromCache: number;
   sentItems: number;
@@ -42,7 +44,7 @@ export function formatSummary(f: SummaryFacts, chalk: Chalk | null): string {
   const countWidth = Math.max(1, ...rows.map((s) => (f.counts.get(s) ?? 0).toLocaleString('en-US').length));
   // A row is `  name  count  pct%`, and its bar after two spaces when the line has room for it.
   const bars = f.bars === true && f.records > 0 && 2 + nameWidth + 2 + countWidth + 2 + 6 + 2 + BAR_CELLS <= width;
-  const lines = [`${plural(f.records, 'record')} in ${formatElapsed(f.elapsedMs)}`];
+  const lines = [`${plural(f.records, 'record')}${f.skipped ? ` (${plural(f.skipped, 'line')} skipped)` : ''} in ${formatElapsed(f.elapsedMs)}`];
   for (const s of rows) {
     const n = f.counts.get(s)!;
     const pct = f.records ? ((100 * n) / f.records).toFixed(1).padStart(5) + '%' : '';

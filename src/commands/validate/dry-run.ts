@@ -1,5 +1,11 @@
-// What --dry-run prints: the plan's counts, in the chosen format.
+// What --dry-run prints: the plan's counts, and per file the layout the run would use (encoding, delimiter,
+// header, item column and runner-up, what was skipped), in the chosen format. The counts' keys stay as they
+// were (records, unique, invalid, cached, quota); `files` comes after them.
 import type { Format } from '../../output/format.js';
+import type { Skipped } from '../../input/detect.js';
+import type { OpenedSource } from '../../input/read.js';
+import { lineList } from '../../input/notes.js';
+import { terminalSafe } from '../../output/terminal-text.js';
 
 export interface DryRunFacts {
   records: number;
@@ -10,6 +16,26 @@ export interface DryRunFacts {
   quota: number;
   /** With --max-spend: the new items the cap would leave unsent. */
   unsent?: number;
+  files?: FileLayout[];
+}
+
+interface ColumnRef {
+  number: number;
+  name: string | null;
+}
+
+export interface FileLayout {
+  path: string;
+  encoding: string;
+  /** Detection was not sure: the other encoding it could be. */
+  encodingUnsure?: string;
+  /** null for a plain list. */
+  delimiter: string | null;
+  header: { line: number; cells: string[] } | null;
+  column: ColumnRef;
+  runnerUp: ColumnRef | null;
+  records: number;
+  skipped: Skipped[];
 }
 
 /** The dry run's facts from the plan's counts. */
@@ -20,15 +46,49 @@ export function dryRunFacts(c: { records: number; unique: number; invalid: numbe
   return facts;
 }
 
+/** A file's layout, once its records are read (`records` of them). */
+export function fileLayout(path: string, source: OpenedSource, records: number): FileLayout {
+  const { layout: l } = source;
+  const { encoding, skipped } = source.facts();
+  const ref = (i: number | null): ColumnRef | null => (i === null ? null : { number: i + 1, name: l.header?.[i] ?? null });
+  return {
+    path,
+    encoding: encoding.name,
+    ...(encoding.alternative ? { encodingUnsure: encoding.alternative } : {}),
+    delimiter: l.delimiter,
+    header: l.header && l.headerLine !== null ? { line: l.headerLine, cells: l.header } : null,
+    column: ref(l.column)!,
+    runnerUp: ref(l.runnerUp),
+    records,
+    skipped,
+  };
+}
+
 export function formatDryRun(f: DryRunFacts, format: Format): string {
-  const entries = Object.entries(f) as Array<[string, number]>;
+  const { files = [], ...counts } = f;
+  const entries = Object.entries(counts) as Array<[string, number]>;
   switch (format) {
     case 'json':
     case 'ndjson':
-      return JSON.stringify(f) + '\n';
+      return JSON.stringify(files.length ? f : counts) + '\n';
     case 'csv':
       return entries.map(([k]) => k).join(',') + '\n' + entries.map(([, v]) => v).join(',') + '\n';
     case 'table':
-      return entries.map(([k, v]) => `${k.padEnd(8)} ${v.toLocaleString('en-US')}`).join('\n') + '\n';
+      return entries.map(([k, v]) => `${k.padEnd(8)} ${v.toLocaleString('en-US')}`).join('\n') + '\n' + files.map(tableOf).join('');
   }
+}
+
+const column = (c: ColumnRef) => `${c.number}${c.name !== null && c.name.trim() !== '' ? ` "${terminalSafe(c.name)}"` : ''}`;
+
+/** A file's layout as aligned lines, under a blank line; what comes from the file is shown escaped. */
+function tableOf(f: FileLayout): string {
+  const rows: Array<[string, string]> = [
+    ['encoding', f.encoding + (f.encodingUnsure ? ` (not sure: it could be ${f.encodingUnsure})` : '')],
+    ['delimiter', f.delimiter === null ? 'none (a plain list)' : f.delimiter === '\t' ? 'tab' : `"${f.delimiter}"`],
+    ['header', f.header ? `line ${f.header.line}: ${f.header.cells.map((c) => `"${terminalSafe(c)}"`).join(' ')}` : 'none'],
+  ];
+  if (f.delimiter !== null) rows.push(['column', column(f.column) + (f.runnerUp ? `; runner-up ${column(f.runnerUp)}` : '')]);
+  rows.push(['records', f.records.toLocaleString('en-US')]);
+  for (const s of f.skipped) rows.push(['skipped', `${lineList(s.lines)} (${s.why})`]);
+  return `\n${terminalSafe(f.path)}\n` + rows.map(([k, v]) => `  ${k.padEnd(10)} ${v}`).join('\n') + '\n';
 }

@@ -17,6 +17,7 @@ export const VALIDATE_FLAGS = {
   column: value('--column <name|N>', 'the item column, by header name or number (from 1)'),
   delimiter: value('--delimiter <char>', 'CSV delimiter: , ; | or tab (default: guessed)'),
   noHeader: given('--no-header', 'the CSV has no header row'),
+  encoding: value('--encoding <name>', "the input's encoding, instead of detecting it (windows-1251, shift_jis, gbk, utf-16le…)"),
   keepColumns: given('--keep-columns', 'write every input column, plus status as the last one'),
   suggest: given('--suggest', 'add a "suggestion" field where the domain looks mistyped (jane@gmial.com → jane@gmail.com)'),
   safeCsv: given('--safe-csv', "prefix cells that start with = + - @ tab or CR with ' so spreadsheets do not run them as formulas"),
@@ -70,7 +71,7 @@ const HELP: Record<Kind, Block[]> = {
   emails: [
     {
       prose:
-        'Input: files or standard input; plain lists (one address a line) or CSV/TSV exports, whose email column is found by its header (email, e-mail, mail…) and its contents.',
+        'Input: files or standard input; plain lists (one address a line; a line of several recipients, as a mail client copies them, is one record each) or CSV/TSV exports, whose email column is found by its header (email, e-mail, メールアドレス, 电子邮件, Электронная почта… in forty-odd languages) and its contents. A row that holds text that could be an address is a record: only a header, notes above it and a report\'s footer are skipped, each said on stderr. Mailbox forms (Jane <jane@x.com>, mailto:…) are read as the address inside. Text that is not UTF-8 is read in its detected code page (--encoding NAME overrides).',
     },
     OUTPUT,
     {
@@ -80,7 +81,8 @@ const HELP: Record<Kind, Block[]> = {
         { command: 'idv emails list.csv --sandbox', comment: 'try it without a key, against a local emulator' },
         { command: 'cat export.csv | idv emails --format json | jq .', comment: 'machine-readable, nothing else on stdout' },
         { command: 'idv emails export.csv --keep-columns --exclude disposable,fake,invalid -o clean.csv', comment: 'a cleaned copy' },
-        { command: 'idv emails export.csv --dry-run', comment: 'what the run would cost, without sending anything' },
+        { command: 'idv emails export.csv --dry-run', comment: 'the layout read, and what the run would cost' },
+        { command: 'idv emails contacts.csv --encoding windows-1251', comment: 'a code page detection would not be sure of' },
         { command: 'idv emails big.csv -o results.csv --quiet --wait --max-wait 2h', comment: 'wait out the quota' },
         { command: 'idv emails list.csv --cache-ttl ok=90d,disposable=180d,7d', comment: 're-check ok after 90 days, the rest after 7' },
       ],
@@ -97,7 +99,7 @@ const HELP: Record<Kind, Block[]> = {
   domains: [
     {
       prose:
-        'Input: domains, website URLs (their host is validated), or email addresses (their domain part is validated, once per distinct domain). Plain lists or CSV/TSV exports, whose column is found by its header (domain, website, url, host…) and its contents.',
+        'Input: domains, website URLs (their host is validated), or email addresses (their domain part is validated, once per distinct domain). Plain lists or CSV/TSV exports, whose column is found by its header (domain, website, url, host, Site web, 网站…) and its contents. A row that holds a host name, URL or address is a record. Text that is not UTF-8 is read in its detected code page (--encoding NAME).',
     },
     OUTPUT,
     {

@@ -29,7 +29,7 @@ import { resolveTarget, type Target } from './target.js';
 import { runPipeline, type Finished } from './pipeline.js';
 import type { DispatchStats } from '../../dispatch/scheduler.js';
 import { outcomeOf } from './outcome.js';
-import { dryRunFacts, formatDryRun } from './dry-run.js';
+import { dryRunFacts, fileLayout, formatDryRun } from './dry-run.js';
 
 export async function run(o: ValidateOptions, io: Io): Promise<void> {
   const facts = emptyFacts(o.kind, Date.now(), o.maxSpend, o.output, o.dryRun);
@@ -56,11 +56,12 @@ async function validate(o: ValidateOptions, io: Io, facts: RunFacts): Promise<vo
   const plan = new Plan();
   try {
     const cache = await openCache(o, io, target, plan);
-    const overrides: LayoutOverrides = { column: o.column, delimiter: o.delimiter, noHeader: o.noHeader, keepColumns: o.keepColumns };
-    // Notes (skipped preamble or footer rows, a close column choice) go above the spinner once it turns.
+    const overrides: LayoutOverrides = { column: o.column, delimiter: o.delimiter, noHeader: o.noHeader, keepColumns: o.keepColumns, encoding: o.encoding };
+    // Notes (skipped lines, a close column choice, a doubtful encoding) go above the spinner once it turns.
     let say = (line: string) => warn(io, line);
     const note = (line: string) => say(`idv: note: ${line}`);
-    const open = (s: Source) => openSource(s, o.kind, overrides, note);
+    const verbose = o.verbose ? (line: string) => say(`idv: ${line}`) : undefined;
+    const open = (s: Source) => openSource(s, o.kind, overrides, { note, verbose });
     const first = await open(sources[0]!);
     // Every source's layout is known before anything is sent, so that a file idv cannot read is refused
     // (exit 2) before paying for the files before it. With --keep-columns they stay open: their columns
@@ -68,12 +69,16 @@ async function validate(o: ValidateOptions, io: Io, facts: RunFacts): Promise<vo
     const rest: Array<Source | OpenedSource> = o.keepColumns
       ? await sameColumns(first, sources.slice(1), open)
       : await readable(sources.slice(1), (s) => openSource(s, o.kind, overrides), open);
-    const read = recordsOf([first, ...rest], open, (i, n) => (facts.inputs[i]!.records += n));
+    const opened: OpenedSource[] = [];
+    const read = recordsOf([first, ...rest], open, (i, n) => (facts.inputs[i]!.records += n), (i, s) => (opened[i] = s));
+    const skipped = () => (facts.skipped = opened.reduce((n, s) => n + s.facts().skippedLines, 0));
     const records = planRecords(read, checkerFor(o.kind), plan);
     if (o.dryRun) {
       for await (const _block of records); // counting is the plan's
       Object.assign(facts, countsOf(plan));
-      io.stdout.write(formatDryRun(dryRunFacts(plan.counts, o.maxSpend), format));
+      skipped();
+      const files = opened.map((s, i) => fileLayout(sources[i]!.path === '-' ? '-' : sources[i]!.name, s, facts.inputs[i]!.records));
+      io.stdout.write(formatDryRun({ ...dryRunFacts(plan.counts, o.maxSpend), files }, format));
       return;
     }
     const layout: FormatOptions = {
@@ -115,6 +120,7 @@ async function validate(o: ValidateOptions, io: Io, facts: RunFacts): Promise<vo
     } finally {
       // Also when the run stops early (Ctrl-C, a refused key, a failed write): what was read and paid for.
       Object.assign(facts, countsOf(plan));
+      skipped();
       if (spent) noteSpent(facts, spent);
     }
     if (done === null) return; // standard output was closed by its reader: end quietly
@@ -168,6 +174,7 @@ function summaryFacts(f: RunFacts, done: Finished) {
   const { stats } = done;
   return {
     records: f.records,
+    skipped: f.skipped,
     counts: done.counts,
     fromCache: f.fromCache,
     sentItems: stats.sent,
@@ -261,15 +268,20 @@ async function readable(
   return out;
 }
 
-/** The records of every source in turn (the first is open already: its layout shapes the output); `count` learns how many each gave. */
+/**
+ * The records of every source in turn (the first is open already: its layout shapes the output); `count` learns
+ * how many each gave, `onOpen` each source once open.
+ */
 async function* recordsOf(
   sources: Array<Source | OpenedSource>,
   open: (s: Source) => Promise<OpenedSource>,
   count: (source: number, records: number) => void,
+  onOpen: (source: number, s: OpenedSource) => void,
 ): AsyncGenerator<InputRecord[]> {
   for (let i = 0; i < sources.length; i++) {
     const s = sources[i]!;
     const opened = 'records' in s ? s : await open(s);
+    onOpen(i, opened);
     for await (const block of opened.records) {
       count(i, block.length);
       yield block;

@@ -33,6 +33,7 @@ const DEFAULTS: ValidateOptions = {
   column: undefined,
   delimiter: undefined,
   noHeader: false,
+  encoding: undefined,
   keepColumns: false,
   suggest: false,
   safeCsv: false,
@@ -66,6 +67,7 @@ describe('idv emails|domains: argv → options', () => {
     ['--format=ndjson', 'emails', ['--format=ndjson'], { format: 'ndjson' }],
     ['column, delimiter', 'emails', ['--column', 'E-mail', '--delimiter', ';'], { column: 'E-mail', delimiter: ';' }],
     ['--no-header sets noHeader', 'emails', ['--no-header'], { noHeader: true }],
+    ['--encoding as given', 'emails', ['--encoding', 'windows-1251'], { encoding: 'windows-1251' }],
     ['switches', 'emails', ['--keep-columns', '--suggest', '--safe-csv', '--dry-run', '-q', '--verbose', '--wait', '--sandbox'], {
       keepColumns: true, suggest: true, safeCsv: true, dryRun: true, quiet: true, verbose: true, wait: true, sandbox: true,
     }],

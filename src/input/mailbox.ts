@@ -1,0 +1,108 @@
+// Addresses as mail clients, web pages and address books write them, and the address inside each:
+//   `Jane Doe <jane@example.com>`, `"Doe, Jane" <jane@example.com>`, `<jane@example.com>`,
+//   `jane@example.com (Jane Doe)`, `mailto:jane@example.com?subject=Hi`, vCard `EMAIL;type=INTERNET:jane@example.com`,
+// and lines of several such recipients separated by `,` or `;` (a To: line copied from a mail client).
+// Unicode format characters (zero-width spaces and joiners, byte-order marks, direction marks and embeddings)
+// are never part of an address: web pages and chat programs leave them around and inside what they copy.
+
+/** Unicode's format characters (general category Cf). */
+const FORMAT = /\p{Cf}/gu;
+
+/** `text` without Unicode format characters. */
+export function withoutFormatChars(text: string): string {
+  return text.replace(FORMAT, '');
+}
+
+const VCARD_EMAIL = /^(?:[a-z0-9-]+\.)?email(?:;[^:]*)?:/i;
+
+/**
+ * The address a mailbox form holds, or the text itself (without format characters and trimmed) when it is no
+ * mailbox form. A text holding several addresses (`a@x.com, b@y.com`) is returned as it is: it is no one item.
+ */
+export function addressIn(text: string): string {
+  let t = withoutFormatChars(text).trim();
+  // All of it in quotes ("jane@example.com", "Jane <jane@x.com>"); a quoted local part ("a b"@x.com) keeps its quotes.
+  if (t.length > 2 && (t[0] === '"' || t[0] === "'") && t.endsWith(t[0]!) && t.indexOf(t[0]!, 1) === t.length - 1) t = t.slice(1, -1).trim();
+  const vcard = VCARD_EMAIL.exec(t);
+  if (vcard) t = t.slice(vcard[0].length).trim();
+  if (t.includes(',') || t.includes(';')) {
+    const parts = splitRecipients(t) ?? [];
+    const withAt = parts.filter((p) => p.includes('@'));
+    if (withAt.length > 1) return t;
+    if (withAt.length === 1 && parts.every((p) => p === '' || p === withAt[0])) t = withAt[0]!; // `jane@x.com;`
+  }
+  if (t.endsWith('>')) {
+    const open = t.lastIndexOf('<');
+    if (open !== -1 && t.indexOf('@', open) !== -1) t = t.slice(open + 1, -1).trim();
+  } else if (t.endsWith(')')) {
+    const open = t.lastIndexOf('(');
+    const before = open > 0 ? t.slice(0, open).trim() : '';
+    if (before.includes('@') && !/\s/.test(before)) t = before;
+  }
+  if (/^mailto:/i.test(t)) {
+    t = t.slice(7);
+    const query = t.indexOf('?');
+    if (query !== -1) t = t.slice(0, query);
+    if (t.includes('%')) {
+      try {
+        t = decodeURIComponent(t);
+      } catch {
+        // not percent-encoding after all: the text as it is
+      }
+    }
+    t = t.trim();
+  }
+  return t;
+}
+
+/** One address-shaped token: no white space, an `@` with text on both sides (maybe mistyped: `kim@gmail`). */
+export function isAddressShaped(text: string): boolean {
+  const at = text.lastIndexOf('@');
+  return at > 0 && at < text.length - 1 && !NOT_IN_ONE.test(text);
+}
+/** What one address (outside quotes) never holds: white space, separators, brackets, quotes, a CSV's `|`. */
+const NOT_IN_ONE = /[\s,;<>|"'()[\]\\]/;
+
+/**
+ * The recipients of a line that is a list of them, each as written (trimmed), in order: at least one, and every
+ * part between separators outside quotes, `<…>` and `(…)` an address or a mailbox form (separators at the end,
+ * like Outlook's `;`, end no recipient). Null when the line is anything else (an empty part before a recipient is
+ * an empty cell of a table).
+ */
+export function recipientsOf(line: string): string[] | null {
+  const parts = splitRecipients(line);
+  if (parts === null) return null;
+  while (parts.length > 1 && parts[parts.length - 1] === '') parts.pop(); // `a@x.com;` as Outlook copies it
+  if (parts.some((p) => p === '') || !parts.every((p) => isAddressShaped(addressIn(p)))) return null;
+  return parts;
+}
+
+/**
+ * A line cut at `,` and `;` outside double quotes, angle brackets and parentheses, each part trimmed; null
+ * when a quote, bracket or parenthesis is left open (no list, then).
+ */
+export function splitRecipients(line: string): string[] | null {
+  const parts: string[] = [];
+  let quoted = false;
+  let angle = 0;
+  let paren = 0;
+  let from = 0;
+  for (let i = 0; i < line.length; i++) {
+    const c = line[i]!;
+    if (quoted) {
+      if (c === '\\') i++;
+      else if (c === '"') quoted = false;
+    } else if (c === '"') quoted = true;
+    else if (c === '<') angle++;
+    else if (c === '>') angle = Math.max(0, angle - 1);
+    else if (c === '(') paren++;
+    else if (c === ')') paren = Math.max(0, paren - 1);
+    else if ((c === ',' || c === ';') && angle === 0 && paren === 0) {
+      parts.push(line.slice(from, i).trim());
+      from = i + 1;
+    }
+  }
+  if (quoted || angle > 0 || paren > 0) return null;
+  parts.push(line.slice(from).trim());
+  return parts;
+}

@@ -1,0 +1,133 @@
+// Bytes to text (src/input/decode.ts): byte-order marks, UTF-8 cut across chunks, code pages, NUL bytes.
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { Readable } from 'node:stream';
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { decodeText, mostlyUtf8, newDecoding, type Decoding } from '../../src/input/decode.js';
+import iconv from 'iconv-lite';
+import { makeHome, type Home } from '../helpers.js';
+import { run } from '../fake-io.js';
+
+let home: Home;
+beforeEach(async () => {
+  home = await makeHome();
+});
+afterEach(async () => {
+  await home.cleanup();
+});
+const file = async (name: string, content: string | Buffer) => {
+  const p = join(home.dir, name);
+  await writeFile(p, content);
+  return p;
+};
+
+async function collect(chunks: Buffer[], state: Decoding = newDecoding(), encoding?: string): Promise<string> {
+  let out = '';
+  for await (const t of decodeText(Readable.from(chunks), { name: 'test', encoding }, state)) out += t;
+  return out;
+}
+/** Blocks as decoded, one per chunk. */
+async function blocks(chunks: Buffer[], state: Decoding): Promise<string[]> {
+  const out: string[] = [];
+  for await (const t of decodeText(Readable.from(chunks), { name: 'test' }, state)) out.push(t);
+  return out;
+}
+
+describe('decodeText', () => {
+  it('drops a UTF-8 BOM and keeps characters cut across chunks', async () => {
+    const bytes = Buffer.from('\ufeffzoë@x.com\nb@y.com\n', 'utf8');
+    const cut = bytes.indexOf(0xc3) + 1; // inside ë
+    expect(await collect([bytes.subarray(0, cut), bytes.subarray(cut)])).toBe('zoë@x.com\nb@y.com\n');
+  });
+  it('reads what is not UTF-8 as Windows-1252', async () => {
+    expect(await collect([Buffer.from([0x4c, 0xe9, 0x61, 0x92, 0x0d, 0x0a])])).toBe('Léa\u2019\r\n');
+  });
+  it('reads UTF-16LE with a BOM', async () => {
+    const b = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('a@b.com\n', 'utf16le')]);
+    expect(await collect([b])).toBe('a@b.com\n');
+  });
+  it('refuses NUL bytes', async () => {
+    await expect(collect([Buffer.from([0x61, 0, 0x62])])).rejects.toThrow(/NUL bytes/);
+  });
+  it('reads UTF-16 without a byte-order mark, by its NUL bytes, and UTF-32 with one', async () => {
+    const state = newDecoding();
+    expect(await collect([Buffer.from('email\r\nann@x.com\r\n', 'utf16le')], state)).toBe('email\r\nann@x.com\r\n');
+    expect(state.encoding).toEqual({ name: 'utf-16le', how: 'detected', alternative: null });
+    const be = Buffer.from('b@y.org\n', 'utf16le').swap16();
+    expect(await collect([be.subarray(0, 5), be.subarray(5)])).toBe('b@y.org\n'); // a character cut across chunks
+    expect(await collect([Buffer.concat([Buffer.from([0xff, 0xfe, 0, 0]), iconv.encode('ü@x.de\n', 'utf-32le')])])).toBe('ü@x.de\n');
+  });
+  it('names how it chose: a byte-order mark, UTF-8 by its bytes, --encoding', async () => {
+    const bom = newDecoding();
+    await collect([Buffer.from('\ufeffa@b.com\n')], bom);
+    expect(bom.encoding).toEqual({ name: 'utf-8', how: 'bom', alternative: null });
+    const plain = newDecoding();
+    await collect([Buffer.from('zoë@x.com\n')], plain);
+    expect(plain.encoding).toEqual({ name: 'utf-8', how: 'utf-8', alternative: null });
+    const given = newDecoding();
+    expect(await collect([iconv.encode('Иван,a@x.ru\n', 'koi8-r')], given, 'koi8-r')).toBe('Иван,a@x.ru\n');
+    expect(given.encoding).toEqual({ name: 'koi8-r', how: 'given', alternative: null });
+  });
+});
+
+describe('decoding never switches in the middle of a file', () => {
+  it('a UTF-8 file with stray bytes stays UTF-8: each stray byte is read as its Windows-1252 character and reported by block and place', async () => {
+    const state = newDecoding();
+    const first = Buffer.from('Jürgen,j@bücher.de\n');
+    const second = Buffer.concat([Buffer.from('Zoë,z@x.com\nRen'), Buffer.from([0xe9]), Buffer.from('e,r@x.com\nM'), Buffer.from([0xfc]), Buffer.from('ller,m@x.de\n')]);
+    expect(await blocks([first, second], state)).toEqual(['Jürgen,j@bücher.de\n', 'Zoë,z@x.com\nRenée,r@x.com\nMüller,m@x.de\n']);
+    expect(state.encoding.name).toBe('utf-8');
+    expect(state.strays).toEqual(new Map([[1, [{ at: 15, byte: 0xe9, char: 'é' }, { at: 27, byte: 0xfc, char: 'ü' }]]]));
+  });
+  it('text beyond ASCII that is not UTF-8 at the start: the code page of the whole file', async () => {
+    const state = newDecoding();
+    const text = 'Имя,Фамилия,Email\nИван,Петров,a@x.ru\nМария,Сидорова,b@x.ru\nОльга,Кузнецова,c@x.ru\n';
+    expect(await collect([iconv.encode(text, 'windows-1251')], state)).toBe(text);
+    expect(state.encoding).toEqual({ name: 'windows-1251', how: 'detected', alternative: null });
+  });
+  it('ASCII first, then a code page: the code page from there on (the ASCII before reads the same in it)', async () => {
+    const state = newDecoding();
+    const ascii = Buffer.from(Array.from({ length: 3000 }, (_, i) => `user${i}@example.com\n`).join(''));
+    const text = 'Иван Петров <a@x.ru>\nМария Сидорова <b@x.ru>\nОльга Кузнецова <c@x.ru>\n';
+    const out = await blocks([ascii, iconv.encode(text, 'windows-1251')], state);
+    expect(out.join('')).toBe(ascii.toString() + text);
+    expect(state.encoding.name).toBe('windows-1251');
+    expect(state.strays.size).toBe(0);
+  });
+  it('UTF-8 first, then a block mostly in a code page: still UTF-8, every byte that is not read as its Windows-1252 character', async () => {
+    const state = newDecoding();
+    const utf8 = Buffer.from('Zoë,z@x.com\n');
+    const later = iconv.encode('Renée Lefèvre,r@x.fr\nJürgen Müller,j@x.de\nJosé Núñez,n@x.es\n', 'windows-1252');
+    expect(await collect([utf8, later], state)).toBe('Zoë,z@x.com\nRenée Lefèvre,r@x.fr\nJürgen Müller,j@x.de\nJosé Núñez,n@x.es\n');
+    expect(state.encoding.name).toBe('utf-8');
+    expect([...state.strays.values()].flat().length).toBe(7);
+  });
+  it('ASCII first, then UTF-8 with a stray byte or two: still UTF-8', async () => {
+    const state = newDecoding();
+    const ascii = Buffer.from('a@b.com\n'.repeat(100));
+    expect(await collect([ascii, Buffer.from([0x4c, 0xe9, 0x61, 0x0a])], state)).toBe(ascii.toString() + 'Léa\n');
+    expect(state.encoding.name).toBe('utf-8');
+  });
+  it('mostlyUtf8: as many good multi-byte characters as bad bytes, or two bad bytes at most', () => {
+    expect(mostlyUtf8(Buffer.from([0x61, 0xe9, 0x62, 0xfc]))).toBe(true);
+    expect(mostlyUtf8(Buffer.concat([Buffer.from('ü é ö'), Buffer.from([0xe9, 0xe9, 0xe9])]))).toBe(true);
+    expect(mostlyUtf8(iconv.encode('Иван Петров', 'windows-1251'))).toBe(false);
+    expect(mostlyUtf8(Buffer.from([0xc0, 0xaf, 0xe0, 0x80, 0xaf, 0xed, 0xa0, 0x80]))).toBe(false); // overlong forms, a surrogate
+  });
+});
+
+
+describe('encodings', () => {
+  it('Excel for Mac "Comma Separated Values" (Mac Roman, lone CR line ends) is read as Mac Roman, not Windows-1252', async () => {
+    // Renée Lefèvre, Café Noir; “Zoë” — é=0x8E, è=0x8F, ë=0x91, curly quotes 0xD2/0xD3 in Mac Roman.
+    const bytes = Buffer.from('Name,Email,Company\rRen\x8ee Lef\x8fvre,renee@x.com,Caf\x8e Noir\r\xd2Zo\x91\xd3,zoe@fake.com,\r', 'latin1');
+    const f = await file('mac.csv', bytes);
+    const r = await run(['emails', f, '--sandbox', '-q', '--keep-columns']);
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).toBe('Name,Email,Company,status\nRenée Lefèvre,renee@x.com,Café Noir,ok\n“Zoë”,zoe@fake.com,,fake\n');
+    // The same bytes with Windows line ends are what Excel on Windows writes: Windows-1252 (0x8E is Ž there).
+    const win = await file('win.csv', Buffer.from('Name,Email\r\n\x8eeljko,z@x.com\r\n', 'latin1'));
+    expect((await run(['emails', win, '--sandbox', '-q', '--keep-columns'])).stdout).toBe('Name,Email,status\nŽeljko,z@x.com,ok\n');
+  });
+});
+

@@ -1,0 +1,204 @@
+// The layout of an input (src/input/detect.ts): plain list or CSV, delimiter, header, rows above it, the item
+// column; read through openSource, as the reader uses it.
+import { describe, expect, it } from 'vitest';
+import { Readable } from 'node:stream';
+import { openSource } from '../../src/input/read.js';
+
+describe('layout detection (openSource)', () => {
+  const layoutOf = async (text: string, overrides = {}, kind: 'emails' | 'domains' = 'emails') =>
+    (await openSource({ name: 'x', path: 'x', open: () => Readable.from([Buffer.from(text)]) }, kind, overrides)).layout;
+  it('a plain list is one column with no header', async () => {
+    expect(await layoutOf('a@b.com\nc@d.org\n')).toMatchObject({ delimiter: null, header: null, column: 0, skip: [] });
+  });
+  it('a plain list has a header only when its first line is exactly a known header name', async () => {
+    expect((await layoutOf('Email\na@b.com\n')).header).toEqual(['Email']);
+    expect((await layoutOf('E-mail Address\na@b.com\n')).header).toEqual(['E-mail Address']);
+    for (const first of ['not-an-email', 'jane.doe@hotmail', 'mail me', 'Emails to check']) {
+      expect((await layoutOf(`${first}\na@b.com\n`)).header, first).toBeNull();
+    }
+    expect((await layoutOf('localhost\nexample.com\n', {}, 'domains')).header).toBeNull();
+  });
+  it('picks the header whose values look like items among several matching', async () => {
+    const l = await layoutOf('Name,E-mail 1 - Type,E-mail 1 - Value\nJo,* Home,jo@x.com\nAl,Work,al@y.org\n');
+    expect(l).toMatchObject({ delimiter: ',', column: 2 });
+  });
+  it('finds the column by contents with no header and honours sep=', async () => {
+    expect(await layoutOf('Jane Doe,jane@n.io,2023\nBob,bob@x.com,2024\n')).toMatchObject({ header: null, column: 1 });
+    expect(await layoutOf('sep=;\r\nNom;Courriel\r\nA;a@b.fr\r\n')).toMatchObject({ delimiter: ';', sepLine: true, column: 1, header: ['Nom', 'Courriel'] });
+  });
+  it('honours --column by name and number, --delimiter and --no-header', async () => {
+    expect((await layoutOf('a|b|c\nx|y@z.com|w@v.com\n', { column: '3', delimiter: '|' })).column).toBe(2);
+    expect((await layoutOf('id,mail\n1,a@b.com\n', { column: 'MAIL' })).column).toBe(1);
+    expect((await layoutOf('a@b.com,x\nc@d.com,y\n', { noHeader: true })).header).toBeNull();
+    await expect(layoutOf('id,mail\n1,a@b.com\n', { column: 'nope' })).rejects.toThrow(/no column named "nope"/);
+  });
+  it('a quoted line break never turns a CSV into a plain list', async () => {
+    const text = 'Name,Address,Email\r\n"Jo","1 Main St\r\nSpringfield",jo@x.com\r\n"Al","2 Elm St\nShelbyville\nUSA",al@y.org\r\n';
+    expect(await layoutOf(text)).toMatchObject({ delimiter: ',', header: ['Name', 'Address', 'Email'], column: 2 });
+  });
+  it('CR-only line ends (spreadsheets on a Mac)', async () => {
+    expect(await layoutOf('Name,Email\rJo,jo@x.com\rAl,al@y.org\r')).toMatchObject({ delimiter: ',', header: ['Name', 'Email'], column: 1 });
+  });
+  it('a full main column with one typo beats a nearly empty secondary one', async () => {
+    const rows = Array.from({ length: 30 }, (_, i) => `P${i},${i === 3 ? 'typo-at-example.com' : `p${i}@x.com`},${i < 2 ? `s${i}@y.com` : ''}`);
+    expect((await layoutOf('Name,E-mail Address,E-mail 2 Address\n' + rows.join('\n') + '\n')).column).toBe(1);
+  });
+  it('an address repeated on every row (an owner) loses to the contacts column', async () => {
+    const rows = Array.from({ length: 20 }, (_, i) => `${i % 3 === 0 ? '' : `c${i}@x.com`},owner@acme.com`);
+    expect((await layoutOf('Email,Owner Email\n' + rows.join('\n') + '\n')).column).toBe(0);
+  });
+  // The column-choice rules, each at its threshold: among columns whose header names the item, the most
+  // distinct items wins unless another has at least 90% as many (then the better name); a note when the
+  // runner-up has at least half as many; with no header, the first column of which at least half the filled
+  // cells are items; a first row without items is a header when some column below is at least half items.
+  const chosen = async (text: string) => {
+    const notes: string[] = [];
+    const s = await openSource({ name: 'c.csv', path: 'c.csv', open: () => Readable.from([Buffer.from(text)]) }, 'emails', {}, (n) => notes.push(n));
+    return { column: s.layout.column, header: s.layout.header, notes };
+  };
+  /** A two-column CSV whose columns hold a and b distinct addresses (the rest of each column empty). */
+  const twoColumns = (names: string, a: number, b: number) =>
+    names + '\n' + Array.from({ length: 10 }, (_, i) => `${i < a ? `a${i}@x.com` : ''},${i < b ? `b${i}@y.com` : ''}`).join('\n') + '\n';
+  it('within 90% of the most distinct items, the better name wins (Email over Billing Email)', async () => {
+    expect((await chosen(twoColumns('Billing Email,Email', 10, 9))).column).toBe(1);
+  });
+  it('below 90% of the most distinct items, the most distinct items win, whatever the name; the runner-up with half as many is said', async () => {
+    const c = await chosen(twoColumns('Email,Billing Email', 6, 10));
+    expect(c.column).toBe(1);
+    expect(c.notes).toEqual(['c.csv: took the column "Billing Email" (10 distinct addresses in the first rows; "Email" has 6); pick another with --column NAME.']);
+  });
+  it('a runner-up with less than half as many distinct items is not said', async () => {
+    const c = await chosen(twoColumns('Email,Billing Email', 4, 10));
+    expect(c.column).toBe(1);
+    expect(c.notes).toEqual([]);
+  });
+  it('with no header: the first column at least half of whose filled cells are items', async () => {
+    // Column 1: 3 of 10 cells are addresses (not enough); column 2: all are.
+    const mostlyNames = Array.from({ length: 10 }, (_, i) => `${i < 3 ? `c${i}@x.com` : `Name ${i}`},d${i}@y.com`).join('\n') + '\n';
+    expect(await chosen(mostlyNames)).toMatchObject({ header: null, column: 1 });
+    // Column 2: 6 of 10 (enough); column 1 none.
+    const someNa = Array.from({ length: 10 }, (_, i) => `Name ${i},${i < 6 ? `d${i}@y.com` : 'n/a'}`).join('\n') + '\n';
+    expect(await chosen(someNa)).toMatchObject({ header: null, column: 1 });
+  });
+  it('a first row with no known name and no item is a header when a column below is at least half items', async () => {
+    const text = 'Name,Contact\n' + Array.from({ length: 10 }, (_, i) => `Name ${i},${i < 6 ? `d${i}@y.com` : 'n/a'}`).join('\n') + '\n';
+    expect(await chosen(text)).toMatchObject({ header: ['Name', 'Contact'], column: 1 });
+  });
+  it('a preamble above the header is skipped and said', async () => {
+    const notes: string[] = [];
+    const text = 'Notes:\n"When exporting, some addresses may be missing, see help"\n\nFirst Name,Last Name,Email Address\nJo,Doe,jo@x.com\n';
+    const s = await openSource({ name: 'c.csv', path: 'c.csv', open: () => Readable.from([Buffer.from(text)]) }, 'emails', {}, (n) => notes.push(n));
+    expect(s.layout).toMatchObject({ header: ['First Name', 'Last Name', 'Email Address'], headerLine: 4, column: 2, skip: [0, 1, 2] });
+    expect(notes).toEqual(['c.csv: skipped lines 1–2 above the header (not records): "Notes:"']);
+  });
+});
+
+
+describe('the record rule, at the top of a file', () => {
+  const open = async (text: string, overrides = {}, kind: 'emails' | 'domains' = 'emails') => {
+    const notes: string[] = [];
+    const s = await openSource({ name: 'f', path: 'f', open: () => Readable.from([Buffer.from(text)]) }, kind, overrides, (n) => notes.push(n));
+    const values: string[] = [];
+    for await (const b of s.records) for (const r of b) values.push(r.value);
+    return { layout: s.layout, notes, values };
+  };
+
+  it('a header-less CSV whose first address contains "mail" keeps that row', async () => {
+    const r = await open('jo@gmail.com,Jo Lee\nal@hotmail.com,Al Ray\ncy@mail.example.org,Cy Diaz\n');
+    expect(r.layout.header).toBeNull();
+    expect(r.values).toEqual(['jo@gmail.com', 'al@hotmail.com', 'cy@mail.example.org']);
+  });
+  it('a first data row shorter than the rest is a record, header or not', async () => {
+    expect((await open('Name,Email,Phone\nAnn,ann@x.com\nBob,bob@x.com,555\nCy,cy@x.com,556\n')).values).toEqual(['ann@x.com', 'bob@x.com', 'cy@x.com']);
+    expect((await open('Ann,ann@x.com\nBob,bob@x.com,555\nCy,cy@x.com,556\n')).values).toEqual(['ann@x.com', 'bob@x.com', 'cy@x.com']);
+    // a first row without an address, but a contact all the same (an empty cell, a number): no header
+    expect((await open('Ann,,555\nBob,bob@x.com,556\nCy,cy@x.com,557\n')).values).toEqual(['', 'bob@x.com', 'cy@x.com']);
+  });
+  it('a row above the header that holds an address is a record; the others above it are skipped', async () => {
+    const r = await open('Export of 2024-05-01\nContact: admin@acme.com\nName,Email\nAnn,ann@x.com\n');
+    expect(r.layout).toMatchObject({ header: ['Name', 'Email'], headerLine: 3, skip: [0, 2] });
+    expect(r.values).toEqual(['', 'ann@x.com']); // the row's Email cell is empty: an invalid record, kept
+    expect(r.notes).toEqual(['f: skipped line 1 above the header (not a record): "Export of 2024-05-01"']);
+  });
+  it('a title row padded to the table\'s width (Excel pads its first rows) is above the header, not the header', async () => {
+    const r = await open('Contacts,,\n,,\nName,Email,Phone\nAnn,ann@x.com,555\n');
+    expect(r.layout).toMatchObject({ header: ['Name', 'Email', 'Phone'], headerLine: 3, column: 1 });
+    expect(r.values).toEqual(['ann@x.com']);
+  });
+  it('with no header, narrower rows above the data are records (no header: nothing is recognised above it)', async () => {
+    expect((await open('Table 1\nAnn,ann@x.com\nBob,bob@x.com\n')).values).toEqual(['', 'ann@x.com', 'bob@x.com']);
+  });
+  it('a plain list: a first line that is exactly a known name of either kind is its header', async () => {
+    expect((await open('email\na@gmail.com\n', {}, 'domains')).values).toEqual(['a@gmail.com']);
+    expect((await open('Website\nglobex.com\n', {}, 'emails')).layout.header).toEqual(['Website']);
+    expect((await open('mail.admin@x.com\na@gmail.com\n')).values).toEqual(['mail.admin@x.com', 'a@gmail.com']);
+  });
+});
+
+describe('recipients, vCards', () => {
+  const layoutOf = async (text: string) => (await openSource({ name: 'f', path: 'f', open: () => Readable.from([Buffer.from(text)]) }, 'emails', {})).layout;
+  it.each([
+    ['a To: line', 'Jane Doe <jane@gmail.com>, Bob <bob@example.org>, carol@example.com\n'],
+    ['addresses after ", "', 'ann@x.com, bob@y.org\ncy@z.net\n'],
+    ['Outlook\'s ";" at each line\'s end', 'ann@x.com;\r\nbob@y.org;\r\n'],
+    ['display names holding commas', '"Doe, Jane" <jane@x.com>\n"Ray, Bob" <bob@y.org>\n'],
+    ['one line of two addresses', 'ann@x.com,bob@y.org\n'],
+    ['a header, then recipients', 'Email\nann@x.com; bob@y.org\n'],
+  ])('%s: a plain list', async (_what, text) => {
+    expect((await layoutOf(text)).delimiter).toBeNull();
+  });
+  it('lines of exactly two bare addresses, each like the other: a CSV of two columns', async () => {
+    expect(await layoutOf('ann@x.com,ann@home.org\nbob@y.org,bob@home.org\n')).toMatchObject({ delimiter: ',', column: 0, runnerUp: 1 });
+  });
+  it('a vCard file', async () => {
+    expect(await layoutOf('BEGIN:VCARD\r\nVERSION:3.0\r\nEMAIL:a@x.com\r\nEND:VCARD\r\n')).toMatchObject({ delimiter: null, vcard: true, header: null });
+  });
+});
+
+describe('the item column', () => {
+  const chosen = async (text: string, overrides = {}) => {
+    const s = await openSource({ name: 'c.csv', path: 'c.csv', open: () => Readable.from([Buffer.from(text)]) }, 'emails', overrides, () => undefined);
+    return s.layout;
+  };
+  it('with no header naming a column: the most distinct items win, not the first column', async () => {
+    const rows = Array.from({ length: 6 }, (_, i) => `owner${i % 2}@acme.com,Name ${i},c${i}@x.com`).join('\n');
+    expect(await chosen(rows + '\n')).toMatchObject({ header: null, column: 2, runnerUp: 0 });
+  });
+  it('a header naming the column wins over more items elsewhere', async () => {
+    const rows = Array.from({ length: 6 }, (_, i) => `c${i}@x.com,${i < 2 ? `p${i}@y.com` : ''}`).join('\n');
+    expect(await chosen('Notes,Email\n' + rows + '\n')).toMatchObject({ column: 1, runnerUp: 0 });
+  });
+  it('a named column empty in the first rows is still the column (LinkedIn hides most addresses)', async () => {
+    expect(await chosen('First Name,Email Address,Company\nAnn,,Acme\nBob,,Initech\n')).toMatchObject({ column: 1 });
+  });
+  it('--column N beyond the table is an input error naming its width', async () => {
+    await expect(chosen('Name,Email\nAnn,ann@x.com\n', { column: '5' })).rejects.toMatchObject({
+      kind: 'input',
+      message: 'c.csv has 2 columns, so it has no column 5; give --column N with N from 1 to 2.',
+    });
+  });
+  it('--column NAME matches the header once normalised too', async () => {
+    expect((await chosen('Name,E-Mail-Adresse\nAnn,ann@x.com\n', { column: 'e-mail adresse' })).column).toBe(1);
+  });
+  it('domains: a column of addresses serves when no column names domains', async () => {
+    const s = await openSource({ name: 'c.csv', path: 'c.csv', open: () => Readable.from([Buffer.from('Name,Email\nAnn,ann@globex.com\n')]) }, 'domains', {});
+    expect(s.layout).toMatchObject({ header: ['Name', 'Email'], column: 1 });
+  });
+});
+
+describe('the item column, at its thresholds', () => {
+  const layout = async (text: string) => (await openSource({ name: 'c.csv', path: 'c.csv', open: () => Readable.from([Buffer.from(text)]) }, 'emails', {}, () => undefined)).layout;
+  it('a small sample whose main column has a typo without its @: one fewer is still close, and the better name wins', async () => {
+    const text = 'customer_id,user_email,billing_email\n11,felix.braun.gmail.com,felix@gmail.com\n12,gina@libero.it,gina@libero.it\n13,hans@kpn.com,hans@vos.nl\n';
+    expect((await layout(text)).column).toBe(1);
+  });
+  it('no names: between close columns, the one with more distinct items', async () => {
+    const rows = Array.from({ length: 10 }, (_, i) => `${i < 9 ? `a${i}@x.com` : ''},b${i}@y.com`).join('\n');
+    expect(await layout(rows + '\n')).toMatchObject({ header: null, column: 1, runnerUp: 0 });
+  });
+  it('a header wider than most rows (a mostly empty last column, its delimiters dropped): the header gives the width', async () => {
+    const rows = ['ann@x.com|', 'bob@x.com|"met at the fair\r\nsaid hi"', 'cy@x.com', 'dee@x.com', 'ed@x.com', 'fay@x.com|vip', 'gil@x.com', 'hal@x.com', 'ivy@x.com'];
+    const l = await layout('Email|Notes\r\n' + rows.join('\r\n') + '\r\n');
+    expect(l).toMatchObject({ delimiter: '|', header: ['Email', 'Notes'], width: 2, column: 0 });
+  });
+});

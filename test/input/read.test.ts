@@ -1,0 +1,186 @@
+// Sources to records (src/input/read.ts): CSV records, an input error for a quote never closed, a named file
+// read whole and let go.
+import { describe, expect, it } from 'vitest';
+import { Readable } from 'node:stream';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { openSource, sourcesFor } from '../../src/input/read.js';
+import type { Io } from '../../src/io.js';
+
+describe('openSource', () => {
+  const src = (text: string) => ({ name: 'mem', path: 'mem', open: () => Readable.from([Buffer.from(text)]) });
+  it('yields CSV records with quoted newlines and skips blank lines', async () => {
+    const s = await openSource(src('email,note\r\na@b.com,"x\ny"\r\n\r\n,empty\r\n'), 'emails', {});
+    const out = [];
+    for await (const batch of s.records) out.push(...batch);
+    expect(out).toEqual([
+      { value: 'a@b.com', fields: ['a@b.com', 'x\ny'] },
+      { value: '', fields: ['', 'empty'] },
+    ]);
+  });
+  it('reports an unterminated quote as an input error: at once when the whole input is in the sample', async () => {
+    await expect(openSource(src('email,note\na@b.com,"open\nc@d.com,x\n'), 'emails', {})).rejects.toMatchObject({
+      kind: 'input',
+      message: 'mem is not well-formed CSV: a quoted cell in the record that starts on line 2 is never closed; check the file.',
+    });
+  });
+  it('…and while reading when it comes after the sample', async () => {
+    const rows = Array.from({ length: 5000 }, (_, i) => `n${i}@x.com,note ${i}`).join('\n');
+    const s = await openSource(src(`email,note\n${rows}\nc@d.com,"open\ne@f.com,x\n`), 'emails', {});
+    let read = 0;
+    await expect(async () => {
+      for await (const b of s.records) read += b.length;
+    }).rejects.toMatchObject({ kind: 'input', message: 'mem is not well-formed CSV: a quoted cell in the record that starts on line 5002 is never closed; check the file.' });
+    expect(read).toBe(5000);
+  });
+});
+
+describe('reading a named file (src/input/read.ts)', () => {
+  const openFds = () => readdirSync('/proc/self/fd').length;
+  const fakeIo = { cwd: null, stdinIsTTY: false, stdin: Readable.from([]) } as unknown as Io;
+
+  it('reads every byte of a file larger than a block, in order, and lets the file go at the end or when closed early', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'idv-read-'));
+    try {
+      const lines = Array.from({ length: 20_000 }, (_, i) => `person${i}@example.com`);
+      const file = join(dir, 'list.txt');
+      writeFileSync(file, lines.join('\n') + '\n'); // ~470 KB: eight blocks
+      const before = openFds();
+      const [source] = sourcesFor([file], fakeIo);
+      const whole = await openSource(source!, 'emails', {});
+      const got: string[] = [];
+      for await (const block of whole.records) for (const r of block) got.push(r.value);
+      expect(got).toEqual(lines);
+      expect(openFds()).toBe(before);
+      // closed after the first block: the file is let go (not left open until the process ends)
+      const early = await openSource(sourcesFor([file], fakeIo)[0]!, 'emails', {});
+      for await (const block of early.records) {
+        expect(block.length).toBeGreaterThan(0);
+        break;
+      }
+      await early.close();
+      await new Promise((r) => setTimeout(r, 50)); // fs.close's callback
+      expect(openFds()).toBe(before);
+      // a file that is not there: the reason, named
+      await expect(openSource(sourcesFor([join(dir, 'gone.txt')], fakeIo)[0]!, 'emails', {})).rejects.toThrow(/Cannot read .*gone\.txt: no such file\./);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('the record rule, below the data', () => {
+  /** The records of `text` (values, or cells with `keep`), the notes said, and the reader's facts. */
+  const read = async (text: string | Buffer, kind: 'emails' | 'domains' = 'emails', overrides = {}) => {
+    const notes: string[] = [];
+    const s = await openSource({ name: 'f', path: 'f', open: () => Readable.from([Buffer.from(text)]) }, kind, overrides, (n) => notes.push(n));
+    const values: string[] = [];
+    const fields: Array<string[] | null> = [];
+    for await (const b of s.records)
+      for (const r of b) {
+        values.push(r.value);
+        fields.push(r.fields);
+      }
+    return { values, fields, notes, facts: s.facts() };
+  };
+
+  it('a short row without an address in the middle of the data is a record (Excel drops trailing delimiters)', async () => {
+    const r = await read('Name,Email,Phone,Notes\nAnn,ann@x.com,555,a\nBob\nCy,cy@x.com,557,c\nDee,,\nEd,ed@x.com,559,e\n');
+    expect(r.values).toEqual(['ann@x.com', '', 'cy@x.com', '', 'ed@x.com']);
+    expect(r.notes).toEqual([]);
+  });
+  it('short rows at the end without item-like text are records unless recognised: a blank line before them', async () => {
+    const data = 'Name,Email,Phone\nAnn,ann@x.com,555\nBob,bob@x.com,556\n';
+    expect((await read(data + 'Kim\n')).values).toEqual(['ann@x.com', 'bob@x.com', '']); // a contact with a name only
+    const apart = await read(data + '\nTotal: 2 contacts\nPrinted 2024-05-01\n');
+    expect(apart.values).toEqual(['ann@x.com', 'bob@x.com']);
+    expect(apart.notes).toEqual(['f: skipped lines 5–6 below the data (not records): "Total: 2 contacts"']);
+    expect(apart.facts.skipped).toEqual([{ lines: [5, 6], why: 'below the data' }]);
+    const blankRow = await read(data + ',,\nAcme Corp\n');
+    expect(blankRow.values).toEqual(['ann@x.com', 'bob@x.com']);
+  });
+  it('…or a footer\'s words (totals, copyright, who generated it)', async () => {
+    const data = 'Name,Email,Phone\nAnn,ann@x.com,555\n';
+    for (const footer of ['Grand Totals (1 record)', 'Copyright (c) 2024 Acme', '© Acme', 'Generated by Dana, 4 PM', 'Confidential Information']) {
+      const r = await read(`${data}${footer}\nAcme Corp\n`);
+      expect(r.values, footer).toEqual(['ann@x.com']);
+      expect(r.facts.skippedLines, footer).toBe(2);
+    }
+  });
+  it('a short row that holds item-like text is never a footer: it and the rows held before it are records', async () => {
+    const r = await read('Name,Email,Phone\nAnn,ann@x.com,555\n\nTotal\nGenerated by dana@acme\n');
+    expect(r.values).toEqual(['ann@x.com', '', '']);
+    expect(r.fields.slice(1)).toEqual([['Total'], ['Generated by dana@acme']]);
+    expect(r.notes).toEqual([]);
+  });
+  it('domains: a footer naming a website is a record (a host name is item-like)', async () => {
+    const r = await read('Company,Website,Phone\nAcme,acme.com,555\n\nCopyright salesforce.com\n', 'domains');
+    expect(r.values).toEqual(['acme.com', '']);
+  });
+  it('the header again (files joined together) is skipped and said', async () => {
+    const r = await read('Name,Email\nAnn,ann@x.com\nName,Email\nBob,bob@x.com\n');
+    expect(r.values).toEqual(['ann@x.com', 'bob@x.com']);
+    expect(r.notes).toEqual(['f: skipped line 3, the header again (not a record)']);
+    expect(r.facts).toMatchObject({ skippedLines: 1, skipped: [{ lines: [3], why: 'header repeated' }] });
+  });
+  it('lines are counted as a reader sees them: a quoted line break, a sep= line, blank lines', async () => {
+    const r = await read('sep=,\r\nName,Note,Email\r\nAnn,"two\r\nlines",ann@x.com\r\n\r\nBob,x,bob@x.com\r\n\r\n\r\nTotal,\r\n');
+    expect(r.values).toEqual(['ann@x.com', 'bob@x.com']);
+    expect(r.notes).toEqual(['f: skipped line 9 below the data (not a record): "Total"']);
+  });
+});
+
+describe('plain lists: lines of recipients, vCards', () => {
+  const read = async (text: string, keepColumns = false) => {
+    const notes: string[] = [];
+    const s = await openSource({ name: 'f', path: 'f', open: () => Readable.from([Buffer.from(text)]) }, 'emails', { keepColumns }, (n) => notes.push(n));
+    const out: Array<[string, string[] | null]> = [];
+    for await (const b of s.records) for (const r of b) out.push([r.value, r.fields]);
+    return { out, notes, facts: s.facts() };
+  };
+  it('a line of several recipients, wherever it is, is one record per recipient, each keeping its text', async () => {
+    const many = Array.from({ length: 3000 }, (_, i) => `u${i}@x.com`).join('\n');
+    const r = await read(`${many}\nJane <jane@x.com>, "Ray, Bob" <bob@y.org>;kim@gmail\nSmith, John <john@x.com>\n`, true);
+    expect(r.out.slice(3000)).toEqual([
+      ['Jane <jane@x.com>', ['Jane <jane@x.com>']],
+      ['"Ray, Bob" <bob@y.org>', ['"Ray, Bob" <bob@y.org>']],
+      ['kim@gmail', ['kim@gmail']],
+      ['Smith, John <john@x.com>', ['Smith, John <john@x.com>']], // "Smith" is no recipient: one record
+    ]);
+  });
+  it('a line of recipients cut across blocks is still split, however the blocks fall', async () => {
+    const text = 'a@x.com\nb@x.com\nJane <jane@x.com>, bob@y.org; kim@gmail\nc@x.com\n';
+    for (let cut = 1; cut < text.length; cut++) {
+      const chunks = [text.slice(0, cut), text.slice(cut, cut + 7), text.slice(cut + 7)].filter(Boolean).map((t) => Buffer.from(t));
+      const s = await openSource({ name: 'f', path: 'f', open: () => Readable.from(chunks) }, 'emails', {});
+      const values: string[] = [];
+      for await (const b of s.records) for (const r of b) values.push(r.value);
+      expect(values, `cut at ${cut}`).toEqual(['a@x.com', 'b@x.com', 'Jane <jane@x.com>', 'bob@y.org', 'kim@gmail', 'c@x.com']);
+    }
+  });
+  it('a vCard file: its lines without an address are skipped, counted and named', async () => {
+    const r = await read('BEGIN:VCARD\nFN:Jane\nEMAIL;type=HOME:jane@x.com\nNOTE:met jo@y.org\nEND:VCARD\n');
+    expect(r.out.map(([v]) => v)).toEqual(['EMAIL;type=HOME:jane@x.com', 'NOTE:met jo@y.org']);
+    expect(r.notes).toEqual(['f: skipped lines 1–2, 5 of vCard properties that hold no address (not records)']);
+    expect(r.facts.skippedLines).toBe(3);
+  });
+  it('stray bytes in a UTF-8 file: one note naming their lines, in plain lists and CSV alike', async () => {
+    const stray = Buffer.concat([Buffer.from('zoë@x.com\r\n\r\nRen'), Buffer.from([0xe9]), Buffer.from('e@x.com\r\nb@x.com\r\nM'), Buffer.from([0xfc]), Buffer.from('ller@x.de\r\n')]);
+    const notes: string[] = [];
+    const s = await openSource({ name: 'f', path: 'f', open: () => Readable.from([stray]) }, 'emails', {}, (n) => notes.push(n));
+    const values: string[] = [];
+    for await (const b of s.records) for (const r of b) values.push(r.value);
+    expect(values).toEqual(['zoë@x.com', 'Renée@x.com', 'b@x.com', 'Müller@x.de']);
+    expect(notes).toEqual([
+      'f: lines 3, 5 hold 2 bytes that are not UTF-8 (0xE9, 0xFC), read as the Windows-1252 characters "é", "ü"; the rest of the file is UTF-8. Check those lines, or give --encoding NAME if the file is in another encoding.',
+    ]);
+    const csv = Buffer.concat([Buffer.from('sep=;\nName;Email\nZoë;z@x.com\nM'), Buffer.from([0xfc]), Buffer.from('ller;m@x.de\n')]);
+    const csvNotes: string[] = [];
+    const c = await openSource({ name: 'f', path: 'f', open: () => Readable.from([csv]) }, 'emails', {}, (n) => csvNotes.push(n));
+    for await (const _ of c.records) void _;
+    expect(csvNotes).toEqual([
+      'f: line 4 holds a byte that is not UTF-8 (0xFC), read as the Windows-1252 character "ü"; the rest of the file is UTF-8. Check that line, or give --encoding NAME if the file is in another encoding.',
+    ]);
+  });
+});
