@@ -1,6 +1,6 @@
-// What --dry-run prints: the plan's counts, and per file the layout the run would use (encoding, delimiter,
-// header, item column and runner-up, what was skipped), in the chosen format. The counts' keys stay as they
-// were (records, unique, invalid, cached, quota); `files` comes after them.
+// What --dry-run prints: the plan's counts in the chosen format, and per file the layout the run would use
+// (encoding, delimiter, header, item column and runner-up, what was skipped) for a person: under the counts
+// in a table, on standard error beside csv/json/ndjson, whose standard output stays the counts alone.
 import type { Format } from '../../output/format.js';
 import type { Skipped } from '../../input/detect.js';
 import type { OpenedSource } from '../../input/read.js';
@@ -64,18 +64,24 @@ export function fileLayout(path: string, source: OpenedSource, records: number):
   };
 }
 
+/** The counts for standard output; in a table, each file's layout under them. */
 export function formatDryRun(f: DryRunFacts, format: Format): string {
   const { files = [], ...counts } = f;
   const entries = Object.entries(counts) as Array<[string, number]>;
   switch (format) {
     case 'json':
     case 'ndjson':
-      return JSON.stringify(files.length ? f : counts) + '\n';
+      return JSON.stringify(counts) + '\n';
     case 'csv':
       return entries.map(([k]) => k).join(',') + '\n' + entries.map(([, v]) => v).join(',') + '\n';
     case 'table':
-      return entries.map(([k, v]) => `${k.padEnd(8)} ${v.toLocaleString('en-US')}`).join('\n') + '\n' + files.map(tableOf).join('');
+      return entries.map(([k, v]) => `${k.padEnd(8)} ${v.toLocaleString('en-US')}`).join('\n') + '\n' + formatLayouts(files);
   }
+}
+
+/** Each file's layout as aligned lines, for a person. */
+export function formatLayouts(files: readonly FileLayout[]): string {
+  return files.map(tableOf).join('');
 }
 
 const column = (c: ColumnRef) => `${c.number}${c.name !== null && c.name.trim() !== '' ? ` "${terminalSafe(c.name)}"` : ''}`;

@@ -29,7 +29,7 @@ import { resolveTarget, type Target } from './target.js';
 import { runPipeline, type Finished } from './pipeline.js';
 import type { DispatchStats } from '../../dispatch/scheduler.js';
 import { outcomeOf } from './outcome.js';
-import { dryRunFacts, fileLayout, formatDryRun } from './dry-run.js';
+import { dryRunFacts, fileLayout, formatDryRun, formatLayouts } from './dry-run.js';
 
 export async function run(o: ValidateOptions, io: Io): Promise<void> {
   const facts = emptyFacts(o.kind, Date.now(), o.maxSpend, o.output, o.dryRun);
@@ -79,6 +79,8 @@ async function validate(o: ValidateOptions, io: Io, facts: RunFacts): Promise<vo
       skipped();
       const files = opened.map((s, i) => fileLayout(sources[i]!.path === '-' ? '-' : sources[i]!.name, s, facts.inputs[i]!.records));
       io.stdout.write(formatDryRun({ ...dryRunFacts(plan.counts, o.maxSpend), files }, format));
+      // Beside machine-readable counts, the layouts go to standard error: standard output stays one object.
+      if (format !== 'table' && !o.quiet) io.stderr.write(formatLayouts(files).replace(/^\n/, ''));
       return;
     }
     const layout: FormatOptions = {

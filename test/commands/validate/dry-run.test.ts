@@ -1,7 +1,7 @@
 // What --dry-run prints (src/commands/validate/dry-run.ts): the counts, then each file's layout.
 import { describe, expect, it } from 'vitest';
 import { Readable } from 'node:stream';
-import { dryRunFacts, fileLayout, formatDryRun, type FileLayout } from '../../../src/commands/validate/dry-run.js';
+import { dryRunFacts, fileLayout, formatDryRun, formatLayouts, type FileLayout } from '../../../src/commands/validate/dry-run.js';
 import { openSource } from '../../../src/input/read.js';
 
 const layoutOf = async (path: string, text: string | Buffer): Promise<FileLayout> => {
@@ -45,11 +45,13 @@ describe('--dry-run', () => {
     expect(cp).toMatchObject({ encoding: 'windows-1252', encodingUnsure: 'windows-1250' });
   });
 
-  it('json: the counts\' keys first, as they were, then the files; csv: the counts alone', async () => {
+  it('json, ndjson and csv: the counts alone, as the contract shows them (the layouts are for a person: standard error)', async () => {
     const files = [await layoutOf('c.csv', 'Name,Email\nAnn,ann@x.com\n')];
     const facts = { records: 1, unique: 1, invalid: 0, cached: 0, quota: 1 };
-    expect(Object.keys(JSON.parse(formatDryRun({ ...facts, files }, 'json')))).toEqual(['records', 'unique', 'invalid', 'cached', 'quota', 'files']);
+    expect(formatDryRun({ ...facts, files }, 'json')).toBe('{"records":1,"unique":1,"invalid":0,"cached":0,"quota":1}\n');
+    expect(formatDryRun({ ...facts, files }, 'ndjson')).toBe('{"records":1,"unique":1,"invalid":0,"cached":0,"quota":1}\n');
     expect(formatDryRun({ ...facts, files }, 'csv')).toBe('records,unique,invalid,cached,quota\n1,1,0,0,1\n');
+    expect(formatLayouts(files)).toBe('\nc.csv\n  encoding   utf-8\n  delimiter  ","\n  header     line 1: "Name" "Email"\n  column     2 "Email"\n  records    1\n');
   });
 
   it('table: aligned lines, then each file\'s, with what came from the file shown escaped', async () => {
