@@ -2,7 +2,7 @@
 // tests and commands receive it, so nothing below cli.cts touches `process`.
 import type { Readable, Writable } from 'node:stream';
 import type { Secrets } from './secrets.js';
-import { terminalSafe } from './output/terminal-text.js';
+import { terminalSafe } from './terminal-text.js';
 
 export interface Io {
   stdin: Readable;

@@ -6,7 +6,7 @@
 // matching; it is loaded only then.
 import type { Agent as HttpAgent, IncomingMessage } from 'node:http';
 import { usageError } from '../errors.js';
-import { isLoopback } from './loopback.js';
+import { isLoopback } from '../loopback.js';
 
 export interface RawResponse {
   statusCode: number;

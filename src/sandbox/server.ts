@@ -1,7 +1,7 @@
 // A local emulator of the Valid Identities API on loopback: the HTTP plumbing (listening, reading bodies,
 // delays, sockets, closing). What it answers is answer.ts's; its quota is quota.ts's; its verdicts are
 // rules.ts's. Test hooks: fault injection, batch-size limits, quota control, a record of every request.
-import { isLoopback } from '../api/loopback.js';
+import { isLoopback } from '../loopback.js';
 import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { answerOther, answerValidate, authorized, ENDPOINTS, message, parseItems, type Body, type Fault, type Reply } from './answer.js';

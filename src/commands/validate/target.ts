@@ -2,7 +2,7 @@
 import { DEFAULT_BASE_URL } from '../../defaults.js';
 import { IdvError, usageError } from '../../errors.js';
 import { warn, type Io } from '../../io.js';
-import { isLoopback } from '../../api/loopback.js';
+import { isLoopback } from '../../loopback.js';
 import { proxySettings } from '../../api/transport.js';
 import { findKey, keyLooksSendable, keyTooShort, NO_KEY_MESSAGE } from '../../key.js';
 
