@@ -20,7 +20,7 @@ import { readFileSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { idv, makeHome, ROOT, sentItems, type Home } from './helpers.js';
-import { startSandbox, type Sandbox } from '../src/sandbox/server.js';
+import { startTestSandbox, type TestSandbox } from './sandbox/test-sandbox.js';
 
 const TLS_DIR = join(ROOT, 'test', 'tls');
 const CA_PEM = join(TLS_DIR, 'ca.pem');
@@ -95,7 +95,7 @@ interface Relay {
 }
 
 /** TLS server for api.example.test whose connections are piped, decrypted, to the sandbox. */
-async function startRelay(sb: Sandbox): Promise<Relay> {
+async function startRelay(sb: TestSandbox): Promise<Relay> {
   const sockets = new Set<net.Socket>();
   const connections: Relay['connections'] = [];
   const server = tls.createServer({ cert: SERVER_CERT, key: SERVER_KEY }, (client) => {
@@ -204,7 +204,7 @@ async function closedPort(): Promise<number> {
 }
 
 interface Chain {
-  sb: Sandbox;
+  sb: TestSandbox;
   relay: Relay;
   proxy: Proxy;
   home: Home;
@@ -219,7 +219,7 @@ interface Chain {
 async function chain(o: { refuse?: Refusal; silentFirst?: number; dnsHosts?: string } = {}): Promise<Chain> {
   const home = await makeHome();
   closers.push(() => home.cleanup());
-  const sb = await startSandbox({ key: KEY });
+  const sb = await startTestSandbox({ key: KEY });
   closers.push(() => sb.close());
   const relay = await startRelay(sb);
   const proxy = await startProxy(relay.port, o.refuse, o.silentFirst);
