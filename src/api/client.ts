@@ -3,6 +3,7 @@
 import { describeRateHeaders, parseRateHeaders, type RateInfo } from './ratelimit.js';
 import { maskKey } from '../key.js';
 import type { Secrets } from '../secrets.js';
+import type { NetworkOptions } from '../io.js';
 import { BodyTooLargeError, directTransport, proxySettings, proxyTransport, ProxyRefusedError, TimeoutError } from './transport.js';
 import { isPlainStatus, KNOWN_STATUSES } from '../statuses.js';
 
@@ -37,6 +38,8 @@ export interface ClientOptions {
   secrets: Secrets;
   /** One line per request, for --verbose. */
   log?: (line: string) => void;
+  /** Certificates and name lookup, when not the system's (Io.network). */
+  network?: NetworkOptions;
 }
 
 export interface Client {
