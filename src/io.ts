@@ -2,6 +2,7 @@
 // tests and commands receive it, so nothing below cli.cts touches `process`.
 import type { LookupFunction } from 'node:net';
 import type { Readable, Writable } from 'node:stream';
+import type { ConfigRead } from './key.js';
 import type { Secrets } from './secrets.js';
 import { terminalSafe } from './terminal-text.js';
 
@@ -24,6 +25,8 @@ export interface Io {
   secrets: Secrets;
   /** The effective user id, for trusting idv's own files (owned by the user); null where there is none (Windows). */
   uid: number | null;
+  /** The config file as main.ts read it at the start of the run (once: its key is masked, then used). */
+  configFile?: ConfigRead;
   /** How hosts are reached; absent (cli.cts leaves it so): the system's certificates and resolver. */
   network?: NetworkOptions;
 }

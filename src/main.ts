@@ -5,16 +5,19 @@
 import { EXIT, exitCodeFor, IdvError, stopSignal, usageError } from './errors.js';
 import { warn, type Io } from './io.js';
 import { buildProgram } from './program.js';
-import { storedKey } from './key.js';
+import { keyInConfig, readConfigFile } from './key.js';
 import { version } from './version.js';
 
 
 /** Run `idv <argv…>` (argv without `node` and the script) and give its exit code. Never throws. */
-export async function runCli(argv: string[], io: Io): Promise<number> {
+export async function runCli(argv: string[], given: Io): Promise<number> {
+  // The config file is read here, once, and passed on to the command that uses its key.
+  const configFile = await readConfigFile(given.env);
+  const io: Io = { ...given, configFile };
   // Both keys, from the first message on (a usage error may quote an argument that is one): the environment's
   // and the stored one, whichever is in use.
   io.secrets.add(io.env.IDV_API_KEY);
-  io.secrets.add((await storedKey(io.env)) ?? undefined);
+  io.secrets.add(keyInConfig(configFile) ?? undefined);
   try {
     const program = buildProgram({ version, io }, argv[0]);
     try {

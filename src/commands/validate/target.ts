@@ -44,7 +44,7 @@ export async function resolveTarget(o: { sandbox: boolean; dryRun: boolean; base
   const baseUrl = resolveBaseUrl(o.baseUrl, io.env);
   if (o.dryRun) return { baseUrl, key: '', sandbox: false, close: async () => undefined };
   proxySettings(io.env, new URL(baseUrl)); // a malformed proxy variable: a usage error before anything starts
-  const found = await findKey(io.env, { uid: io.uid, warn: (line) => warn(io, line) });
+  const found = await findKey(io.env, { uid: io.uid, warn: (line) => warn(io, line), config: io.configFile });
   if (!found) throw new IdvError('auth', NO_KEY_MESSAGE);
   io.secrets.add(found.key);
   if (!keyLooksSendable(found.key)) {
