@@ -98,19 +98,19 @@ export async function findKey(env: Record<string, string | undefined>, reader: K
 }
 
 /** Refuse a config another user could have written; warn of one others can read. */
-function checkTrust(path: string, st: Stats, reader: KeyReader): void {
+function checkTrust(path: string, stat: Stats, reader: KeyReader): void {
   if (reader.uid === null) return;
-  const mode = (st.mode & 0o777).toString(8).padStart(4, '0');
-  if (st.uid !== reader.uid && st.uid !== 0) {
+  const mode = (stat.mode & 0o777).toString(8).padStart(4, '0');
+  if (stat.uid !== reader.uid && stat.uid !== 0) {
     throw new IdvError(
       'auth',
-      `Refusing the config file ${path}: it belongs to another user (uid ${st.uid}), who could have put any key in it; remove it and store your key with idv auth login, or set IDV_API_KEY.`,
+      `Refusing the config file ${path}: it belongs to another user (uid ${stat.uid}), who could have put any key in it; remove it and store your key with idv auth login, or set IDV_API_KEY.`,
     );
   }
-  if (st.mode & 0o022) {
+  if (stat.mode & 0o022) {
     throw new IdvError('auth', `Refusing the config file ${path}: others can write to it (mode ${mode}), so any key could be in it; run chmod 600 ${path}.`);
   }
-  if (st.mode & 0o044) reader.warn(`idv: warning: the config file ${path} is readable by others (mode ${mode}), and it holds your API key; run chmod 600 ${path}.`);
+  if (stat.mode & 0o044) reader.warn(`idv: warning: the config file ${path} is readable by others (mode ${mode}), and it holds your API key; run chmod 600 ${path}.`);
 }
 
 function keyOf(text: string): string | null {

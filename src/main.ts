@@ -23,9 +23,9 @@ export async function runCli(argv: string[], given: Io): Promise<number> {
     try {
       await program.parseAsync(argv, { from: 'user' });
     } catch (err) {
-      const e = err as { code?: string; exitCode?: number };
-      if (typeof e.code === 'string' && e.code.startsWith('commander.')) {
-        if (e.code === 'commander.helpDisplayed' || e.code === 'commander.version' || e.exitCode === 0) return EXIT.ok;
+      const refused = err as { code?: string; exitCode?: number };
+      if (typeof refused.code === 'string' && refused.code.startsWith('commander.')) {
+        if (refused.code === 'commander.helpDisplayed' || refused.code === 'commander.version' || refused.exitCode === 0) return EXIT.ok;
         await reportRefused(argv, io, (err as Error).message.replace(/^error: /, ''));
         return EXIT.usage;
       }

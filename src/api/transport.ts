@@ -45,8 +45,8 @@ export class BodyTooLargeError extends Error {
 /** The proxy said no to the tunnel (407, 403…): retrying will not help, the message says what to fix. */
 export class ProxyRefusedError extends Error {}
 
-function formatBytes(n: number): string {
-  return n >= 1024 * 1024 ? `${(n / 1024 / 1024).toFixed(1)} MiB` : `${Math.round(n / 1024)} KiB`;
+function formatBytes(bytes: number): string {
+  return bytes >= 1024 * 1024 ? `${(bytes / 1024 / 1024).toFixed(1)} MiB` : `${Math.round(bytes / 1024)} KiB`;
 }
 
 // --- The common half -------------------------------------------------------------------------------
@@ -281,8 +281,8 @@ class ProxyTransport implements Transport {
 
   async close(): Promise<void> {
     // A tunnel still waiting for its CONNECT answer would hold destroy() up: give it a moment, no more.
-    const all = [this.dispatcher, ...this.retired].map((d) => d.destroy().catch(() => undefined));
-    await Promise.race([Promise.all(all), new Promise((r) => setTimeout(r, 500).unref())]);
+    const all = [this.dispatcher, ...this.retired].map((dispatcher) => dispatcher.destroy().catch(() => undefined));
+    await Promise.race([Promise.all(all), new Promise((resolve) => setTimeout(resolve, 500).unref())]);
   }
 
   /** What a failed exchange throws: a time-out renews the connections; a proxy's refusal says what to fix. */

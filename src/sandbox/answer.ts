@@ -80,7 +80,7 @@ export function parseItems(body: Body, field: 'emails' | 'domains' | undefined):
   const fields = parsed as Record<string, unknown>;
   const name = field ?? ('emails' in fields ? 'emails' : 'domains');
   const value = Object.hasOwn(fields, name) ? fields[name] : undefined;
-  if (Array.isArray(value) && value.every((v) => typeof v === 'string')) return { items: value as string[], error: '' };
+  if (Array.isArray(value) && value.every((entry) => typeof entry === 'string')) return { items: value as string[], error: '' };
   if (Array.isArray(value)) return { items: null, error: `Field "${name}" must be an array of strings.` };
   return { items: null, error: `Missing field "${name}": expected an array of ${name === 'emails' ? 'email addresses' : 'domains'}.` };
 }

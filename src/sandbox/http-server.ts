@@ -137,9 +137,9 @@ class LoopbackServer implements Listening {
         wake();
       }
       this.sleepers.clear();
-      const waits: Promise<void>[] = [new Promise<void>((r) => this.server.close(() => r()))];
+      const waits: Promise<void>[] = [new Promise<void>((closed) => this.server.close(() => closed()))];
       // A socket still in the set has not emitted 'close' yet (its listener removes it).
-      for (const socket of this.sockets) waits.push(new Promise<void>((r) => socket.once('close', () => r())));
+      for (const socket of this.sockets) waits.push(new Promise<void>((closed) => socket.once('close', () => closed())));
       this.server.closeAllConnections();
       for (const socket of this.sockets) socket.destroy();
       // Resolved once every socket is closed and every exchange's `ended` has settled.

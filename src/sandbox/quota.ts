@@ -35,8 +35,8 @@ export class QuotaWindow {
   }
 
   secondsToReset(): number {
-    const t = this.roll();
-    return Math.max(0, Math.ceil((this.start + this.windowSec * 1000 - t) / 1000));
+    const now = this.roll();
+    return Math.max(0, Math.ceil((this.start + this.windowSec * 1000 - now) / 1000));
   }
 
   /** `RateLimit-Policy` and `RateLimit` as the service sends them; none when unlimited. */
@@ -50,12 +50,12 @@ export class QuotaWindow {
 
   /** Move to the window the clock is in (a new window starts full); the clock's time. */
   protected roll(): number {
-    const t = this.now();
-    const ms = this.windowSec * 1000;
-    if (t >= this.start + ms) {
-      this.start += Math.floor((t - this.start) / ms) * ms;
+    const now = this.now();
+    const windowMs = this.windowSec * 1000;
+    if (now >= this.start + windowMs) {
+      this.start += Math.floor((now - this.start) / windowMs) * windowMs;
       this.left = this.quota;
     }
-    return t;
+    return now;
   }
 }
