@@ -133,14 +133,14 @@ class StaleSocketError extends Error {
   }
 }
 
-type Request = (typeof import('node:http'))['request'];
+type RequestFunction = (typeof import('node:http'))['request'];
 
 class DirectTransport implements Transport {
   private readonly host: string;
   private readonly port: number;
 
   constructor(
-    private readonly request: Request,
+    private readonly request: RequestFunction,
     private readonly agent: HttpAgent,
     base: URL,
     private readonly timeoutMs: number,
@@ -324,7 +324,7 @@ class ProxyTransport implements Transport {
       connections: options.connections,
       headersTimeout: ms,
       bodyTimeout: ms,
-      // The connections NO_PROXY sends direct, and the TLS session with the service inside a tunnel.
+      // The connections NO_PROXY sends direct; inside a tunnel, requestTls is the TLS session with the service.
       connect: { timeout: ms, ...network },
       ...(network?.ca === undefined ? {} : { requestTls: { ca: network.ca } }),
       // The connection to the proxy itself (its CONNECT) gets the same limit; undici's default is 300 s,
