@@ -3,6 +3,7 @@
 // and as fast. Through HTTPS_PROXY / HTTP_PROXY, undici's EnvHttpProxyAgent does the CONNECT tunnelling and
 // NO_PROXY matching; it is loaded only then. Both share one time limit, one capped body reader, one set of errors.
 import type { Agent as HttpAgent, IncomingMessage } from 'node:http';
+import type { Readable } from 'node:stream';
 import { usageError } from '../errors.js';
 import type { NetworkOptions } from '../io.js';
 import { isLoopback } from '../loopback.js';
@@ -51,33 +52,39 @@ function formatBytes(bytes: number): string {
 
 // --- The common half -------------------------------------------------------------------------------
 
+/** Given to an exchange: what to do (once) if its wait is cut, by the caller's abort or the time limit. */
+export type WhenCut = (cancel: () => void) => void;
+
 /**
- * Run one exchange within `ms` and the caller's `signal`: `exchange` gets a signal that aborts on either, and
- * a wait it does not cancel is cut here. Past the limit it fails with TimeoutError, whatever the exchange
- * failed with; aborted by the caller, with the abort's reason.
+ * Run one exchange within `ms` and the caller's `signal`; a wait the exchange does not end itself (its
+ * `cancel`) is cut here. Past the limit it fails with TimeoutError, whatever the exchange failed with; aborted
+ * by the caller, with the abort's reason. (No AbortController per request: on the direct path it costs CPU.)
  */
-export async function withinTimeLimit<T>(signal: AbortSignal, ms: number, exchange: (signal: AbortSignal) => Promise<T>): Promise<T> {
+export async function withinTimeLimit<T>(signal: AbortSignal, ms: number, exchange: (whenCut: WhenCut) => Promise<T>): Promise<T> {
   if (signal.aborted) throw abortError(signal);
-  const stop = new AbortController();
   let timedOut = false;
+  let cancel = () => {};
+  let cut = () => {};
+  const stopped = new Promise<never>((_, reject) => {
+    cut = () => {
+      cancel();
+      reject(new Error('stopped'));
+    };
+  });
   const timer = setTimeout(() => {
     timedOut = true;
-    stop.abort();
+    cut();
   }, ms);
-  const onAbort = () => stop.abort();
-  signal.addEventListener('abort', onAbort, { once: true });
-  const stopped = new Promise<never>((_, reject) => {
-    stop.signal.addEventListener('abort', () => reject(new Error('stopped')), { once: true });
-  });
+  signal.addEventListener('abort', cut, { once: true });
   try {
-    return await Promise.race([exchange(stop.signal), stopped]);
+    return await Promise.race([exchange((onCut) => (cancel = onCut)), stopped]);
   } catch (err) {
     if (signal.aborted) throw abortError(signal);
     if (timedOut) throw new TimeoutError(ms);
     throw err;
   } finally {
     clearTimeout(timer);
-    signal.removeEventListener('abort', onAbort);
+    signal.removeEventListener('abort', cut);
     stopped.catch(() => undefined);
   }
 }
@@ -90,15 +97,22 @@ function abortError(signal: AbortSignal): Error {
  * An answer's body as text; past `maxBytes` it is not read further (the stream is destroyed). An answer
  * cut short fails in the stream itself (node:http: "aborted", ECONNRESET; undici: UND_ERR_SOCKET).
  */
-export async function readCapped(body: AsyncIterable<Buffer>, maxBytes: number): Promise<string> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of body) {
-    size += chunk.length;
-    if (size > maxBytes) throw new BodyTooLargeError(maxBytes);
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks, size).toString('utf8');
+export function readCapped(body: Readable, maxBytes: number): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    body.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= maxBytes) return void chunks.push(chunk);
+      body.destroy();
+      reject(new BodyTooLargeError(maxBytes));
+    });
+    body.on('end', () => resolve(Buffer.concat(chunks, size).toString('utf8')));
+    body.on('error', reject);
+    body.on('close', () => {
+      if (!body.readableEnded) reject(new Error('the answer was cut short'));
+    });
+  });
 }
 
 /** Response headers as RawResponse.header reads them. */
@@ -155,7 +169,7 @@ class DirectTransport implements Transport {
    * caller's retries: that is the usual fate of a pooled connection, not a failing service.
    */
   async post(path: string, headers: Record<string, string>, body: string, signal: AbortSignal, maxBytes: number): Promise<RawResponse> {
-    const once = () => withinTimeLimit(signal, this.timeoutMs, (both) => this.exchange(path, headers, body, both, maxBytes));
+    const once = () => withinTimeLimit(signal, this.timeoutMs, (whenCut) => this.exchange(path, headers, body, maxBytes, whenCut));
     try {
       return await once();
     } catch (err) {
@@ -170,7 +184,7 @@ class DirectTransport implements Transport {
     this.agent.destroy();
   }
 
-  private async exchange(path: string, headers: Record<string, string>, body: string, signal: AbortSignal, maxBytes: number): Promise<RawResponse> {
+  private async exchange(path: string, headers: Record<string, string>, body: string, maxBytes: number, whenCut: WhenCut): Promise<RawResponse> {
     const payload = Buffer.from(body, 'utf8');
     const req = this.request({
       host: this.host,
@@ -179,8 +193,8 @@ class DirectTransport implements Transport {
       method: 'POST',
       agent: this.agent,
       headers: { ...headers, 'content-length': String(payload.length) },
-      signal,
     });
+    whenCut(() => req.destroy(new Error('aborted')));
     const answered = new Promise<IncomingMessage>((resolve, reject) => {
       req.once('response', resolve);
       // Kept after the answer, so that a late error has a listener; it then settles nothing.
@@ -270,8 +284,10 @@ class ProxyTransport implements Transport {
   async post(path: string, headers: Record<string, string>, body: string, signal: AbortSignal, maxBytes: number): Promise<RawResponse> {
     try {
       // undici does not cancel a request still waiting for its CONNECT tunnel: withinTimeLimit cuts the wait.
-      return await withinTimeLimit(signal, this.options.timeoutMs, async (both) => {
-        const res = await this.dispatcher.request({ origin: this.base.origin, path, method: 'POST', headers, body, signal: both });
+      return await withinTimeLimit(signal, this.options.timeoutMs, async (whenCut) => {
+        const cut = new AbortController();
+        whenCut(() => cut.abort());
+        const res = await this.dispatcher.request({ origin: this.base.origin, path, method: 'POST', headers, body, signal: cut.signal });
         return { statusCode: res.statusCode, header: headerGetter(res.headers), text: await readCapped(res.body, maxBytes) };
       });
     } catch (err) {

@@ -245,6 +245,40 @@ describe('the common half, through either transport', () => {
     });
   }
 
+  for (const kind of ['direct', 'proxy'] as const) {
+    it(`${kind}: a request cut by the time limit gives its connection back: the next one, on one connection, is answered`, async () => {
+      const t = await open(kind, 300);
+      try {
+        const signal = new AbortController().signal;
+        next = () => undefined;
+        await expect(t.post('/a', {}, '{}', signal, 1024)).rejects.toThrow(new TimeoutError(300));
+        next = (res) => res.writeHead(200).end('after');
+        expect((await t.post('/b', {}, '{}', signal, 1024)).text).toBe('after');
+      } finally {
+        await t.close();
+      }
+    });
+  }
+
+  for (const kind of ['direct', 'proxy'] as const) {
+    it(`${kind}: the caller's abort closes the request's connection: the service sees it go`, async () => {
+      let gone: () => void = () => undefined;
+      const seenGone = new Promise<void>((resolve) => (gone = resolve));
+      next = (res) => res.on('close', gone);
+      const stop = new AbortController();
+      setTimeout(() => stop.abort(new Error('SIGTERM')), 200);
+      const t = await open(kind);
+      try {
+        await expect(t.post('/a', {}, '{}', stop.signal, 1024)).rejects.toThrow('SIGTERM');
+        // Before the transport closes (which would close every connection anyway).
+        const waited = await Promise.race([seenGone.then(() => 'gone'), new Promise((r) => setTimeout(() => r('still open'), 2000))]);
+        expect(waited).toBe('gone');
+      } finally {
+        await t.close();
+      }
+    });
+  }
+
   it('direct: a kept-alive connection the server closed is tried once more at once, on a fresh one', async () => {
     const t = await open('direct');
     const used = new WeakSet<net.Socket>();
