@@ -73,26 +73,20 @@ export async function createClient(options: ClientOptions): Promise<Client> {
   async function validate(endpoint: string, field: string, items: string[], signal: AbortSignal): Promise<Outcome> {
     const started = Date.now();
     const path = prefix + endpoint;
-    let rateText = '';
-    const log = (what: string) =>
-      options.log?.(
-        secrets.redact(
-          `POST ${path} ${items.length} item${items.length === 1 ? '' : 's'} → ${what} in ${Date.now() - started} ms` +
-            (rateText ? `; ${rateText}` : '') +
-            `; key ${masked}`,
-        ),
-      );
+    // One line per request for --verbose: what came back, how long it took, the rate-limit headers.
+    const log = (what: string, rateText = '') =>
+      options.log?.(secrets.redact(`POST ${path} ${plural(items.length)} → ${what} in ${Date.now() - started} ms${rateText}; key ${masked}`));
     let res: RawResponse;
     try {
       res = await transport.post(path, headers, JSON.stringify({ [field]: items }), signal, maxAnswerBytes(items.length));
     } catch (err) {
       if (signal.aborted) throw err;
       const outcome = noAnswer(err, secrets);
-      log(err instanceof ProxyRefusedError || err instanceof BodyTooLargeError ? (err as Error).message : outcome.reason);
+      log(err instanceof ProxyRefusedError || err instanceof BodyTooLargeError ? err.message : outcome.reason);
       return outcome;
     }
-    if (options.log) rateText = describeRateHeaders(res.header); // for --verbose only
-    log(String(res.statusCode));
+    const rateText = options.log ? describeRateHeaders(res.header) : '';
+    log(String(res.statusCode), rateText && `; ${rateText}`);
     return outcomeOf(res, field, items.length, answers);
   }
 
@@ -103,6 +97,8 @@ export async function createClient(options: ClientOptions): Promise<Client> {
     },
   };
 }
+
+const plural = (count: number) => `${count} item${count === 1 ? '' : 's'}`;
 
 /** What reading a 2xx answer needs: the run's secrets, and the new statuses accepted so far this run. */
 interface AnswerReader {
