@@ -240,8 +240,7 @@ async function startSandbox() {
   };
 }
 
-// A fresh sandbox per section: it records every request it receives, so one server across the
-// whole run would grow by millions of items and slow down (GC) the later sections.
+// A fresh sandbox per section, so that no section's connections or garbage carry into the next.
 async function withSandbox(fn) {
   const sb = await startSandbox();
   try {

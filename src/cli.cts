@@ -1,9 +1,8 @@
 // The only module that touches `process`: it builds the Io from the real streams, turns signals into an
 // abort, runs main.ts's runCli and exits with its code.
-// CommonJS on purpose: Node's ES module loader costs ~15% of a bare `node` start, and `idv --version`
-// and `idv … --help` (answered here from dist/help/, pre-rendered at build time) should cost nothing more
-// than node itself. Everything else is an ES module, bundled into dist/program.cjs and required only when a
-// command runs.
+// CommonJS, so that `idv --version` and `idv … --help` (answered here from dist/help/, pre-rendered at
+// build time) cost nothing more than node itself, as Node's ES module loader would (README, Performance).
+// Everything else is an ES module, bundled into dist/program.cjs and required only when a command runs.
 import { fstatSync, readFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Io } from './io.js' with { 'resolution-mode': 'import' };
@@ -37,7 +36,7 @@ function renderedHelp(): string | null {
   const last = argv[argv.length - 1];
   if (last !== '--help' && last !== '-h') return null;
   const names = argv.slice(0, -1);
-  if (!names.every((n) => /^[a-z]+$/.test(n))) return null;
+  if (!names.every((name) => /^[a-z]+$/.test(name))) return null;
   // It is laid out for 80 columns: a narrower terminal (not one too narrow to write for: src/wrap.ts) gets it
   // laid out for its width, by commander (program.ts).
   const columns = terminal(1) ? (process.stdout.columns ?? 0) : 0;

@@ -67,7 +67,7 @@ export function interruptedError(reason: unknown): IdvError {
 
 /** What a failed file-system call says: the reason in words, and its code (`permission denied (EACCES)`). */
 export function fsReason(err: unknown): string {
-  const e = err as NodeJS.ErrnoException;
+  const error = err as NodeJS.ErrnoException;
   const words: Record<string, string> = {
     ENOSPC: 'no space left on the device',
     EFBIG: 'the file grew past the size allowed',
@@ -85,7 +85,7 @@ export function fsReason(err: unknown): string {
     ENXIO: 'no such device or address',
     ENFILE: 'too many files open on the system',
   };
-  const code = e?.code;
+  const code = error?.code;
   if (code && words[code]) return `${words[code]} (${code})`;
-  return code ?? e?.message ?? String(err);
+  return code ?? error?.message ?? String(err);
 }

@@ -1,8 +1,10 @@
 // The streams and surroundings a command runs with. Only src/cli.cts builds one from `process`;
 // tests and commands receive it, so nothing below cli.cts touches `process`.
+import type { LookupFunction } from 'node:net';
 import type { Readable, Writable } from 'node:stream';
+import type { ConfigRead } from './key.js';
 import type { Secrets } from './secrets.js';
-import { terminalSafe } from './output/terminal-text.js';
+import { terminalSafe } from './terminal-text.js';
 import { columnsOf, hanging } from './wrap.js';
 
 export interface Io {
@@ -24,6 +26,17 @@ export interface Io {
   secrets: Secrets;
   /** The effective user id, for trusting idv's own files (owned by the user); null where there is none (Windows). */
   uid: number | null;
+  /** The config file as main.ts read it at the start of the run (once: its key is masked, then used). */
+  configFile?: ConfigRead;
+  /** How hosts are reached; absent (cli.cts leaves it so): the system's certificates and resolver. */
+  network?: NetworkOptions;
+}
+
+/** Certificates to trust and a name lookup other than the system's (a test's own CA, a resolver that resolves nothing). */
+export interface NetworkOptions {
+  /** Trusted instead of Node's certificates (PEM). */
+  ca?: string | Buffer | Array<string | Buffer>;
+  lookup?: LookupFunction;
 }
 
 /** Text of several lines for a person: the run's secrets masked, control characters shown escaped (line breaks kept). */

@@ -42,6 +42,34 @@ export const MAX_CONFIG_BYTES = 64 * 1024;
 export interface KeyReader {
   uid: number | null;
   warn(line: string): void;
+  /** The config file as this run already read it (Io.configFile); read now when absent. */
+  config?: ConfigRead;
+}
+
+/**
+ * The config file as read once at the start of a run (main.ts), for masking its key from the first message
+ * and then for using it: its text and status, the error reading it, or no path (there is no home folder).
+ */
+export type ConfigRead = { path: null } | { path: string; text: string; stat: Stats } | { path: string; error: NodeJS.ErrnoException };
+
+/** Read the config file: never a FIFO's wait, never more than MAX_CONFIG_BYTES; silent. */
+export async function readConfigFile(env: Record<string, string | undefined>): Promise<ConfigRead> {
+  let path: string;
+  try {
+    path = configPath(env);
+  } catch {
+    return { path: null }; // no home folder: no key (exit 3 with the hint)
+  }
+  try {
+    return { path, ...(await readSmallFile(path, MAX_CONFIG_BYTES)) };
+  } catch (err) {
+    return { path, error: err as NodeJS.ErrnoException };
+  }
+}
+
+/** The key in the config file as read, trusted or not, or null: for masking it in every message from the start. */
+export function keyInConfig(config: ConfigRead): string | null {
+  return 'text' in config ? keyOf(config.text) : null;
 }
 
 /**
@@ -52,13 +80,9 @@ export interface KeyReader {
 export async function findKey(env: Record<string, string | undefined>, reader: KeyReader): Promise<FoundKey | null> {
   const fromEnv = env.IDV_API_KEY?.trim();
   if (fromEnv) return { key: fromEnv, source: 'the IDV_API_KEY environment variable' };
-  let path: string;
-  try {
-    path = configPath(env);
-  } catch {
-    return null; // no home folder: no key (exit 3 with the hint)
-  }
-  const config = await readConfig(path);
+  const config = reader.config ?? (await readConfigFile(env));
+  const { path } = config;
+  if (path === null) return null;
   if ('error' in config) {
     if (config.error.code === 'ENOENT') return null;
     if (config.error.code !== 'ENOTREG' && config.error.code !== 'EFBIG') {
@@ -74,28 +98,19 @@ export async function findKey(env: Record<string, string | undefined>, reader: K
 }
 
 /** Refuse a config another user could have written; warn of one others can read. */
-function checkTrust(path: string, st: Stats, reader: KeyReader): void {
+function checkTrust(path: string, stat: Stats, reader: KeyReader): void {
   if (reader.uid === null) return;
-  const mode = (st.mode & 0o777).toString(8).padStart(4, '0');
-  if (st.uid !== reader.uid && st.uid !== 0) {
+  const mode = (stat.mode & 0o777).toString(8).padStart(4, '0');
+  if (stat.uid !== reader.uid && stat.uid !== 0) {
     throw new IdvError(
       'auth',
-      `Refusing the config file ${path}: it belongs to another user (uid ${st.uid}), who could have put any key in it; remove it and store your key with idv auth login, or set IDV_API_KEY.`,
+      `Refusing the config file ${path}: it belongs to another user (uid ${stat.uid}), who could have put any key in it; remove it and store your key with idv auth login, or set IDV_API_KEY.`,
     );
   }
-  if (st.mode & 0o022) {
+  if (stat.mode & 0o022) {
     throw new IdvError('auth', `Refusing the config file ${path}: others can write to it (mode ${mode}), so any key could be in it; run chmod 600 ${path}.`);
   }
-  if (st.mode & 0o044) reader.warn(`idv: warning: the config file ${path} is readable by others (mode ${mode}), and it holds your API key; run chmod 600 ${path}.`);
-}
-
-/** The config file's text and status, or the error reading it (never a FIFO's wait, never more than MAX_CONFIG_BYTES). */
-async function readConfig(path: string): Promise<{ text: string; stat: Stats } | { error: NodeJS.ErrnoException }> {
-  try {
-    return await readSmallFile(path, MAX_CONFIG_BYTES);
-  } catch (err) {
-    return { error: err as NodeJS.ErrnoException };
-  }
+  if (stat.mode & 0o044) reader.warn(`idv: warning: the config file ${path} is readable by others (mode ${mode}), and it holds your API key; run chmod 600 ${path}.`);
 }
 
 function keyOf(text: string): string | null {
@@ -106,21 +121,6 @@ function keyOf(text: string): string | null {
     /* a damaged config holds no key */
   }
   return null;
-}
-
-/**
- * The key in the config file, trusted or not, or null: for masking it in every message from the start (main.ts).
- * Silent; like findKey it never waits on a FIFO nor reads more than MAX_CONFIG_BYTES.
- */
-export async function storedKey(env: Record<string, string | undefined>): Promise<string | null> {
-  let path: string;
-  try {
-    path = configPath(env);
-  } catch {
-    return null;
-  }
-  const config = await readConfig(path);
-  return 'error' in config ? null : keyOf(config.text);
 }
 
 /** Write the config file (0600 in a 0700 folder); a folder that cannot be written is one line naming it (exit 1). */

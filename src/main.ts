@@ -5,24 +5,27 @@
 import { EXIT, exitCodeFor, IdvError, stopSignal, usageError } from './errors.js';
 import { warn, type Io } from './io.js';
 import { buildProgram } from './program.js';
-import { MIN_KEY_LENGTH, storedKey } from './key.js';
+import { keyInConfig, MIN_KEY_LENGTH, readConfigFile } from './key.js';
 import { version } from './version.js';
 
 
 /** Run `idv <argv…>` (argv without `node` and the script) and give its exit code. Never throws. */
-export async function runCli(argv: string[], io: Io): Promise<number> {
+export async function runCli(argv: string[], given: Io): Promise<number> {
+  // The config file is read here, once, and passed on to the command that uses its key.
+  const configFile = await readConfigFile(given.env);
+  const io: Io = { ...given, configFile };
   // Both keys, from the first message on (a usage error may quote an argument that is one): the environment's
   // and the stored one, whichever is in use.
   io.secrets.add(io.env.IDV_API_KEY, MIN_KEY_LENGTH);
-  io.secrets.add((await storedKey(io.env)) ?? undefined, MIN_KEY_LENGTH);
+  io.secrets.add(keyInConfig(configFile) ?? undefined, MIN_KEY_LENGTH);
   try {
     const program = await buildProgram({ version, io }, argv[0]);
     try {
       await program.parseAsync(argv, { from: 'user' });
     } catch (err) {
-      const e = err as { code?: string; exitCode?: number };
-      if (typeof e.code === 'string' && e.code.startsWith('commander.')) {
-        if (e.code === 'commander.helpDisplayed' || e.code === 'commander.version' || e.exitCode === 0) return EXIT.ok;
+      const refused = err as { code?: string; exitCode?: number };
+      if (typeof refused.code === 'string' && refused.code.startsWith('commander.')) {
+        if (refused.code === 'commander.helpDisplayed' || refused.code === 'commander.version' || refused.exitCode === 0) return EXIT.ok;
         await reportRefused(argv, io, (err as Error).message.replace(/^error: /, ''));
         return EXIT.usage;
       }

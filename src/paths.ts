@@ -33,17 +33,17 @@ const FOLDERS = {
  * With neither, an error (exit 1) saying which variable to set.
  */
 function xdgDir(env: Env, kind: keyof typeof FOLDERS): string {
-  const f = FOLDERS[kind];
-  const given = env[f.variable];
+  const folder = FOLDERS[kind];
+  const given = env[folder.variable];
   if (given && isAbsolute(given)) return join(given, 'idv');
   const home = homeDir(env);
   if (home === null) {
     throw new IdvError(
       'failed',
-      `No folder for ${f.what}: HOME is not set and this user has no entry in the password database; set HOME or ${f.variable}${f.instead}.`,
+      `No folder for ${folder.what}: HOME is not set and this user has no entry in the password database; set HOME or ${folder.variable}${folder.instead}.`,
     );
   }
-  return join(home, f.fallback, 'idv');
+  return join(home, folder.fallback, 'idv');
 }
 
 /** `$XDG_CONFIG_HOME/idv` (default `~/.config/idv`). Throws an IdvError when there is no home folder. */

@@ -14,10 +14,10 @@ export class Secrets {
    * (an API key shorter than any idv sends never leaves idv: masking it would only rewrite idv's own words).
    */
   add(secret: string | undefined, min = MIN_SECRET): void {
-    const s = secret?.trim();
-    if (!s || s.length < Math.max(min, MIN_SECRET)) return;
-    const forms = new Set([s, encodeURIComponent(s), JSON.stringify(s).slice(1, -1), encodeURIComponent(encodeURIComponent(s))]);
-    for (const f of forms) if (!this.forms.includes(f)) this.forms.push(f);
+    const trimmed = secret?.trim();
+    if (!trimmed || trimmed.length < Math.max(min, MIN_SECRET)) return;
+    const forms = new Set([trimmed, encodeURIComponent(trimmed), JSON.stringify(trimmed).slice(1, -1), encodeURIComponent(encodeURIComponent(trimmed))]);
+    for (const form of forms) if (!this.forms.includes(form)) this.forms.push(form);
     // Longest first, so that a form holding another is masked whole.
     this.forms.sort((a, b) => b.length - a.length);
   }
@@ -25,12 +25,12 @@ export class Secrets {
   /** `text` with every known secret masked. */
   redact(text: string): string {
     let out = text;
-    for (const f of this.forms) if (out.includes(f)) out = out.split(f).join(MASK);
+    for (const form of this.forms) if (out.includes(form)) out = out.split(form).join(MASK);
     return out;
   }
 
   /** Whether `text` holds a known secret (a status that does must not be written anywhere). */
   holds(text: string): boolean {
-    return this.forms.some((f) => text.includes(f));
+    return this.forms.some((form) => text.includes(form));
   }
 }

@@ -4,28 +4,28 @@
 // that no `.tmp` file is ever left behind.
 import { promises as fsp, rmSync } from 'node:fs';
 
-const live = new Set<string>();
+const beingWritten = new Set<string>();
 
 /** A temporary file is being written at `path`. */
 export function tempFileOpened(path: string): void {
-  live.add(path);
+  beingWritten.add(path);
 }
 
 /** It was renamed into place or removed. */
 export function tempFileGone(path: string): void {
-  live.delete(path);
+  beingWritten.delete(path);
 }
 
 /** Remove every temporary file still being written, synchronously (the process is about to exit). */
 export function removeTempFilesNow(): void {
-  for (const path of live) {
+  for (const path of beingWritten) {
     try {
       rmSync(path, { force: true });
     } catch {
       /* gone already, or not ours to remove */
     }
   }
-  live.clear();
+  beingWritten.clear();
 }
 
 /**

@@ -10,7 +10,7 @@ import { execa, type Result } from 'execa';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Sandbox, SandboxOptions } from '../src/sandbox/server.js';
+import type { TestSandbox, TestSandboxOptions } from './sandbox/test-sandbox.js';
 import { IDV, ROOT, fixture, idv, makeHome, sandbox, sentBatches, sentItems, type Home } from './helpers.js';
 import { run as runIn, type FakeOptions, type FakeRun } from './fake-io.js';
 
@@ -60,7 +60,7 @@ const csv = (rows: Array<[string, string]>) => 'email,status\n' + rows.map(([e, 
 
 interface Ctx {
   home: Home;
-  sb: Sandbox;
+  sb: TestSandbox;
   env: Record<string, string>;
   file: string;
 }
@@ -68,7 +68,7 @@ interface Ctx {
 /** A home, a sandbox and a list file in the home; closed when the test ends. */
 async function setup(
   onTestFinished: (fn: () => Promise<void> | void) => void,
-  opts: SandboxOptions = {},
+  opts: TestSandboxOptions = {},
   xs: Array<[string, string]> = [],
 ): Promise<Ctx> {
   const home = await makeHome();
@@ -83,7 +83,7 @@ async function setup(
 }
 
 /** Validate requests received since index `from`. */
-const since = (sb: Sandbox, from: number) =>
+const since = (sb: TestSandbox, from: number) =>
   sb.requests.slice(from).filter((r) => r.path.endsWith('/validate'));
 
 type Spawned = ReturnType<typeof spawnIdv>;

@@ -18,7 +18,7 @@ import { tmpdir } from 'node:os';
 import { delimiter as PATH_SEP, join } from 'node:path';
 import { parse as parseCsv } from 'csv-parse/sync';
 import { fixture, IDV, makeHome, ROOT, sandbox, sentBatches, sentItems, type Home } from './helpers.js';
-import type { SandboxOptions } from '../src/sandbox/server.js';
+import type { TestSandboxOptions } from './sandbox/test-sandbox.js';
 
 // ---------------------------------------------------------------------------------------------
 // Is `script` (util-linux) here? Say so loudly when it is not: these tests are the only check of the
@@ -117,7 +117,7 @@ interface Ctx {
 }
 
 /** A fresh HOME (with its own XDG folders) and sandbox; both always removed. */
-async function withSandbox<T>(opts: SandboxOptions, fn: (c: Ctx) => Promise<T>): Promise<T> {
+async function withSandbox<T>(opts: TestSandboxOptions, fn: (c: Ctx) => Promise<T>): Promise<T> {
   const home = await makeHome();
   try {
     const { sb, env } = await sandbox(opts, home);
@@ -207,7 +207,7 @@ function bigSummary(colour: boolean, bars: boolean): RegExp {
 }
 const BIG_ARGS = ['--batch-size', '100', '--concurrency', '1'];
 /** 30 sequential requests of 60 ms each: at least 1.8 s, so the spinner turns several times (few requests: cheap on a busy machine). */
-const BIG_SANDBOX: SandboxOptions = { quota: 0, delayMs: 60 };
+const BIG_SANDBOX: TestSandboxOptions = { quota: 0, delayMs: 60 };
 
 let bigList = '';
 let scratch = '';

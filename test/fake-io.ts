@@ -4,7 +4,7 @@
 import { PassThrough, Readable, Writable } from 'node:stream';
 import { runCli } from '../src/main.js';
 import { Secrets } from '../src/secrets.js';
-import type { Io } from '../src/io.js';
+import type { Io, NetworkOptions } from '../src/io.js';
 import { ROOT } from './helpers.js';
 
 export interface FakeRun {
@@ -33,6 +33,8 @@ export interface FakeOptions {
   uid?: number | null;
   /** The terminal's width, as a TTY stream's `columns` says it (stdout and stderr). */
   columns?: number;
+  /** Certificates to trust and a name lookup instead of the system's (Io.network). */
+  network?: NetworkOptions;
 }
 
 class Collector extends Writable {
@@ -77,6 +79,7 @@ export function fakeIo(o: FakeOptions = {}): Io & { out: Collector; err: Collect
     signal: o.signal ?? new AbortController().signal,
     secrets: new Secrets(),
     uid: o.uid === undefined ? (process.geteuid?.() ?? null) : o.uid,
+    network: o.network,
   };
 }
 

@@ -5,7 +5,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startSandbox, type Sandbox, type SandboxOptions } from '../src/sandbox/server.js';
+import { startTestSandbox, type TestSandbox, type TestSandboxOptions } from './sandbox/test-sandbox.js';
 
 export const ROOT = fileURLToPath(new URL('..', import.meta.url));
 export const IDV = join(ROOT, 'bin', 'idv.js');
@@ -75,15 +75,15 @@ export function idv(args: string[], o: RunOptions = {}): Promise<Result> {
 }
 
 /** Start a sandbox and give the env that points idv at it with its key. */
-export async function sandbox(opts: SandboxOptions = {}, home?: Home): Promise<{ sb: Sandbox; env: Record<string, string> }> {
-  const sb = await startSandbox({ key: 'sk_test_0123456789abcdef', ...opts });
+export async function sandbox(opts: TestSandboxOptions = {}, home?: Home): Promise<{ sb: TestSandbox; env: Record<string, string> }> {
+  const sb = await startTestSandbox({ key: 'sk_test_0123456789abcdef', ...opts });
   return { sb, env: { ...(home?.env ?? {}), IDV_BASE_URL: sb.url, IDV_API_KEY: sb.key } };
 }
 
 /** The items of every validate request the sandbox received, in order. */
-export function sentBatches(sb: Sandbox): string[][] {
+export function sentBatches(sb: TestSandbox): string[][] {
   return sb.requests.filter((r) => r.path.endsWith('/validate')).map((r) => r.items ?? []);
 }
-export function sentItems(sb: Sandbox): string[] {
+export function sentItems(sb: TestSandbox): string[] {
   return sentBatches(sb).flat();
 }

@@ -1,12 +1,14 @@
 // The key and the config file (src/key.ts, and idv auth through it): the config is trusted as ssh trusts its
 // files (the user's own, not writable by others; a warning when others can read it), and every read of it or
 // of a key given on standard input is bounded: never a FIFO's wait, never /dev/zero read until memory is gone.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Readable } from 'node:stream';
-import { chmod, chown, mkdir, stat, symlink, writeFile } from 'node:fs/promises';
+import { promises as fsp } from 'node:fs';
+import { chmod, chown, mkdir, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { makeHome, sandbox, sentItems, writeList, type Home } from './helpers.js';
 import { run } from './fake-io.js';
+import { findKey, keyInConfig, readConfigFile } from '../src/key.js';
 
 const KEY = 'sk_test_0123456789abcdef';
 
@@ -150,5 +152,30 @@ describe('reads of the config and of a key are bounded', () => {
     stop.abort('SIGINT');
     const r = await pending;
     expect(r.exitCode).toBe(130);
+  });
+});
+
+describe('the config file is read once a run', () => {
+  it('a run with the key in the config opens the file once: masked from the first message, then used', async () => {
+    await storeKey(0o600);
+    const open = vi.spyOn(fsp, 'open');
+    try {
+      const r = await validate();
+      expect(r.exitCode).toBe(0);
+      expect(r.sent).toEqual(['ada@example.com']);
+      expect(open.mock.calls.filter(([path]) => path === config)).toHaveLength(1);
+    } finally {
+      open.mockRestore();
+    }
+  });
+
+  it('findKey takes the config as already read, and does not read it again', async () => {
+    await storeKey(0o600);
+    const read = await readConfigFile(home.env);
+    expect(keyInConfig(read)).toBe(KEY);
+    await rm(config);
+    const reader = { uid: process.geteuid?.() ?? null, warn: () => undefined };
+    expect(await findKey(home.env, { ...reader, config: read })).toEqual({ key: KEY, source: config });
+    expect(await findKey(home.env, reader)).toBeNull();
   });
 });

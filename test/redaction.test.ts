@@ -6,7 +6,7 @@ import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { makeHome, sandbox, type Home } from './helpers.js';
 import { run } from './fake-io.js';
-import type { Fault, Sandbox } from '../src/sandbox/server.js';
+import type { Fault, TestSandbox } from './sandbox/test-sandbox.js';
 import { createClient } from '../src/api/client.js';
 import { Secrets } from '../src/secrets.js';
 
@@ -110,7 +110,7 @@ for (const source of ['IDV_API_KEY', 'the config file'] as const) {
           expectNoKey(r2.stdout, r2.stderr);
           const status = await run(['auth', 'status'], { env });
           expectNoKey(status.stdout, status.stderr);
-          expect(sb.requests.every((q: Sandbox['requests'][number]) => q.authorization === `Bearer ${KEY}`)).toBe(true);
+          expect(sb.requests.every((q: TestSandbox['requests'][number]) => q.authorization === `Bearer ${KEY}`)).toBe(true);
         } finally {
           await sb.close();
         }

@@ -3,7 +3,8 @@
 import { describeRateHeaders, parseRateHeaders, type RateInfo } from './ratelimit.js';
 import { maskKey } from '../key.js';
 import type { Secrets } from '../secrets.js';
-import { BodyTooLargeError, directTransport, proxySettings, proxyTransport, ProxyRefusedError, TimeoutError } from './transport.js';
+import type { NetworkOptions } from '../io.js';
+import { BodyTooLargeError, directTransport, proxySettings, proxyTransport, ProxyRefusedError, TimeoutError, type RawResponse } from './transport.js';
 import { isPlainStatus, KNOWN_STATUSES } from '../statuses.js';
 
 /** The statuses of a 2xx answer, by item as sent: undefined for an item it lacks or gave no usable status. */
@@ -37,6 +38,8 @@ export interface ClientOptions {
   secrets: Secrets;
   /** One line per request, for --verbose. */
   log?: (line: string) => void;
+  /** Certificates and name lookup, when not the system's (Io.network). */
+  network?: NetworkOptions;
 }
 
 export interface Client {
@@ -55,74 +58,36 @@ export function maxAnswerBytes(items: number): number {
 
 const SIZE_WORDS = /too (many|large|big)|at most|maximum|max\b|limit|size/i;
 
-export async function createClient(opts: ClientOptions): Promise<Client> {
-  const base = new URL(opts.baseUrl);
+export async function createClient(options: ClientOptions): Promise<Client> {
+  const base = new URL(options.baseUrl);
   const prefix = base.pathname.replace(/\/+$/, '');
-  const proxy = proxySettings(opts.env, base);
-  const transport = proxy ? await proxyTransport(base, opts, proxy) : await directTransport(base, opts);
-  const auth = `Bearer ${opts.key}`;
-  const masked = maskKey(opts.key);
-  const { secrets } = opts;
-  const accepted = new Set<string>();
-  secrets.add(opts.key);
-  if (proxy) for (const p of [proxy.https, proxy.http]) if (p) secrets.add(proxyPassword(p));
+  const proxy = proxySettings(options.env, base);
+  const transport = proxy ? await proxyTransport(base, options, proxy) : await directTransport(base, options);
+  const { secrets } = options;
+  secrets.add(options.key);
+  if (proxy) for (const proxyUrl of [proxy.https, proxy.http]) if (proxyUrl) secrets.add(proxyPassword(proxyUrl));
+  const answers: AnswerReader = { secrets, accepted: new Set<string>() };
+  const headers = { authorization: `Bearer ${options.key}`, 'content-type': 'application/json', accept: 'application/json' };
+  const masked = maskKey(options.key);
 
   async function validate(endpoint: string, field: string, items: string[], signal: AbortSignal): Promise<Outcome> {
     const started = Date.now();
     const path = prefix + endpoint;
-    let statusCode = 0;
-    let rate: RateInfo = {};
-    let rateText = '';
-    const log = (what: string) =>
-      opts.log?.(
-        secrets.redact(
-          `POST ${path} ${items.length} item${items.length === 1 ? '' : 's'} → ${what} in ${Date.now() - started} ms` +
-            (rateText ? `; ${rateText}` : '') +
-            `; key ${masked}`,
-        ),
-      );
+    // One line per request for --verbose: what came back, how long it took, the rate-limit headers.
+    const log = (what: string, rateText = '') =>
+      options.log?.(secrets.redact(`POST ${path} ${plural(items.length)} → ${what} in ${Date.now() - started} ms${rateText}; key ${masked}`));
+    let res: RawResponse;
     try {
-      const res = await transport.post(
-        path,
-        { authorization: auth, 'content-type': 'application/json', accept: 'application/json' },
-        JSON.stringify({ [field]: items }),
-        signal,
-        maxAnswerBytes(items.length),
-      );
-      statusCode = res.statusCode;
-      rate = parseRateHeaders(res.header);
-      if (opts.log) rateText = describeRateHeaders(res.header); // for --verbose only
-      const text = res.text;
-      log(String(statusCode));
-      if (statusCode >= 200 && statusCode < 300) {
-        const results = parseBody(text, field, secrets, accepted);
-        if (!results) return { type: 'retry', reason: `the service sent a malformed answer (HTTP ${statusCode})`, rate };
-        return { type: 'ok', results, rate };
-      }
-      if (statusCode === 401) return { type: 'auth' };
-      if (statusCode === 429) return { type: 'quota', rate };
-      if (statusCode === 413 || (statusCode === 400 && items.length > 1 && SIZE_WORDS.test(text))) {
-        return { type: 'too-large', rate };
-      }
-      if (statusCode === 408 || statusCode >= 500) {
-        return { type: 'retry', reason: `the service answered HTTP ${statusCode}`, rate };
-      }
-      const reason = secrets.redact(`the service answered HTTP ${statusCode}${messageOf(text)}`);
-      return { type: 'failed', reason, rate, turnedAway: statusCode === 403 || statusCode === 404 };
+      res = await transport.post(path, headers, JSON.stringify({ [field]: items }), signal, maxAnswerBytes(items.length));
     } catch (err) {
       if (signal.aborted) throw err;
-      if (err instanceof ProxyRefusedError) {
-        log(err.message);
-        return { type: 'failed', reason: secrets.redact(err.message), rate, turnedAway: true };
-      }
-      if (err instanceof BodyTooLargeError) {
-        log(err.message);
-        return { type: 'retry', reason: secrets.redact(err.message), rate };
-      }
-      const reason = secrets.redact(err instanceof TimeoutError ? err.message : `network error (${describeNetworkError(err)})`);
-      log(reason);
-      return { type: 'unreachable', reason, rate };
+      const outcome = noAnswer(err, secrets);
+      log(err instanceof ProxyRefusedError || err instanceof BodyTooLargeError ? err.message : outcome.reason);
+      return outcome;
     }
+    const rateText = options.log ? describeRateHeaders(res.header) : '';
+    log(String(res.statusCode), rateText && `; ${rateText}`);
+    return outcomeOf(res, field, items.length, answers);
   }
 
   return {
@@ -133,11 +98,44 @@ export async function createClient(opts: ClientOptions): Promise<Client> {
   };
 }
 
+const plural = (count: number) => `${count} item${count === 1 ? '' : 's'}`;
+
+/** What reading a 2xx answer needs: the run's secrets, and the new statuses accepted so far this run. */
+interface AnswerReader {
+  secrets: Secrets;
+  accepted: Set<string>;
+}
+
+/** The outcome of an answer, by its status and body. */
+function outcomeOf(res: RawResponse, field: string, count: number, answers: AnswerReader): Outcome {
+  const { statusCode, text } = res;
+  const rate = parseRateHeaders(res.header);
+  if (statusCode >= 200 && statusCode < 300) {
+    const results = parseBody(text, field, answers.secrets, answers.accepted);
+    if (!results) return { type: 'retry', reason: `the service sent a malformed answer (HTTP ${statusCode})`, rate };
+    return { type: 'ok', results, rate };
+  }
+  if (statusCode === 401) return { type: 'auth' };
+  if (statusCode === 429) return { type: 'quota', rate };
+  if (statusCode === 413 || (statusCode === 400 && count > 1 && SIZE_WORDS.test(text))) return { type: 'too-large', rate };
+  if (statusCode === 408 || statusCode >= 500) return { type: 'retry', reason: `the service answered HTTP ${statusCode}`, rate };
+  const reason = answers.secrets.redact(`the service answered HTTP ${statusCode}${messageOf(text)}`);
+  return { type: 'failed', reason, rate, turnedAway: statusCode === 403 || statusCode === 404 };
+}
+
+/** The outcome of a request that got no usable answer: a proxy's refusal, an oversized answer, or none at all. */
+function noAnswer(err: unknown, secrets: Secrets): Extract<Outcome, { reason: string }> {
+  if (err instanceof ProxyRefusedError) return { type: 'failed', reason: secrets.redact(err.message), rate: {}, turnedAway: true };
+  if (err instanceof BodyTooLargeError) return { type: 'retry', reason: secrets.redact(err.message), rate: {} };
+  const reason = secrets.redact(err instanceof TimeoutError ? err.message : `network error (${describeNetworkError(err)})`);
+  return { type: 'unreachable', reason, rate: {} };
+}
+
 /** The password of a proxy URL, if it has one (it is a secret like the key). */
 function proxyPassword(url: string): string | undefined {
   try {
-    const u = new URL(url);
-    return u.password ? decodeURIComponent(u.password) : undefined;
+    const parsed = new URL(url);
+    return parsed.password ? decodeURIComponent(parsed.password) : undefined;
   } catch {
     return undefined;
   }
@@ -158,7 +156,7 @@ export const MAX_NEW_STATUSES = 32;
 function acceptable(status: string, secrets: Secrets, accepted: Set<string>): boolean {
   if (accepted.has(status)) return true;
   if (!isPlainStatus(status) || secrets.holds(status)) return false;
-  if (!KNOWN_STATUSES.includes(status) && [...accepted].filter((s) => !KNOWN_STATUSES.includes(s)).length >= MAX_NEW_STATUSES) return false;
+  if (!KNOWN_STATUSES.includes(status) && [...accepted].filter((seen) => !KNOWN_STATUSES.includes(seen)).length >= MAX_NEW_STATUSES) return false;
   accepted.add(status);
   return true;
 }
@@ -192,8 +190,8 @@ function parseBody(text: string, field: string, secrets: Secrets, accepted: Set<
 
 function messageOf(text: string): string {
   try {
-    const m = (JSON.parse(text) as { message?: unknown }).message;
-    if (typeof m === 'string' && m.length > 0 && m.length < 200) return `: ${m.replace(/\s+/g, ' ')}`;
+    const said = (JSON.parse(text) as { message?: unknown }).message;
+    if (typeof said === 'string' && said.length > 0 && said.length < 200) return `: ${said.replace(/\s+/g, ' ')}`;
   } catch {
     /* not JSON: say nothing of it */
   }
@@ -201,6 +199,6 @@ function messageOf(text: string): string {
 }
 
 function describeNetworkError(err: unknown): string {
-  const e = err as { code?: string; cause?: { code?: string }; message?: string };
-  return e.code ?? e.cause?.code ?? e.message?.split('\n')[0] ?? 'unknown';
+  const error = err as { code?: string; cause?: { code?: string }; message?: string };
+  return error.code ?? error.cause?.code ?? error.message?.split('\n')[0] ?? 'unknown';
 }

@@ -28,7 +28,7 @@ type Params = Map<string, string>;
 function members(value: string): Array<{ name: string; params: Params }> {
   const out: Array<{ name: string; params: Params }> = [];
   for (const member of value.split(',')) {
-    const parts = member.split(';').map((p) => p.trim());
+    const parts = member.split(';').map((part) => part.trim());
     const head = parts.shift() ?? '';
     const params: Params = new Map();
     let name = head.replace(/^"(.*)"$/, '$1');
@@ -37,10 +37,10 @@ function members(value: string): Array<{ name: string; params: Params }> {
       parts.unshift(head);
       name = '';
     }
-    for (const p of parts) {
-      const eq = p.indexOf('=');
+    for (const part of parts) {
+      const eq = part.indexOf('=');
       if (eq === -1) continue;
-      params.set(p.slice(0, eq).trim().toLowerCase(), p.slice(eq + 1).trim().replace(/^"(.*)"$/, '$1'));
+      params.set(part.slice(0, eq).trim().toLowerCase(), part.slice(eq + 1).trim().replace(/^"(.*)"$/, '$1'));
     }
     out.push({ name, params });
   }
@@ -50,12 +50,12 @@ function members(value: string): Array<{ name: string; params: Params }> {
 function pick(value: string | undefined): Params | undefined {
   if (!value) return undefined;
   const list = members(value);
-  const named = list.find((m) => m.name === 'validations') ?? list.find((m) => m.params.size > 0);
+  const named = list.find((member) => member.name === 'validations') ?? list.find((member) => member.params.size > 0);
   if (!named) return undefined;
   if (named.name === '') {
     // merge nameless members: "limit=50, remaining=49, reset=3599"
     const merged: Params = new Map();
-    for (const m of list) if (m.name === '') for (const [k, v] of m.params) merged.set(k, v);
+    for (const member of list) if (member.name === '') for (const [name, value] of member.params) merged.set(name, value);
     return merged;
   }
   return named.params;
@@ -65,22 +65,22 @@ function pick(value: string | undefined): Params | undefined {
  * A count or a number of seconds: a whole number, or nothing. `r=0.5` would make a batch of half an item
  * (an empty request, sent without end); `-1`, `1e3`, `NaN` and numbers past 15 digits are none either.
  */
-function num(v: string | undefined): number | undefined {
-  return v !== undefined && /^\d{1,15}$/.test(v) ? Number(v) : undefined;
+function num(text: string | undefined): number | undefined {
+  return text !== undefined && /^\d{1,15}$/.test(text) ? Number(text) : undefined;
 }
 
 /** A number of seconds until a reset, or undefined when it is none or beyond any plausible window. */
-function seconds(v: number | undefined): number | undefined {
-  return v !== undefined && v <= MAX_RESET_SECONDS ? v : undefined;
+function seconds(count: number | undefined): number | undefined {
+  return count !== undefined && count <= MAX_RESET_SECONDS ? count : undefined;
 }
 
 export function parseRetryAfter(value: string | undefined, now = Date.now()): number | undefined {
   if (!value) return undefined;
-  const v = value.trim();
-  if (/^\d{1,20}$/.test(v)) return seconds(Number(v));
+  const text = value.trim();
+  if (/^\d{1,20}$/.test(text)) return seconds(Number(text));
   // An HTTP date starts with its day's name (RFC 9110): Date.parse alone takes "1.5" or "-1" for dates in 2001.
-  if (!/^[A-Za-z]{3,9},? /.test(v)) return undefined;
-  const date = Date.parse(v);
+  if (!/^[A-Za-z]{3,9},? /.test(text)) return undefined;
+  const date = Date.parse(text);
   if (Number.isNaN(date)) return undefined;
   return seconds(Math.max(0, Math.ceil((date - now) / 1000)));
 }
@@ -89,10 +89,10 @@ export type HeaderGetter = (name: string) => string | undefined;
 
 export function parseRateHeaders(get: HeaderGetter, now = Date.now()): RateInfo {
   const info: RateInfo = {};
-  const rl = pick(get('ratelimit'));
-  if (rl) {
-    info.remaining = num(rl.get('r') ?? rl.get('remaining'));
-    info.reset = seconds(num(rl.get('t') ?? rl.get('reset')));
+  const rateLimit = pick(get('ratelimit'));
+  if (rateLimit) {
+    info.remaining = num(rateLimit.get('r') ?? rateLimit.get('remaining'));
+    info.reset = seconds(num(rateLimit.get('t') ?? rateLimit.get('reset')));
   }
   info.remaining ??= num(get('ratelimit-remaining')?.trim());
   info.reset ??= seconds(num(get('ratelimit-reset')?.trim()));
@@ -108,9 +108,9 @@ export function parseRateHeaders(get: HeaderGetter, now = Date.now()): RateInfo 
 /** The raw header values, for --verbose. */
 export function describeRateHeaders(get: HeaderGetter): string {
   const parts: string[] = [];
-  for (const h of ['RateLimit', 'RateLimit-Policy', 'Retry-After']) {
-    const v = get(h.toLowerCase());
-    if (v) parts.push(`${h}: ${v}`);
+  for (const header of ['RateLimit', 'RateLimit-Policy', 'Retry-After']) {
+    const value = get(header.toLowerCase());
+    if (value) parts.push(`${header}: ${value}`);
   }
   return parts.join('; ');
 }

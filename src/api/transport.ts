@@ -1,12 +1,12 @@
 // How a request reaches the service: one POST, its status, headers and whole body as text.
-//
-// Direct connections use Node's own http/https with a keep-alive Agent: measured with `npm run bench`,
-// it costs ~50 MB less memory than undici (whose parser is a WebAssembly module) and is at least as fast.
-// Through an HTTPS_PROXY / HTTP_PROXY, undici's EnvHttpProxyAgent does the CONNECT tunnelling and NO_PROXY
-// matching; it is loaded only then.
+// Direct connections use node:http(s) with a keep-alive Agent: lighter than undici (README, Performance)
+// and as fast. Through HTTPS_PROXY / HTTP_PROXY, undici's EnvHttpProxyAgent does the CONNECT tunnelling and
+// NO_PROXY matching; it is loaded only then. Both share one time limit, one capped body reader, one set of errors.
 import type { Agent as HttpAgent, IncomingMessage } from 'node:http';
+import type { Readable } from 'node:stream';
 import { usageError } from '../errors.js';
-import { isLoopback } from './loopback.js';
+import type { NetworkOptions } from '../io.js';
+import { isLoopback } from '../loopback.js';
 
 export interface RawResponse {
   statusCode: number;
@@ -19,6 +19,14 @@ export interface Transport {
   /** One POST; an answer whose body passes `maxBytes` is cut off and fails with BodyTooLargeError. */
   post(path: string, headers: Record<string, string>, body: string, signal: AbortSignal, maxBytes: number): Promise<RawResponse>;
   close(): Promise<void>;
+}
+
+export interface TransportOptions {
+  /** The limit of one whole exchange: connect, send, headers, body. */
+  timeoutMs: number;
+  connections: number;
+  /** Certificates to trust and a name lookup, when not the system's. */
+  network?: NetworkOptions;
 }
 
 /** No answer (connect, headers and whole body) within the per-request time limit. */
@@ -35,8 +43,101 @@ export class BodyTooLargeError extends Error {
   }
 }
 
-function formatBytes(n: number): string {
-  return n >= 1024 * 1024 ? `${(n / 1024 / 1024).toFixed(1)} MiB` : `${Math.round(n / 1024)} KiB`;
+/** The proxy said no to the tunnel (407, 403…): retrying will not help, the message says what to fix. */
+export class ProxyRefusedError extends Error {}
+
+function formatBytes(bytes: number): string {
+  return bytes >= 1024 * 1024 ? `${(bytes / 1024 / 1024).toFixed(1)} MiB` : `${Math.round(bytes / 1024)} KiB`;
+}
+
+// --- The common half -------------------------------------------------------------------------------
+
+/** Given to an exchange: what to do (once) if its wait is cut, by the caller's abort or the time limit. */
+export type WhenCut = (cancel: () => void) => void;
+
+/**
+ * Run one exchange within `ms` and the caller's `signal`; a wait the exchange does not end itself (its
+ * `cancel`) is cut here. Past the limit it fails with TimeoutError, whatever the exchange failed with; aborted
+ * by the caller, with the abort's reason. (No AbortController per request: on the direct path it costs CPU.)
+ */
+export async function withinTimeLimit<T>(signal: AbortSignal, ms: number, exchange: (whenCut: WhenCut) => Promise<T>): Promise<T> {
+  if (signal.aborted) throw abortError(signal);
+  let timedOut = false;
+  let cancel = () => {};
+  let cut = () => {};
+  const stopped = new Promise<never>((_, reject) => {
+    cut = () => {
+      cancel();
+      reject(new Error('stopped'));
+    };
+  });
+  const timer = setTimeout(() => {
+    timedOut = true;
+    cut();
+  }, ms);
+  signal.addEventListener('abort', cut, { once: true });
+  try {
+    return await Promise.race([exchange((onCut) => (cancel = onCut)), stopped]);
+  } catch (err) {
+    if (signal.aborted) throw abortError(signal);
+    if (timedOut) throw new TimeoutError(ms);
+    throw err;
+  } finally {
+    clearTimeout(timer);
+    signal.removeEventListener('abort', cut);
+    stopped.catch(() => undefined);
+  }
+}
+
+function abortError(signal: AbortSignal): Error {
+  return signal.reason instanceof Error ? signal.reason : Object.assign(new Error('aborted'), { name: 'AbortError' });
+}
+
+/**
+ * An answer's body as text; past `maxBytes` it is not read further (the stream is destroyed). An answer
+ * cut short fails in the stream itself (node:http: "aborted", ECONNRESET; undici: UND_ERR_SOCKET).
+ */
+export function readCapped(body: Readable, maxBytes: number): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    body.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= maxBytes) return void chunks.push(chunk);
+      body.destroy();
+      reject(new BodyTooLargeError(maxBytes));
+    });
+    body.on('end', () => resolve(Buffer.concat(chunks, size).toString('utf8')));
+    body.on('error', reject);
+    body.on('close', () => {
+      if (!body.readableEnded) reject(new Error('the answer was cut short'));
+    });
+  });
+}
+
+/** Response headers as RawResponse.header reads them. */
+function headerGetter(headers: Record<string, string | string[] | undefined>): RawResponse['header'] {
+  return (name) => {
+    const value = headers[name];
+    return Array.isArray(value) ? value.join(', ') : value;
+  };
+}
+
+// --- Direct: node:http(s) ----------------------------------------------------------------------------
+
+export async function directTransport(base: URL, options: TransportOptions): Promise<Transport> {
+  const https = base.protocol === 'https:';
+  const http = https ? await import('node:https') : await import('node:http');
+  // `timeout` makes Node honour the server's `Keep-Alive: timeout=N` hint (idle sockets are closed a second
+  // before the server would close them); without one, Node 20 keeps idle sockets open indefinitely.
+  const agent: HttpAgent = new http.Agent({
+    keepAlive: true,
+    maxSockets: options.connections,
+    maxFreeSockets: options.connections,
+    timeout: 5_000,
+    ...options.network,
+  });
+  return new DirectTransport(http.request, agent, base, options.timeoutMs);
 }
 
 /** A kept-alive socket the server had closed: worth one immediate second try. */
@@ -46,135 +147,69 @@ class StaleSocketError extends Error {
   }
 }
 
-/** Response headers as RawResponse.header reads them. */
-function headerGetter(headers: Record<string, string | string[] | undefined>): RawResponse['header'] {
-  return (name) => {
-    const v = headers[name];
-    return Array.isArray(v) ? v.join(', ') : v;
-  };
-}
+type RequestFunction = (typeof import('node:http'))['request'];
 
-/** The connection ended before the whole answer arrived. */
-const cutShort = () => Object.assign(new Error('the answer was cut short'), { code: 'ECONNRESET' });
+class DirectTransport implements Transport {
+  private readonly host: string;
+  private readonly port: number;
 
-interface TransportOptions {
-  timeoutMs: number;
-  connections: number;
-}
-
-// (Long on purpose: one closure owns the keep-alive agent; exchange() is one request's whole life.)
-export async function directTransport(base: URL, o: TransportOptions): Promise<Transport> {
-  const https = base.protocol === 'https:';
-  const mod = https ? await import('node:https') : await import('node:http');
-  // `timeout` makes Node honour the server's `Keep-Alive: timeout=N` hint (idle sockets are closed a second
-  // before the server would close them); without one, Node 20 keeps idle sockets open indefinitely.
-  const agent: HttpAgent = new mod.Agent({ keepAlive: true, maxSockets: o.connections, maxFreeSockets: o.connections, timeout: 5_000 });
-  const host = base.hostname.replace(/^\[(.*)\]$/, '$1'); // [::1] → ::1
-  const port = base.port ? Number(base.port) : https ? 443 : 80;
+  constructor(
+    private readonly request: RequestFunction,
+    private readonly agent: HttpAgent,
+    base: URL,
+    private readonly timeoutMs: number,
+  ) {
+    this.host = base.hostname.replace(/^\[(.*)\]$/, '$1'); // [::1] → ::1
+    this.port = base.port ? Number(base.port) : base.protocol === 'https:' ? 443 : 80;
+  }
 
   /**
-   * One exchange. A request that fails on a kept-alive socket before any answer byte (the server closed
-   * the idle connection as we reused it) is sent once more at once on a fresh socket, without using up
-   * one of the caller's retries: that is the usual fate of a pooled connection, not a failing service.
+   * A request that fails on a kept-alive socket before any answer byte (the server closed the idle
+   * connection as we reused it) is sent once more at once on a fresh socket, without using up one of the
+   * caller's retries: that is the usual fate of a pooled connection, not a failing service.
    */
-  const post: Transport['post'] = async (path, headers, body, signal, maxBytes) => {
+  async post(path: string, headers: Record<string, string>, body: string, signal: AbortSignal, maxBytes: number): Promise<RawResponse> {
+    const once = () => withinTimeLimit(signal, this.timeoutMs, (whenCut) => this.exchange(path, headers, body, maxBytes, whenCut));
     try {
-      return await exchange(path, headers, body, signal, maxBytes);
+      return await once();
     } catch (err) {
       if (!(err instanceof StaleSocketError) || signal.aborted) throw err instanceof StaleSocketError ? err.cause : err;
-      return exchange(path, headers, body, signal, maxBytes).catch((again) => {
+      return once().catch((again) => {
         throw again instanceof StaleSocketError ? again.cause : again;
       });
     }
-  };
+  }
 
-  const exchange = (path: string, headers: Record<string, string>, body: string, signal: AbortSignal, maxBytes: number) =>
-    new Promise<RawResponse>((resolve, reject) => {
-      const abortError = () =>
-        signal.reason instanceof Error ? signal.reason : Object.assign(new Error('aborted'), { name: 'AbortError' });
-      if (signal.aborted) return reject(abortError());
-      const payload = Buffer.from(body, 'utf8');
-      let settled = false;
-      let answered = false;
-      const finish = (err: Error | null, res?: RawResponse) => {
-        if (settled) return;
-        settled = true;
-        clearTimeout(timer);
-        signal.removeEventListener('abort', onAbort);
-        if (err) reject(err);
-        else resolve(res!);
-      };
-      const req = mod.request({
-        host,
-        port,
-        path,
-        method: 'POST',
-        agent,
-        headers: { ...headers, 'content-length': String(payload.length) },
-      });
-      req.on('error', (err: NodeJS.ErrnoException) => {
-        const stale = req.reusedSocket && !answered && (err.code === 'ECONNRESET' || err.code === 'EPIPE');
-        finish(stale ? new StaleSocketError(err) : err);
-      });
-      // One limit for the whole exchange: connect, send, headers, body.
-      const timer = setTimeout(() => {
-        const err = new TimeoutError(o.timeoutMs);
-        req.destroy(err);
-        finish(err);
-      }, o.timeoutMs);
-      const onAbort = () => {
-        const err = abortError();
-        req.destroy(err);
-        finish(err);
-      };
-      signal.addEventListener('abort', onAbort, { once: true });
-      req.on('response', (res: IncomingMessage) => {
-        answered = true;
-        const chunks: Buffer[] = [];
-        let size = 0;
-        res.on('data', (chunk: Buffer) => {
-          size += chunk.length;
-          if (size > maxBytes) {
-            const err = new BodyTooLargeError(maxBytes);
-            req.destroy(err);
-            return finish(err);
-          }
-          chunks.push(chunk);
-        });
-        res.on('error', (err) => finish(err));
-        res.on('end', () => {
-          if (!res.complete) return finish(cutShort());
-          const text = Buffer.concat(chunks, size).toString('utf8');
-          finish(null, { statusCode: res.statusCode ?? 0, header: headerGetter(res.headers), text });
-        });
-        res.on('close', () => {
-          if (!res.complete) finish(cutShort());
-        });
-      });
-      req.end(payload);
+  async close(): Promise<void> {
+    this.agent.destroy();
+  }
+
+  private async exchange(path: string, headers: Record<string, string>, body: string, maxBytes: number, whenCut: WhenCut): Promise<RawResponse> {
+    const payload = Buffer.from(body, 'utf8');
+    const req = this.request({
+      host: this.host,
+      port: this.port,
+      path,
+      method: 'POST',
+      agent: this.agent,
+      headers: { ...headers, 'content-length': String(payload.length) },
     });
-
-  return {
-    post,
-    close: async () => agent.destroy(),
-  };
+    whenCut(() => req.destroy(new Error('aborted')));
+    const answered = new Promise<IncomingMessage>((resolve, reject) => {
+      req.once('response', resolve);
+      // Kept after the answer, so that a late error has a listener; it then settles nothing.
+      req.on('error', (err: NodeJS.ErrnoException) => {
+        const stale = req.reusedSocket && (err.code === 'ECONNRESET' || err.code === 'EPIPE');
+        reject(stale ? new StaleSocketError(err) : err);
+      });
+    });
+    req.end(payload);
+    const res = await answered;
+    return { statusCode: res.statusCode ?? 0, header: headerGetter(res.headers), text: await readCapped(res, maxBytes) };
+  }
 }
 
-type Connector = (opts: object, callback: (err: Error | null, socket?: unknown) => void) => void;
-
-/** undici's tunnelling connect, with a proxy that closes the connection reported as a plain failure (see factory). */
-function tunnelOnce(connect: unknown): unknown {
-  if (typeof connect !== 'function') return connect;
-  return ((opts, callback) =>
-    (connect as Connector)(opts, (err, socket) => {
-      if (err && (err as { code?: string }).code === 'UND_ERR_SOCKET') {
-        callback(Object.assign(new Error('the proxy closed the connection'), { code: 'the proxy closed the connection' }));
-      } else callback(err, socket);
-    })) satisfies Connector;
-}
-
-/** The proxy said no to the tunnel (407, 403…): retrying will not help, the message says what to fix. */
-export class ProxyRefusedError extends Error {}
+// --- Through a proxy: undici ---------------------------------------------------------------------------
 
 export interface ProxySettings {
   https?: string;
@@ -187,7 +222,7 @@ export interface ProxySettings {
  * the URLs checked (a usage error names the variable); null when there is none or `base` is loopback.
  */
 export function proxySettings(env: Record<string, string | undefined>, base: URL): ProxySettings | null {
-  const get = (n: string) => env[n] || env[n.toLowerCase()] || undefined;
+  const get = (name: string) => env[name] || env[name.toLowerCase()] || undefined;
   const https = get('HTTPS_PROXY');
   const http = get('HTTP_PROXY');
   // Loopback (the sandbox) is never reached through a proxy: a proxy elsewhere could not reach it.
@@ -222,111 +257,117 @@ function proxyUrl(name: string, value: string): string {
   return withScheme;
 }
 
-// (Long on purpose: one closure owns the undici dispatcher, renewed after a time-out; post() bounds each exchange.)
-export async function proxyTransport(
-  base: URL,
-  o: TransportOptions,
-  proxy: ProxySettings,
-): Promise<Transport> {
-  const { https: httpsProxy, http: httpProxy } = proxy;
-  const undici = await import('undici');
-  const makeDispatcher = () =>
-    new undici.EnvHttpProxyAgent({
-      // Given explicitly, so that undici never reads process.env itself (the command's env is `opts.env`).
-      httpProxy: httpProxy ?? '',
-      httpsProxy: httpsProxy ?? httpProxy ?? '',
+type Undici = typeof import('undici');
+type Dispatcher = InstanceType<Undici['EnvHttpProxyAgent']>;
+
+export async function proxyTransport(base: URL, options: TransportOptions, proxy: ProxySettings): Promise<Transport> {
+  return new ProxyTransport(await import('undici'), base, options, proxy);
+}
+
+/** undici's own time-outs, each set to the exchange's limit. */
+const UNDICI_TIMEOUTS = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CONNECT_TIMEOUT']);
+
+class ProxyTransport implements Transport {
+  private dispatcher: Dispatcher;
+  /** Dispatchers replaced after a time-out, still finishing what they hold. */
+  private readonly retired: Dispatcher[] = [];
+
+  constructor(
+    private readonly undici: Undici,
+    private readonly base: URL,
+    private readonly options: TransportOptions,
+    private readonly proxy: ProxySettings,
+  ) {
+    this.dispatcher = this.newDispatcher();
+  }
+
+  async post(path: string, headers: Record<string, string>, body: string, signal: AbortSignal, maxBytes: number): Promise<RawResponse> {
+    try {
+      // undici does not cancel a request still waiting for its CONNECT tunnel: withinTimeLimit cuts the wait.
+      return await withinTimeLimit(signal, this.options.timeoutMs, async (whenCut) => {
+        const cut = new AbortController();
+        whenCut(() => cut.abort());
+        const res = await this.dispatcher.request({ origin: this.base.origin, path, method: 'POST', headers, body, signal: cut.signal });
+        return { statusCode: res.statusCode, header: headerGetter(res.headers), text: await readCapped(res.body, maxBytes) };
+      });
+    } catch (err) {
+      throw this.failure(err, signal);
+    }
+  }
+
+  async close(): Promise<void> {
+    // A tunnel still waiting for its CONNECT answer would hold destroy() up: give it a moment, no more.
+    const all = [this.dispatcher, ...this.retired].map((dispatcher) => dispatcher.destroy().catch(() => undefined));
+    await Promise.race([Promise.all(all), new Promise((resolve) => setTimeout(resolve, 500).unref())]);
+  }
+
+  /** What a failed exchange throws: a time-out renews the connections; a proxy's refusal says what to fix. */
+  private failure(err: unknown, signal: AbortSignal): unknown {
+    if (signal.aborted || err instanceof BodyTooLargeError) return err;
+    if (err instanceof TimeoutError || UNDICI_TIMEOUTS.has((err as { code?: string }).code ?? '')) {
+      this.renew();
+      return err instanceof TimeoutError ? err : new TimeoutError(this.options.timeoutMs);
+    }
+    const answered = /Proxy response \((\d{3})\)/.exec((err as Error).message ?? '');
+    if (!answered) return err;
+    const status = Number(answered[1]);
+    if (status === 407) return new ProxyRefusedError('the proxy asks for credentials (HTTP 407); put them in the proxy URL: http://user:password@host:port');
+    if (status === 401 || status === 403 || status === 405) return new ProxyRefusedError(`the proxy refused the connection (HTTP ${status})`);
+    // 502, 503…: a proxy or its upstream failing for now; retried like any network error.
+    return Object.assign(new Error(`the proxy answered HTTP ${status}`), { code: `proxy answered HTTP ${status}` });
+  }
+
+  /**
+   * After a time-out, later requests go through fresh connections: undici would queue them behind a tunnel
+   * still waiting for its CONNECT answer, and fail them with it. Requests still running on the old
+   * connections finish there (close() waits for them: an answer already paid for is not thrown away).
+   */
+  private renew(): void {
+    const old = this.dispatcher;
+    this.dispatcher = this.newDispatcher();
+    this.retired.push(old);
+    old.close().catch(() => undefined);
+  }
+
+  private newDispatcher(): Dispatcher {
+    const { undici, options, proxy } = this;
+    const { timeoutMs: ms, network } = options;
+    return new undici.EnvHttpProxyAgent({
+      // Given explicitly, so that undici never reads process.env itself (the command's env is the Io's).
+      httpProxy: proxy.http ?? '',
+      httpsProxy: proxy.https ?? proxy.http ?? '',
       noProxy: proxy.no ?? '',
-      connections: o.connections,
-      headersTimeout: o.timeoutMs,
-      bodyTimeout: o.timeoutMs,
-      connect: { timeout: o.timeoutMs },
+      connections: options.connections,
+      headersTimeout: ms,
+      bodyTimeout: ms,
+      // The connections NO_PROXY sends direct; inside a tunnel, requestTls is the TLS session with the service.
+      connect: { timeout: ms, ...network },
+      ...(network?.ca === undefined ? {} : { requestTls: { ca: network.ca } }),
       // The connection to the proxy itself (its CONNECT) gets the same limit; undici's default is 300 s,
       // during which an unanswered tunnel would hold a connection slot and starve later batches.
       clientFactory: (origin: URL, opts: object) =>
-        new undici.Pool(origin, { ...opts, headersTimeout: o.timeoutMs, bodyTimeout: o.timeoutMs, connect: { timeout: o.timeoutMs } }),
-      // The connections to the service, tunnelled through the proxy. When the proxy closes the connection during
-      // CONNECT, undici's error (UND_ERR_SOCKET) counts as recoverable: it reconnects at once, without end (a
-      // storm of thousands of connections a second, and a request that never fails). Given another code, the
-      // request fails, and idv's own retries, with back-off, decide.
+        new undici.Pool(origin, { ...opts, headersTimeout: ms, bodyTimeout: ms, connect: { timeout: ms, ...network } }),
+      // The connections to the service, tunnelled through the proxy (see tunnelOnce).
       factory: (origin: string | URL, opts: { connect?: unknown }) =>
-        new undici.Pool(origin, { ...opts, connect: tunnelOnce(opts.connect) } as ConstructorParameters<typeof undici.Pool>[1]),
+        new undici.Pool(origin, { ...opts, connect: tunnelOnce(opts.connect) } as ConstructorParameters<Undici['Pool']>[1]),
     });
-  let dispatcher = makeDispatcher();
-  const retired: Array<{ destroy(): Promise<void> }> = [];
-  /**
-   * After a time-out, later requests go through fresh connections: undici would queue them behind a
-   * tunnel that is still waiting for its CONNECT answer, and fail them with it. Requests still running on
-   * the old connections finish there (close() waits for them: an answer already paid for is not thrown away).
-   */
-  const renew = () => {
-    const old = dispatcher;
-    dispatcher = makeDispatcher();
-    retired.push(old);
-    old.close().catch(() => undefined);
-  };
-  const TIMEOUTS = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CONNECT_TIMEOUT']);
-  const exchange = async (path: string, headers: Record<string, string>, body: string, signal: AbortSignal, maxBytes: number): Promise<RawResponse> => {
-    const res = await dispatcher.request({ origin: base.origin, path, method: 'POST', headers, body, signal });
-    const chunks: Buffer[] = [];
-    let size = 0;
-    for await (const chunk of res.body as AsyncIterable<Buffer>) {
-      size += chunk.length;
-      if (size > maxBytes) {
-        res.body.destroy();
-        throw new BodyTooLargeError(maxBytes);
-      }
-      chunks.push(chunk);
-    }
-    return { statusCode: res.statusCode, header: headerGetter(res.headers), text: Buffer.concat(chunks, size).toString('utf8') };
-  };
-  return {
-    async post(path, headers, body, signal, maxBytes) {
-      // The same limit as directTransport's: the whole exchange. undici does not cancel a request still
-      // waiting for its CONNECT tunnel (its own CONNECT has a 300 s limit), so the wait is cut here.
-      // A timer of our own, held here: an AbortSignal.timeout() that only AbortSignal.any() refers to can be
-      // garbage-collected before it fires, and then the limit never comes.
-      const timeout = new TimeoutError(o.timeoutMs);
-      const timer = new AbortController();
-      const clock = setTimeout(() => timer.abort(timeout), o.timeoutMs);
-      const both = AbortSignal.any([signal, timer.signal]);
-      let onAbort = () => {};
-      const cut = new Promise<never>((_, reject) => {
-        onAbort = () => reject(signal.aborted ? signal.reason : timeout);
-        signal.addEventListener('abort', onAbort, { once: true });
-        timer.signal.addEventListener('abort', onAbort, { once: true });
-      });
-      try {
-        return await Promise.race([exchange(path, headers, body, both, maxBytes), cut]);
-      } catch (err) {
-        if (signal.aborted || err instanceof BodyTooLargeError) throw err;
-        if (both.aborted || TIMEOUTS.has((err as { code?: string }).code ?? '')) {
-          renew();
-          throw timeout;
-        }
-        const answered = /Proxy response \((\d{3})\)/.exec((err as Error).message ?? '');
-        if (answered) {
-          const status = Number(answered[1]);
-          if (status === 407) {
-            throw new ProxyRefusedError('the proxy asks for credentials (HTTP 407); put them in the proxy URL: http://user:password@host:port');
-          }
-          if (status === 401 || status === 403 || status === 405) {
-            throw new ProxyRefusedError(`the proxy refused the connection (HTTP ${status})`);
-          }
-          // 502, 503…: a proxy or its upstream failing for now; retried like any network error.
-          throw Object.assign(new Error(`the proxy answered HTTP ${status}`), { code: `proxy answered HTTP ${status}` });
-        }
-        throw err;
-      } finally {
-        clearTimeout(clock);
-        signal.removeEventListener('abort', onAbort);
-        timer.signal.removeEventListener('abort', onAbort);
-        cut.catch(() => undefined);
-      }
-    },
-    close: async () => {
-      // A tunnel still waiting for its CONNECT answer would hold destroy() up: give it a moment, no more.
-      const all = [dispatcher, ...retired].map((d) => d.destroy().catch(() => undefined));
-      await Promise.race([Promise.all(all), new Promise((r) => setTimeout(r, 500).unref())]);
-    },
-  };
+  }
+}
+
+type Connector = (opts: object, callback: (err: Error | null, socket?: unknown) => void) => void;
+
+/**
+ * undici's tunnelling connect, with a proxy that closes the connection during CONNECT reported as a plain
+ * failure: undici's own error (UND_ERR_SOCKET) counts as recoverable, and it reconnects at once without end
+ * (thousands of connections a second, a request that never fails). Given another code, the request fails,
+ * and idv's own retries, with back-off, decide.
+ */
+function tunnelOnce(connect: unknown): unknown {
+  if (typeof connect !== 'function') return connect;
+  return ((opts, callback) =>
+    (connect as Connector)(opts, (err, socket) => {
+      if (err && (err as { code?: string }).code === 'UND_ERR_SOCKET') {
+        callback(Object.assign(new Error('the proxy closed the connection'), { code: 'the proxy closed the connection' }));
+      } else callback(err, socket);
+    })) satisfies Connector;
 }

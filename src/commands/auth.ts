@@ -100,7 +100,7 @@ async function login(check: boolean, io: Io): Promise<void> {
 
 /** Where the key comes from, masked; and what the service says of it (unless not to ask). */
 async function status(check: boolean, io: Io): Promise<void> {
-  const found = await findKey(io.env, { uid: io.uid, warn: (line) => warn(io, line) });
+  const found = await findKey(io.env, { uid: io.uid, warn: (line) => warn(io, line), config: io.configFile });
   if (!found) throw new IdvError('auth', NO_KEY_MESSAGE);
   io.stdout.write(oneLine(io, `Key ${maskKey(found.key)} from ${found.source}`) + '\n');
   if (!check || !keyLooksSendable(found.key) || keyTooShort(found.key)) return;

@@ -1,6 +1,6 @@
 // One formatter per format. Each turns blocks of output records into text; the sink writes it.
 import type { Chalk } from './colors.js';
-import { terminalSafe } from './terminal-text.js';
+import { terminalSafe } from '../terminal-text.js';
 import { STATUS_COLOUR } from '../statuses.js';
 
 export type Format = 'table' | 'csv' | 'json' | 'ndjson';

@@ -3,7 +3,7 @@ import { formatDuration } from '../duration.js';
 import type { Chalk } from './colors.js';
 import { statusColour } from './format.js';
 import { KNOWN_STATUSES } from '../statuses.js';
-import { terminalSafe } from './terminal-text.js';
+import { terminalSafe } from '../terminal-text.js';
 import { PERSON_WIDTH, wrap } from '../wrap.js';
 
 export interface SummaryFacts {

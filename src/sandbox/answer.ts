@@ -1,9 +1,11 @@
-// What the sandbox answers to one request, decided the moment it arrives (quota is taken in arrival order):
-// a pure function of the request and the sandbox's state, apart from the HTTP plumbing (server.ts).
+// What the sandbox answers to one request, decided the moment its body is read (quota is taken in arrival
+// order): a pure function of the request, the service's state and, for tests, a fault given as data.
 import http from 'node:http';
 import { classifyDomain, classifyEmail } from './rules.js';
 import type { QuotaWindow } from './quota.js';
+import type { Body, Incoming, Reply } from './http-server.js';
 
+/** What a test may make the service do to one validate request instead of (or besides) answering it well. */
 export type Fault =
   /** No fault: answer this request normally (to aim a later fault at a later request). */
   | { kind: 'none' }
@@ -15,13 +17,56 @@ export type Fault =
   | { kind: 'drop'; item?: string }
   | { kind: 'status-for'; status: string; item?: string };
 
+/** Batches larger than `max` are refused: 413, or 400 naming the size (the service's limit is undocumented). */
+export interface BatchLimit {
+  max: number;
+  style: '413' | '400';
+}
+
 export const ENDPOINTS: Record<string, { field: 'emails' | 'domains'; classify: (item: string) => string }> = {
   '/emails/validate': { field: 'emails', classify: classifyEmail },
   '/domains/validate': { field: 'domains', classify: classifyDomain },
 };
 
-/** A request body, read: its text, 'too-large' past the sandbox's limit, or null when the client went away. */
-export type Body = string | 'too-large' | null;
+export interface Request {
+  method: string;
+  path: string;
+  authorization: string | undefined;
+  body: Body;
+  /** The array sent under the endpoint's field; null when there is none (itemsError says why). */
+  items: string[] | null;
+  itemsError: string;
+}
+
+export interface ServiceState {
+  key: string;
+  quota: QuotaWindow;
+  /** The fault aimed at this request, if any. */
+  fault?: Fault;
+  batchLimit?: BatchLimit;
+}
+
+export const message = (text: string) => JSON.stringify({ message: text });
+
+/** `Authorization: Bearer <key>` with the sandbox's key. */
+export function authorized(header: string | undefined, key: string): boolean {
+  return /^Bearer\s+(\S+)\s*$/i.exec(header ?? '')?.[1] === key;
+}
+
+/** The request, its body read: the items it sends, or why there are none. */
+export function readRequest(incoming: Incoming, body: Body): Request {
+  const endpoint = Object.hasOwn(ENDPOINTS, incoming.path) ? ENDPOINTS[incoming.path]! : undefined;
+  const { items, error } = parseItems(body, endpoint?.field);
+  return { method: incoming.method, path: incoming.path, authorization: incoming.authorization, body, items, itemsError: error };
+}
+
+/** The service's reply to a request as it arrives; null when the client went away before sending its body. */
+export async function answerIncoming(incoming: Incoming, state: ServiceState): Promise<Reply | null> {
+  const body = await incoming.body;
+  if (body === null) return null;
+  const request = readRequest(incoming, body);
+  return answerOther(request) ?? answerValidate(request, state);
+}
 
 /** The items of a validate request, or why there are none. */
 export function parseItems(body: Body, field: 'emails' | 'domains' | undefined): { items: string[] | null; error: string } {
@@ -32,43 +77,14 @@ export function parseItems(body: Body, field: 'emails' | 'domains' | undefined):
     parsed = undefined;
   }
   if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) return { items: null, error: 'The request body must be a JSON object.' };
-  const obj = parsed as Record<string, unknown>;
-  const name = field ?? ('emails' in obj ? 'emails' : 'domains');
-  const value = Object.hasOwn(obj, name) ? obj[name] : undefined;
-  if (Array.isArray(value) && value.every((v) => typeof v === 'string')) return { items: value as string[], error: '' };
+  const fields = parsed as Record<string, unknown>;
+  const name = field ?? ('emails' in fields ? 'emails' : 'domains');
+  const value = Object.hasOwn(fields, name) ? fields[name] : undefined;
+  if (Array.isArray(value) && value.every((entry) => typeof entry === 'string')) return { items: value as string[], error: '' };
   if (Array.isArray(value)) return { items: null, error: `Field "${name}" must be an array of strings.` };
   return { items: null, error: `Missing field "${name}": expected an array of ${name === 'emails' ? 'email addresses' : 'domains'}.` };
 }
 
-export type Reply =
-  | { kind: 'send'; status: number; headers: Record<string, string>; body: string }
-  | { kind: 'reset' }
-  | { kind: 'hang' };
-
-export interface Request {
-  method: string;
-  path: string;
-  authorization: string | undefined;
-  body: Body;
-  items: string[] | null;
-  itemsError: string;
-}
-
-export interface SandboxState {
-  key: string;
-  quota: QuotaWindow;
-  /** The fault aimed at this request, if any (taken from the queue by the caller). */
-  fault: Fault | undefined;
-  maxBatch: number | null;
-  maxBatchStyle: '413' | '400';
-}
-
-export const message = (text: string) => JSON.stringify({ message: text });
-
-/** `Authorization: Bearer <key>` with the sandbox's key. */
-export function authorized(header: string | undefined, key: string): boolean {
-  return /^Bearer\s+(\S+)\s*$/i.exec(header ?? '')?.[1] === key;
-}
 const json = (status: number, body: string, headers: Record<string, string> = {}): Reply => ({
   kind: 'send',
   status,
@@ -77,18 +93,28 @@ const json = (status: number, body: string, headers: Record<string, string> = {}
 });
 
 /** The answer to a request for an endpoint that is not a validate endpoint, or not a POST; null for a validate request. */
-export function answerOther(r: Request): Reply | null {
-  if (!Object.hasOwn(ENDPOINTS, r.path)) return json(404, message('Not found.'));
-  if (r.method !== 'POST') return json(405, message('Method not allowed.'), { Allow: 'POST' });
+export function answerOther(request: Request): Reply | null {
+  if (!Object.hasOwn(ENDPOINTS, request.path)) return json(404, message('Not found.'));
+  if (request.method !== 'POST') return json(405, message('Method not allowed.'), { Allow: 'POST' });
   return null;
 }
 
 /** The answer to a POST to a validate endpoint (answerOther() gave null). */
-export function answerValidate(r: Request, s: SandboxState): Reply {
-  const endpoint = ENDPOINTS[r.path]!;
-  if (!authorized(r.authorization, s.key)) return json(401, '{"message": "Unauthorized."}', { 'WWW-Authenticate': 'Bearer' });
+export function answerValidate(request: Request, state: ServiceState): Reply {
+  if (!authorized(request.authorization, state.key)) return json(401, '{"message": "Unauthorized."}', { 'WWW-Authenticate': 'Bearer' });
+  const endpoint = ENDPOINTS[request.path]!;
+  const refused = faultReply(state.fault, state.quota) ?? refusal(request, state, endpoint.field);
+  if (refused) return refused;
+  const results = validateItems(request.items!, state.quota, endpoint.classify);
+  const headers = state.quota.headers();
+  applyFault(state.fault, results);
+  let body = resultsBody(endpoint.field, results);
+  if (state.fault?.kind === 'truncated') body = body.slice(0, Math.floor(body.length / 2));
+  return json(200, body, headers);
+}
 
-  const { fault, quota } = s;
+/** The reply a fault gives instead of an answer, or null for a fault that alters the answer (or none). */
+function faultReply(fault: Fault | undefined, quota: QuotaWindow): Reply | null {
   switch (fault?.kind) {
     case 'hang':
     case 'reset':
@@ -106,37 +132,49 @@ export function answerValidate(r: Request, s: SandboxState): Reply {
         headers: { ...quota.headers(), 'Content-Type': 'text/html; charset=utf-8' },
         body: '<html><body><h1>Service temporarily unavailable</h1></body></html>\n',
       };
+    default:
+      return null;
   }
-  if (r.body === 'too-large') return json(413, message('Request entity too large.'), { ...quota.headers(), Connection: 'close' });
-  if (r.items === null) return json(400, message(r.itemsError || 'Bad request.'), quota.headers());
-  if (s.maxBatch !== null && r.items.length > s.maxBatch) {
-    return s.maxBatchStyle === '413'
-      ? json(413, message(`Request entity too large: at most ${s.maxBatch} ${endpoint.field} per request.`), quota.headers())
-      : json(400, message(`Too many ${endpoint.field}: at most ${s.maxBatch} per request.`), quota.headers());
+}
+
+/** Why the service validates nothing of this request (its body, its size, the quota), or null. */
+function refusal(request: Request, state: ServiceState, field: string): Reply | null {
+  const { quota, batchLimit } = state;
+  if (request.body === 'too-large') return json(413, message('Request entity too large.'), { ...quota.headers(), Connection: 'close' });
+  if (request.items === null) return json(400, message(request.itemsError || 'Bad request.'), quota.headers());
+  if (batchLimit && request.items.length > batchLimit.max) {
+    return batchLimit.style === '413'
+      ? json(413, message(`Request entity too large: at most ${batchLimit.max} ${field} per request.`), quota.headers())
+      : json(400, message(`Too many ${field}: at most ${batchLimit.max} per request.`), quota.headers());
   }
   // A request that validates nothing costs nothing, so it is answered also when the quota is used up: with
   // the rate-limit headers, which is how idv auth login and status learn the quota at no cost.
-  if (r.items.length === 0) return json(200, resultsBody(endpoint.field, new Map()), quota.headers());
+  if (request.items.length === 0) return json(200, resultsBody(field, new Map()), quota.headers());
   if (quota.limited && quota.remaining() === 0) {
     return json(429, message('Too many requests.'), { ...quota.headers(), 'Retry-After': String(quota.secondsToReset()) });
   }
-  // The first N items (N = the quota left, in submitted order) are validated; later ones are quota_exceeded.
+  return null;
+}
+
+/** The first N items (N = the quota left, in submitted order) are validated, later ones are quota_exceeded; a repeat is answered once. */
+function validateItems(items: string[], quota: QuotaWindow, classify: (item: string) => string): Map<string, string> {
   const results = new Map<string, string>();
-  for (const item of r.items) {
+  for (const item of items) {
     if (results.has(item)) continue;
-    results.set(item, quota.take() ? endpoint.classify(item) : 'quota_exceeded');
+    results.set(item, quota.take() ? classify(item) : 'quota_exceeded');
   }
-  const headers = quota.headers();
+  return results;
+}
+
+/** A fault that alters the answer: an item left out, or a status given instead of the verdict. */
+function applyFault(fault: Fault | undefined, results: Map<string, string>): void {
   if (fault?.kind === 'drop') {
     const target = fault.item ?? [...results.keys()].pop();
     if (target !== undefined) results.delete(target);
   } else if (fault?.kind === 'status-for') {
-    if (fault.item === undefined) for (const k of results.keys()) results.set(k, fault.status);
+    if (fault.item === undefined) for (const item of results.keys()) results.set(item, fault.status);
     else if (results.has(fault.item)) results.set(fault.item, fault.status);
   }
-  let body = resultsBody(endpoint.field, results);
-  if (fault?.kind === 'truncated') body = body.slice(0, Math.floor(body.length / 2));
-  return json(200, body, headers);
 }
 
 /** JSON text of an object whose keys keep their insertion order (even integer-like ones) and may be `__proto__`. */

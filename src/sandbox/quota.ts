@@ -1,14 +1,15 @@
 // The sandbox's quota: `quota` validations per window of `windowSec` seconds, windows back to back from the
 // start. Pure arithmetic over a clock (ms), so that it is tested without waiting.
 export class QuotaWindow {
-  private start: number;
-  private left: number;
+  // Protected: a test's quota (test/sandbox/test-sandbox.ts) sets them by hand.
+  protected start: number;
+  protected left: number;
 
   /** quota 0: unlimited (then no rate-limit headers are sent). */
   constructor(
     readonly quota: number,
     readonly windowSec: number,
-    private readonly now: () => number,
+    protected readonly now: () => number,
   ) {
     this.start = now();
     this.left = quota;
@@ -33,20 +34,9 @@ export class QuotaWindow {
     return true;
   }
 
-  setRemaining(n: number): void {
-    this.roll();
-    this.left = n;
-  }
-
-  /** A fresh window, full, from now. */
-  refill(): void {
-    this.start = this.now();
-    this.left = this.quota;
-  }
-
   secondsToReset(): number {
-    const t = this.roll();
-    return Math.max(0, Math.ceil((this.start + this.windowSec * 1000 - t) / 1000));
+    const now = this.roll();
+    return Math.max(0, Math.ceil((this.start + this.windowSec * 1000 - now) / 1000));
   }
 
   /** `RateLimit-Policy` and `RateLimit` as the service sends them; none when unlimited. */
@@ -58,13 +48,14 @@ export class QuotaWindow {
     };
   }
 
-  private roll(): number {
-    const t = this.now();
-    const ms = this.windowSec * 1000;
-    if (t >= this.start + ms) {
-      this.start += Math.floor((t - this.start) / ms) * ms;
+  /** Move to the window the clock is in (a new window starts full); the clock's time. */
+  protected roll(): number {
+    const now = this.now();
+    const windowMs = this.windowSec * 1000;
+    if (now >= this.start + windowMs) {
+      this.start += Math.floor((now - this.start) / windowMs) * windowMs;
       this.left = this.quota;
     }
-    return t;
+    return now;
   }
 }

@@ -44,9 +44,8 @@ export const FAKE_DOMAINS: readonly string[] = [
 export const FAKE_TLDS: readonly string[] = ['test', 'invalid', 'example', 'localhost'];
 
 function normalizeDomain(domain: string): string {
-  let d = domain.trim().toLowerCase();
-  if (d.endsWith('.')) d = d.slice(0, -1); // fully-qualified form: `mailinator.com.`
-  return d;
+  const lower = domain.trim().toLowerCase();
+  return lower.endsWith('.') ? lower.slice(0, -1) : lower; // fully-qualified form: `mailinator.com.`
 }
 
 function isOnList(domain: string, list: readonly string[]): boolean {
@@ -73,11 +72,11 @@ export function classifyDomain(item: string): string {
 
 /** Status of an item sent to /emails/validate: `disposable`, `fake`, `alias` or `ok`. */
 export function classifyEmail(item: string): string {
-  const s = item.trim();
-  const at = s.lastIndexOf('@');
+  const email = item.trim();
+  const at = email.lastIndexOf('@');
   if (at < 0) return 'fake';
-  const local = s.slice(0, at);
-  const domain = normalizeDomain(s.slice(at + 1));
+  const local = email.slice(0, at);
+  const domain = normalizeDomain(email.slice(at + 1));
   if (local === '' || domain === '') return 'fake';
   const byDomain = classifyNormalizedDomain(domain);
   if (byDomain !== 'ok') return byDomain;

@@ -64,3 +64,29 @@ describe('client outcomes', () => {
     expect(await outcomeOf(`http://127.0.0.1:${port}`)).toMatchObject({ type: 'unreachable', reason: 'network error (ECONNREFUSED)' });
   });
 });
+
+describe('the --verbose line of a request', () => {
+  async function logged(answer: (res: http.ServerResponse) => void, url = base): Promise<string[]> {
+    next = answer;
+    const lines: string[] = [];
+    const client = await createClient({ baseUrl: url, key: 'sk_test_abcdef123456', timeoutMs: 5000, connections: 1, env: {}, secrets: new Secrets(), log: (l) => lines.push(l) });
+    try {
+      await client.validate('/emails/validate', 'emails', ['a@example.com', 'b@example.com'], new AbortController().signal);
+    } finally {
+      await client.close();
+    }
+    return lines.map((l) => l.replace(/ in \d+ ms/, ' in N ms'));
+  }
+
+  it('an answer: the status, the time, the rate-limit headers as sent, the key masked', async () => {
+    const lines = await logged((res) => res.writeHead(200, { RateLimit: '"validations";r=9;t=60', 'RateLimit-Policy': '"validations";q=10;w=60' }).end('{"emails":{}}'));
+    expect(lines).toEqual([
+      'POST /emails/validate 2 items → 200 in N ms; RateLimit: "validations";r=9;t=60; RateLimit-Policy: "validations";q=10;w=60; key ****3456',
+    ]);
+  });
+
+  it('no answer: why, and no rate-limit headers', async () => {
+    const lines = await logged((res) => res.socket?.resetAndDestroy());
+    expect(lines).toEqual(['POST /emails/validate 2 items → network error (ECONNRESET) in N ms; key ****3456']);
+  });
+});

@@ -1,14 +1,14 @@
 // The transports (src/api/transport.ts): the proxy settings taken from the environment, and the body cap
 // of the proxy transport. Everything stays on 127.0.0.1: the "proxy" below answers CONNECT by tunnelling to
 // a local origin whatever host is named, and answers absolute-form requests itself, so nothing is resolved.
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import http from 'node:http';
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BodyTooLargeError, proxySettings, proxyTransport } from '../../src/api/transport.js';
+import { BodyTooLargeError, directTransport, proxySettings, proxyTransport, TimeoutError, type Transport } from '../../src/api/transport.js';
 import { run } from '../fake-io.js';
 
 const API = new URL('https://api.example.test');
@@ -132,6 +132,171 @@ describe('proxyTransport', () => {
       const res = await t.post('/v1/emails', {}, '{}', new AbortController().signal, 64 * 1024);
       expect(res.statusCode).toBe(200);
       expect(res.text).toBe('x'.repeat(60 * 1024));
+    } finally {
+      await t.close();
+    }
+  });
+});
+
+describe('the common half, through either transport', () => {
+  /** What the origin does with the next request (the request's body already read). */
+  let next: (res: http.ServerResponse) => void = () => undefined;
+  let originPort = 0;
+  let proxyUrl = '';
+  const sockets = new Set<net.Socket>();
+  const servers: net.Server[] = [];
+
+  beforeAll(async () => {
+    const origin = http.createServer((req, res) => {
+      req.resume();
+      req.on('end', () => next(res));
+    });
+    const proxy = http.createServer((req, res) => origin.emit('request', req, res));
+    proxy.on('connect', (_req, client: net.Socket, head: Buffer) => {
+      const upstream = net.connect(originPort, '127.0.0.1', () => {
+        client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+        upstream.write(head);
+        upstream.pipe(client).pipe(upstream);
+      });
+      for (const s of [client, upstream]) {
+        sockets.add(s);
+        s.on('error', () => undefined);
+        s.on('close', () => (client.destroy(), upstream.destroy()));
+      }
+    });
+    for (const s of [origin, proxy]) {
+      servers.push(s);
+      await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
+    }
+    originPort = (origin.address() as AddressInfo).port;
+    proxyUrl = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+  });
+  afterAll(() => {
+    for (const s of sockets) s.destroy();
+    for (const s of servers) {
+      (s as http.Server).closeAllConnections();
+      s.close();
+    }
+  });
+
+  const open = (kind: 'direct' | 'proxy', timeoutMs = 5000): Promise<Transport> =>
+    kind === 'direct'
+      ? directTransport(new URL(`http://127.0.0.1:${originPort}`), { timeoutMs, connections: 1 })
+      : proxyTransport(new URL('http://api.example.test'), { timeoutMs, connections: 1 }, { http: proxyUrl });
+
+  async function postWith(kind: 'direct' | 'proxy', o: { timeoutMs?: number; maxBytes?: number; signal?: AbortSignal } = {}) {
+    const t = await open(kind, o.timeoutMs);
+    try {
+      return await t.post('/v1/emails/validate', { 'content-type': 'application/json' }, '{"emails":[]}', o.signal ?? new AbortController().signal, o.maxBytes ?? 1024);
+    } finally {
+      await t.close();
+    }
+  }
+
+  for (const kind of ['direct', 'proxy'] as const) {
+    describe(kind, () => {
+      it('an answer: its status, its headers by lower-case name (repeated ones joined), its body as text', async () => {
+        next = (res) => {
+          res.setHeader('RateLimit', '"validations";r=9;t=60');
+          res.setHeader('X-Twice', ['a', 'b']);
+          res.writeHead(201, { 'content-type': 'application/json' }).end('{"emails":{}}');
+        };
+        const res = await postWith(kind);
+        expect(res.statusCode).toBe(201);
+        expect(res.header('ratelimit')).toBe('"validations";r=9;t=60');
+        expect(res.header('x-twice')).toBe('a, b');
+        expect(res.header('retry-after')).toBeUndefined();
+        expect(res.text).toBe('{"emails":{}}');
+      });
+
+      it('an answer of exactly the cap is read whole; one byte more fails with BodyTooLargeError', async () => {
+        next = (res) => res.writeHead(200).end('x'.repeat(1024));
+        expect((await postWith(kind)).text).toHaveLength(1024);
+        next = (res) => res.writeHead(200).end('x'.repeat(1025));
+        await expect(postWith(kind)).rejects.toThrow(new BodyTooLargeError(1024));
+      });
+
+      it('an answer cut short (the connection closed before its Content-Length): a network error, never a short text', async () => {
+        next = (res) => {
+          res.writeHead(200, { 'content-length': '100' });
+          res.write('{"emails":', () => res.socket?.destroy());
+        };
+        const err = (await postWith(kind).then(() => null, (e: unknown) => e)) as { code?: string } | null;
+        expect(err).not.toBeNull();
+        expect(err!.code).toBe(kind === 'direct' ? 'ECONNRESET' : 'UND_ERR_SOCKET');
+      });
+
+      it('no answer within the time limit: TimeoutError at the limit', async () => {
+        next = () => undefined;
+        const t0 = Date.now();
+        await expect(postWith(kind, { timeoutMs: 300 })).rejects.toThrow(new TimeoutError(300));
+        expect(Date.now() - t0).toBeGreaterThanOrEqual(290);
+        expect(Date.now() - t0).toBeLessThan(3000);
+      });
+
+      it("the caller's abort ends the wait at once, with its reason", async () => {
+        next = () => undefined;
+        const stop = new AbortController();
+        setTimeout(() => stop.abort(new Error('SIGINT')), 100);
+        const t0 = Date.now();
+        await expect(postWith(kind, { signal: stop.signal })).rejects.toThrow('SIGINT');
+        expect(Date.now() - t0).toBeLessThan(2000);
+      });
+    });
+  }
+
+  for (const kind of ['direct', 'proxy'] as const) {
+    it(`${kind}: a request cut by the time limit gives its connection back: the next one, on one connection, is answered`, async () => {
+      const t = await open(kind, 300);
+      try {
+        const signal = new AbortController().signal;
+        next = () => undefined;
+        await expect(t.post('/a', {}, '{}', signal, 1024)).rejects.toThrow(new TimeoutError(300));
+        next = (res) => res.writeHead(200).end('after');
+        expect((await t.post('/b', {}, '{}', signal, 1024)).text).toBe('after');
+      } finally {
+        await t.close();
+      }
+    });
+  }
+
+  for (const kind of ['direct', 'proxy'] as const) {
+    it(`${kind}: the caller's abort closes the request's connection: the service sees it go`, async () => {
+      let gone: () => void = () => undefined;
+      const seenGone = new Promise<void>((resolve) => (gone = resolve));
+      next = (res) => res.on('close', gone);
+      const stop = new AbortController();
+      setTimeout(() => stop.abort(new Error('SIGTERM')), 200);
+      const t = await open(kind);
+      try {
+        await expect(t.post('/a', {}, '{}', stop.signal, 1024)).rejects.toThrow('SIGTERM');
+        // Before the transport closes (which would close every connection anyway).
+        const waited = await Promise.race([seenGone.then(() => 'gone'), new Promise((r) => setTimeout(() => r('still open'), 2000))]);
+        expect(waited).toBe('gone');
+      } finally {
+        await t.close();
+      }
+    });
+  }
+
+  it('direct: a kept-alive connection the server closed is tried once more at once, on a fresh one', async () => {
+    const t = await open('direct');
+    const used = new WeakSet<net.Socket>();
+    let resets = 0;
+    next = (res) => {
+      const socket = res.socket!;
+      if (used.has(socket)) {
+        resets++;
+        return void socket.resetAndDestroy();
+      }
+      used.add(socket);
+      res.writeHead(200).end('ok');
+    };
+    try {
+      const signal = new AbortController().signal;
+      expect((await t.post('/a', {}, '{}', signal, 1024)).text).toBe('ok');
+      expect((await t.post('/b', {}, '{}', signal, 1024)).text).toBe('ok');
+      expect(resets).toBe(1);
     } finally {
       await t.close();
     }

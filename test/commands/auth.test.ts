@@ -7,7 +7,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { run } from '../fake-io.js';
 import { sandbox, sentItems, withHome, type Home } from '../helpers.js';
-import type { Sandbox } from '../../src/sandbox/server.js';
+import type { TestSandbox as Sandbox } from '../sandbox/test-sandbox.js';
 
 const KEY = 'sk_test_0123456789abcdef';
 /** A loopback port nothing listens on: the service cannot be asked. */

@@ -10,7 +10,7 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { makeHome, sandbox, sentItems, type Home } from '../helpers.js';
 import { run } from '../fake-io.js';
-import type { Sandbox } from '../../src/sandbox/server.js';
+import type { TestSandbox as Sandbox } from '../sandbox/test-sandbox.js';
 
 let home: Home;
 let sb: Sandbox;

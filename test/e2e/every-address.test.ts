@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import iconv from 'iconv-lite';
 import { makeHome, sandbox, sentItems, type Home } from '../helpers.js';
 import { run } from '../fake-io.js';
-import type { Sandbox } from '../../src/sandbox/server.js';
+import type { TestSandbox as Sandbox } from '../sandbox/test-sandbox.js';
 
 let home: Home;
 let sb: Sandbox;

@@ -5,7 +5,7 @@ import type { Format } from '../../output/format.js';
 import type { Skipped } from '../../input/detect.js';
 import type { OpenedSource } from '../../input/read.js';
 import { lineList } from '../../input/notes.js';
-import { terminalSafe } from '../../output/terminal-text.js';
+import { terminalSafe } from '../../terminal-text.js';
 
 export interface DryRunFacts {
   records: number;

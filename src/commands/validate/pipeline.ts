@@ -149,6 +149,7 @@ async function startDispatcher(
     connections: o.concurrency,
     env: io.env,
     secrets: io.secrets,
+    network: io.network,
     log: o.verbose ? (line) => progress.log(oneLine(io, `idv: ${line}`)) : undefined,
   });
   const dispatcher = new Scheduler<PlannedRecord>({

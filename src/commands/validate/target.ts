@@ -2,7 +2,7 @@
 import { DEFAULT_BASE_URL } from '../../defaults.js';
 import { IdvError, usageError } from '../../errors.js';
 import { warn, type Io } from '../../io.js';
-import { isLoopback } from '../../api/loopback.js';
+import { isLoopback } from '../../loopback.js';
 import { proxySettings } from '../../api/transport.js';
 import { findKey, keyLooksSendable, keyTooShort, MIN_KEY_LENGTH, NO_KEY_MESSAGE } from '../../key.js';
 
@@ -34,17 +34,26 @@ export function resolveBaseUrl(flag: string | undefined, env: Record<string, str
 }
 
 /** The target of a run. A dry run needs no key and starts no sandbox: it only reads the cache. */
-export async function resolveTarget(o: { sandbox: boolean; dryRun: boolean; baseUrl?: string }, io: Io): Promise<Target> {
-  if (o.sandbox) {
-    if (o.dryRun) return { baseUrl: 'sandbox', key: '', sandbox: true, close: async () => undefined };
-    const { startSandbox } = await import('../../sandbox/server.js');
-    const sb = await startSandbox({ quota: 0 });
-    return { baseUrl: sb.url, key: sb.key, sandbox: true, close: () => sb.close() };
-  }
-  const baseUrl = resolveBaseUrl(o.baseUrl, io.env);
-  if (o.dryRun) return { baseUrl, key: '', sandbox: false, close: async () => undefined };
+export async function resolveTarget(options: { sandbox: boolean; dryRun: boolean; baseUrl?: string }, io: Io): Promise<Target> {
+  if (options.sandbox) return options.dryRun ? { ...NOWHERE, baseUrl: 'sandbox', sandbox: true } : sandboxTarget();
+  const baseUrl = resolveBaseUrl(options.baseUrl, io.env);
+  if (options.dryRun) return { ...NOWHERE, baseUrl };
   proxySettings(io.env, new URL(baseUrl)); // a malformed proxy variable: a usage error before anything starts
-  const found = await findKey(io.env, { uid: io.uid, warn: (line) => warn(io, line) });
+  return { ...NOWHERE, baseUrl, key: await sendableKey(io) };
+}
+
+const NOWHERE: Target = { baseUrl: '', key: '', sandbox: false, close: async () => undefined };
+
+/** The in-process sandbox, unlimited, with its own key. */
+async function sandboxTarget(): Promise<Target> {
+  const { startSandbox } = await import('../../sandbox/server.js');
+  const sandbox = await startSandbox({ quota: 0 });
+  return { baseUrl: sandbox.url, key: sandbox.key, sandbox: true, close: () => sandbox.close() };
+}
+
+/** The key the run sends (the config file as main.ts read it, or IDV_API_KEY), masked from here on; refused when it cannot be one. */
+async function sendableKey(io: Io): Promise<string> {
+  const found = await findKey(io.env, { uid: io.uid, warn: (line) => warn(io, line), config: io.configFile });
   if (!found) throw new IdvError('auth', NO_KEY_MESSAGE);
   io.secrets.add(found.key, MIN_KEY_LENGTH);
   if (!keyLooksSendable(found.key)) {
@@ -55,5 +64,5 @@ export async function resolveTarget(o: { sandbox: boolean; dryRun: boolean; base
   }
   const short = keyTooShort(found.key);
   if (short) throw new IdvError('auth', `The API key from ${found.source} is too short to be one (${short}); check it, or store it again with idv auth login.`);
-  return { baseUrl, key: found.key, sandbox: false, close: async () => undefined };
+  return found.key;
 }

@@ -6,10 +6,10 @@
 const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
 const NAMED: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
 
-function escapeOne(c: string): string {
-  const named = NAMED[c];
+function escapeOne(char: string): string {
+  const named = NAMED[char];
   if (named) return named;
-  const code = c.charCodeAt(0);
+  const code = char.charCodeAt(0);
   return code <= 0xff ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
 }
 

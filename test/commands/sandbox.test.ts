@@ -1,0 +1,62 @@
+// `idv sandbox` (src/commands/sandbox.ts): what it prints, that it serves until a signal, then closes; its
+// flags' ranges.
+import { describe, expect, it } from 'vitest';
+import { join } from 'node:path';
+import { fakeIo as sharedFakeIo, run as runCli } from '../fake-io.js';
+import { ROOT } from '../helpers.js';
+import { run as runSandboxCommand } from '../../src/commands/sandbox.js';
+import type { Io } from '../../src/io.js';
+
+describe('idv sandbox command', () => {
+  function fakeIo(signal: AbortSignal): { io: Io; out: () => string; err: () => string } {
+    const io = sharedFakeIo({ signal, cwd: process.cwd() });
+    return { io, out: () => io.out.text, err: () => io.err.text };
+  }
+
+  it('prints the URL, key, quota and an example, serves until aborted, then closes', async () => {
+    const ac = new AbortController();
+    const { io, out, err } = fakeIo(ac.signal);
+    const done = runSandboxCommand({ port: 0, quota: 50, window: 3600, key: 'sk_cmd_test' }, io);
+    for (let i = 0; i < 100 && !err().includes('Ctrl-C'); i++) await new Promise((r) => setTimeout(r, 10));
+    const lines = out().split('\n');
+    const m = /^idv sandbox listening on (http:\/\/127\.0\.0\.1:(\d+))$/.exec(lines[0]!);
+    expect(m).not.toBeNull();
+    const url = m![1]!;
+    expect(lines.slice(1)).toEqual([
+      'key: sk_cmd_test',
+      'quota: 50 validations per 3600 s',
+      `Try: IDV_BASE_URL=${url} IDV_API_KEY=sk_cmd_test idv emails ${join(ROOT, 'examples', 'sample.csv')}`,
+      '',
+    ]);
+    expect(err()).toBe('Press Ctrl-C to stop.\n');
+    const r = await fetch(url + '/emails/validate', {
+      method: 'POST',
+      headers: { Authorization: 'Bearer sk_cmd_test', 'Content-Type': 'application/json' },
+      body: JSON.stringify({ emails: ['a@example.com'] }),
+    });
+    expect(r.status).toBe(200);
+    expect(r.headers.get('ratelimit')).toMatch(/r=49;/);
+    ac.abort('SIGINT');
+    await done;
+    await expect(fetch(url + '/emails/validate', { method: 'POST' })).rejects.toThrow();
+  });
+
+  it('says "quota: unlimited" for --quota 0 and refuses bad options', async () => {
+    const ac = new AbortController();
+    ac.abort('SIGINT');
+    const { io, out } = fakeIo(ac.signal);
+    await runSandboxCommand({ port: 0, quota: 0, window: 3600 }, io);
+    expect(out()).toMatch(/^key: sk_sandbox_[0-9a-f]{16}$/m);
+    expect(out()).toContain('\nquota: unlimited\n');
+    // Ranges are checked once, by the flags' parsers, before the command runs.
+    for (const [flag, value, says] of [
+      ['--port', '70000', 'Give a whole number from 0 to 65535.'],
+      ['--quota', '-1', 'Give a whole number.'],
+      ['--window', '0', 'Give a whole number of at least 1.'],
+    ]) {
+      const r = await runCli(['sandbox', flag!, value!]);
+      expect(r.exitCode).toBe(2);
+      expect(r.stderr.split('\n')[0]).toBe(`idv: option '${flag} <${flag === '--window' ? 'seconds' : 'n'}>' argument '${value}' is invalid. ${says}`);
+    }
+  });
+});

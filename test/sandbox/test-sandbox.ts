@@ -1,0 +1,149 @@
+// The sandbox as tests use it: the shipped parts (the settings' checks, the service model, the HTTP
+// plumbing) put together with what only a test needs: a record of every request, the most validate
+// requests handled at once, faults queued for the next validate requests, a batch limit, the quota set by
+// hand, a clock, and a delay before every validate answer.
+import { answerOther, answerValidate, authorized, readRequest, type BatchLimit, type Fault } from '../../src/sandbox/answer.js';
+import { listenOnLoopback, type Incoming, type Reply } from '../../src/sandbox/http-server.js';
+import { QuotaWindow } from '../../src/sandbox/quota.js';
+import { sandboxSettings, type SandboxOptions } from '../../src/sandbox/server.js';
+
+export type { Fault };
+
+export interface TestSandboxOptions extends SandboxOptions {
+  /** Latency added to every validate answer (default 0). */
+  delayMs?: number;
+  /** Clock in ms for the quota window (default Date.now). */
+  now?: () => number;
+}
+
+export interface ReceivedRequest {
+  method: string;
+  path: string;
+  authorization: string | undefined;
+  contentType: string | undefined;
+  /** The array sent under "emails"/"domains" (null if the body is not parseable, the field is missing or not all strings). */
+  items: string[] | null;
+  /** HTTP status answered (0 if the socket was reset / hung, or while the answer is still pending). */
+  status: number;
+  /** Wall-clock ms (Date.now, not `now`). */
+  startedAt: number;
+  /** Wall-clock ms when the answer finished or the socket closed (0 while pending). */
+  endedAt: number;
+}
+
+function checkInteger(name: string, value: number, min: number): void {
+  if (!Number.isInteger(value) || value < min) throw new RangeError(`test sandbox: ${name} must be an integer of at least ${min}, got ${value}`);
+}
+
+/** A quota window a test sets by hand. */
+class AdjustableQuota extends QuotaWindow {
+  /** Set the remaining quota of the current window. */
+  setRemaining(n: number): void {
+    this.roll();
+    this.left = n;
+  }
+
+  /** A fresh window, full, from now. */
+  refill(): void {
+    this.start = this.now();
+    this.left = this.quota;
+  }
+}
+
+export class TestSandbox {
+  url = '';
+  port = 0;
+  /** Every request received, in arrival order (validate ones and others). */
+  readonly requests: ReceivedRequest[] = [];
+  /** The highest number of validate requests being handled at once so far. */
+  maxInFlight = 0;
+  private inFlight = 0;
+  private readonly faults: Fault[] = [];
+  private batchLimit: BatchLimit | undefined;
+  private closeServer: () => Promise<void> = async () => undefined;
+
+  constructor(
+    readonly key: string,
+    private readonly quota: AdjustableQuota,
+    private readonly delayMs: number,
+  ) {}
+
+  async listen(host: string, port: number): Promise<this> {
+    const server = await listenOnLoopback({ host, port }, (incoming) => this.respond(incoming));
+    this.url = server.url;
+    this.port = server.port;
+    this.closeServer = () => server.close();
+    return this;
+  }
+
+  /** Close the server and every connection (idle keep-alive, hung) promptly. */
+  close(): Promise<void> {
+    return this.closeServer();
+  }
+
+  /** The next `times` (default 1) authorized validate requests get this fault (FIFO queue). */
+  inject(fault: Fault, times = 1): void {
+    checkInteger('times', times, 0);
+    for (let i = 0; i < times; i++) this.faults.push(fault);
+  }
+
+  /** Refuse batches with more than n items: 413, or 400 naming the size. null = no limit. */
+  setMaxBatch(n: number | null, style: '413' | '400' = '413'): void {
+    if (n !== null) checkInteger('max batch', n, 1);
+    this.batchLimit = n === null ? undefined : { max: n, style };
+  }
+
+  /** Set the remaining quota of the current window. */
+  setRemaining(n: number): void {
+    if (!this.quota.limited) throw new Error('test sandbox: setRemaining needs a limited quota (quota > 0)');
+    checkInteger('remaining', n, 0);
+    this.quota.setRemaining(n);
+  }
+
+  /** Start a fresh window with the full quota. */
+  refill(): void {
+    this.quota.refill();
+  }
+
+  private async respond(incoming: Incoming): Promise<Reply | null> {
+    const record = this.record(incoming);
+    const body = await incoming.body;
+    const request = readRequest(incoming, body);
+    record.items = request.items;
+    if (body === null) return null; // the client went away
+    const other = answerOther(request);
+    if (other) return other;
+    this.countInFlight(incoming.ended);
+    // A fault is aimed at the next authorized request; the quota is taken now, in arrival order.
+    const fault = authorized(request.authorization, this.key) ? this.faults.shift() : undefined;
+    const reply = answerValidate(request, { key: this.key, quota: this.quota, fault, batchLimit: this.batchLimit });
+    return { ...reply, delayMs: this.delayMs };
+  }
+
+  private record(incoming: Incoming): ReceivedRequest {
+    const { method, path, authorization, contentType } = incoming;
+    const record: ReceivedRequest = { method, path, authorization, contentType, items: null, status: 0, startedAt: Date.now(), endedAt: 0 };
+    this.requests.push(record);
+    void incoming.ended.then((status) => {
+      record.status = status;
+      record.endedAt = Date.now();
+    });
+    return record;
+  }
+
+  /** A validate request counts towards maxInFlight until its exchange ends. */
+  private countInFlight(ended: Promise<number>): void {
+    this.inFlight++;
+    this.maxInFlight = Math.max(this.maxInFlight, this.inFlight);
+    void ended.then(() => this.inFlight--);
+  }
+}
+
+/** A sandbox for a test: `startSandbox`'s parts and checks, with the test's faults, clock and delay. */
+export async function startTestSandbox(options: TestSandboxOptions = {}): Promise<TestSandbox> {
+  const { delayMs = 0, now = Date.now, ...rest } = options;
+  const settings = sandboxSettings(rest);
+  if (!Number.isFinite(delayMs) || delayMs < 0) throw new RangeError(`test sandbox: delayMs must be >= 0, got ${delayMs}`);
+  const sandbox = new TestSandbox(settings.key, new AdjustableQuota(settings.quota, settings.window, now), delayMs);
+  return sandbox.listen(settings.host, settings.port);
+}
