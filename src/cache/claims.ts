@@ -6,8 +6,10 @@
 // claim of a key in file order, by a run still alive, wins; a later claimant waits for the winner's answer.
 // A run releases a key (`<run id>\t-<key hash>\n`) once its answer is settled, cached or not; a run that ends
 // removes its heartbeat, which releases all its claims at once.
-// Liveness: every run touches its heartbeat, `<scope>.<run id>.run`, every BEAT_MS; one not touched for
-// STALE_MS belongs to a run that was killed or stopped, and its claims no longer count.
+// Liveness: every run touches its heartbeat, `<scope>.<run id>.run`, every BEAT_MS, and writes its process's
+// mark in it (process-mark.ts). A run whose process is gone is dead at once; one whose process runs is alive
+// until its heartbeat is HUNG_MS old (stopped, as by Ctrl-Z); where the process cannot be seen (another pid
+// namespace), one not touched for STALE_MS is dead. A dead run's claims no longer count.
 // The claims file is emptied only by a run that joins while no other run is alive and the file is larger than
 // EMPTY_AT, under a lock. A joining run makes its heartbeat, then looks at the file's size: above EMPTY_AT, it
 // waits for the lock; at or below, no emptying can be under way (one needs the size above EMPTY_AT from its
@@ -20,10 +22,12 @@ import { KeyHash } from '../key-hash.js';
 import { KeyTable } from '../key-table.js';
 import { NOFOLLOW, openAppendable, writeWhole } from './files.js';
 import { FileLock } from './lock.js';
+import { markAlive, markText, parseMark, selfMark, type ProcessMark } from './process-mark.js';
 
-/** A run touches its heartbeat this often; one untouched for STALE_MS is dead. */
+/** A run touches its heartbeat this often; one untouched for STALE_MS is dead, or HUNG_MS when its process is seen running. */
 const BEAT_MS = 1_000;
-const STALE_MS = 4_000;
+const STALE_MS = 10_000;
+const HUNG_MS = 60_000;
 /** The claims file is emptied once it is larger than this, by a run that finds no other run alive. */
 const EMPTY_AT = 256 * 1024;
 /** The emptying lock is held for a moment; one older than this was left by a run that died holding it. */
@@ -64,14 +68,16 @@ export class Claims {
   static async join(dir: string, scope: string, o: ClaimsOptions = {}): Promise<Claims | null> {
     const now = o.now ?? Date.now;
     const run = randomBytes(RUN_CHARS / 2).toString('hex');
+    const self = selfMark();
     let fd: number | null = null;
     let claims: Claims | null = null;
     try {
       fd = openAppendable(join(dir, `${scope}.claims`));
       const beat = openSync(heartbeatPath(dir, scope, run), constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | NOFOLLOW, 0o600);
-      claims = new Claims(dir, scope, run, fd, beat, now);
+      if (self) writeWhole(beat, Buffer.from(markText(self), 'latin1'));
+      claims = new Claims(dir, scope, run, fd, beat, now, self);
       const size = fstatSync(fd).size; // after the heartbeat: see the rule above
-      if (!otherRunsAlive(dir, scope, run, now(), false)) claims.readOffset = size; // the claims before are of runs gone
+      if (!otherRunsAlive(dir, scope, run, now(), false, self)) claims.readOffset = size; // the claims before are of runs gone
       if (size > EMPTY_AT) await claims.emptyIfAlone();
       return claims;
     } catch {
@@ -103,6 +109,7 @@ export class Claims {
     private readonly fd: number,
     private readonly beat: number,
     private readonly now: () => number,
+    private readonly self: ProcessMark | null,
   ) {
     this.lastBeat = now();
     this.timer = setInterval(() => this.touch(), BEAT_MS);
@@ -172,7 +179,7 @@ export class Claims {
     const lock = new FileLock(join(this.dir, `${this.scope}.claims.lock`), LOCK_STALE_MS, this.now);
     if (!(await lock.wait(LOCK_WAIT_MS))) return;
     try {
-      if (fstatSync(this.fd).size > EMPTY_AT && !otherRunsAlive(this.dir, this.scope, this.run, this.now(), true)) {
+      if (fstatSync(this.fd).size > EMPTY_AT && !otherRunsAlive(this.dir, this.scope, this.run, this.now(), true, this.self)) {
         ftruncateSync(this.fd, 0);
         this.readOffset = 0;
       }
@@ -290,7 +297,7 @@ export class Claims {
   private judge(): void {
     const awake = this.now() - this.lastBeat < BEAT_MS * 2.5;
     for (const r of this.runs) {
-      if (!r.dead) r.dead = r.ids.every((id) => !isAlive(heartbeatPath(this.dir, this.scope, id), this.now(), awake));
+      if (!r.dead) r.dead = r.ids.every((id) => !isAlive(heartbeatPath(this.dir, this.scope, id), this.now(), awake, this.self));
     }
   }
 
@@ -305,23 +312,41 @@ function heartbeatPath(dir: string, scope: string, run: string): string {
   return join(dir, `${scope}.${run}.run`);
 }
 
-/** A heartbeat that is there and, when staleness can be judged, was touched within STALE_MS. */
-function isAlive(path: string, now: number, judgeStale = true): boolean {
+/**
+ * A heartbeat that is there, of a process not seen gone, and, when staleness can be judged, touched within
+ * HUNG_MS (its process seen running) or STALE_MS (its process out of sight).
+ */
+function isAlive(path: string, now: number, judgeStale: boolean, self: ProcessMark | null): boolean {
   try {
     const st = lstatSync(path);
-    return st.isFile() && (!judgeStale || now - st.mtimeMs < STALE_MS);
+    if (!st.isFile()) return false;
+    const mark = parseMark(readSmall(path));
+    const running = mark ? markAlive(mark, self) : null;
+    if (running === false) return false;
+    return !judgeStale || now - st.mtimeMs < (running ? HUNG_MS : STALE_MS);
   } catch {
     return false;
   }
 }
 
+/** The first bytes of a small file, never following a link nor waiting on a FIFO. */
+function readSmall(path: string): string {
+  const fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK | NOFOLLOW);
+  try {
+    const buf = Buffer.alloc(128);
+    return buf.toString('latin1', 0, readSync(fd, buf, 0, buf.length, 0));
+  } finally {
+    closeSync(fd);
+  }
+}
+
 /** Whether another run of the scope is alive; with `removeDead`, the heartbeats of dead ones are removed. */
-function otherRunsAlive(dir: string, scope: string, self: string, now: number, removeDead: boolean): boolean {
+function otherRunsAlive(dir: string, scope: string, run: string, now: number, removeDead: boolean, self: ProcessMark | null): boolean {
   let alive = false;
   for (const name of readdirSync(dir)) {
-    if (!name.startsWith(`${scope}.`) || !name.endsWith('.run') || name === `${scope}.${self}.run`) continue;
+    if (!name.startsWith(`${scope}.`) || !name.endsWith('.run') || name === `${scope}.${run}.run`) continue;
     const path = join(dir, name);
-    if (isAlive(path, now)) alive = true;
+    if (isAlive(path, now, true, self)) alive = true;
     else if (removeDead) {
       try {
         unlinkSync(path);

@@ -5,11 +5,18 @@ import { describe, expect, it } from 'vitest';
 import { readdir, readFile, rm, symlink, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Claims, keyHex } from '../../src/cache/claims.js';
+import { markText, selfMark } from '../../src/cache/process-mark.js';
 import { folderPerTest } from './helpers.js';
 
 const dir = folderPerTest('idv-claims-');
 const SCOPE = '0123456789abcdef';
 const join2 = async () => (await Claims.join(dir(), SCOPE))!;
+const heartbeat = (run: Claims) => join(dir(), `${SCOPE}.${run.run}.run`);
+/** Make a heartbeat look last touched `ms` ago. */
+const age = async (path: string, ms: number) => {
+  const then = (Date.now() - ms) / 1000;
+  await utimes(path, then, then);
+};
 const [a, b, c, d] = ['a@x.com', 'b@x.com', 'c@x.com', 'd@x.com'].map(keyHex);
 
 describe('claims', () => {
@@ -41,7 +48,7 @@ describe('claims', () => {
     }
   });
 
-  it('a run that ends lets go of all its claims; one that died does once its heartbeat is stale', async () => {
+  it('a run that ends lets go of all its claims; one killed does at once (its process is gone)', async () => {
     const ended = await join2();
     const killed = await join2();
     const waiter = await join2();
@@ -52,14 +59,47 @@ describe('claims', () => {
       ended.close(); // its heartbeat goes
       waiter.poll();
       expect([waiter.verdict(a!), waiter.verdict(b!)]).toEqual(['look', 'wait']);
-      // kill -9: the heartbeat stays, and is no longer touched.
-      const heartbeat = join(dir(), `${SCOPE}.${killed.run}.run`);
-      const old = (Date.now() - 4_500) / 1000;
-      await utimes(heartbeat, old, old);
+      // kill -9: the heartbeat stays, fresh, but the process it names is gone (here: one that started at another time).
+      await writeFile(heartbeat(killed), markText({ ...selfMark()!, started: '1' }));
       waiter.poll();
       expect(waiter.verdict(b!)).toBe('look');
     } finally {
       for (const r of [ended, killed, waiter]) r.close();
+    }
+  });
+
+  it('a heartbeat late because the machine is loaded keeps its claims while its process runs; a stopped one loses them after 60 s', async () => {
+    const slow = await join2();
+    const waiter = await join2();
+    try {
+      slow.claim([a!]);
+      expect(waiter.claim([a!])).toEqual(['wait']);
+      await age(heartbeat(slow), 30_000);
+      waiter.poll();
+      expect(waiter.verdict(a!)).toBe('wait');
+      await age(heartbeat(slow), 61_000);
+      waiter.poll();
+      expect(waiter.verdict(a!)).toBe('look');
+    } finally {
+      for (const r of [slow, waiter]) r.close();
+    }
+  });
+
+  it('a run whose process cannot be seen (another pid namespace: a container) is dead once its heartbeat is 10 s old', async () => {
+    const far = await join2();
+    const waiter = await join2();
+    try {
+      far.claim([a!]);
+      await writeFile(heartbeat(far), markText({ ...selfMark()!, namespace: 'pid:[1]' }));
+      expect(waiter.claim([a!])).toEqual(['wait']);
+      await age(heartbeat(far), 9_000);
+      waiter.poll();
+      expect(waiter.verdict(a!)).toBe('wait');
+      await age(heartbeat(far), 10_500);
+      waiter.poll();
+      expect(waiter.verdict(a!)).toBe('look');
+    } finally {
+      for (const r of [far, waiter]) r.close();
     }
   });
 

@@ -2,11 +2,12 @@
 // the cache when that run's answer lands, or sent after all when that run lets go without an answer (it
 // ended, died or gave up); every wait ends, Ctrl-C included.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { mkdtemp, readdir, readFile, rm, utimes } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Claims, keyHex } from '../../src/cache/claims.js';
 import { openScope, type CacheScope } from '../../src/cache/store.js';
+import { markText, selfMark } from '../../src/cache/process-mark.js';
 import { ClaimGate } from '../../src/plan/claim-gate.js';
 import { Plan } from '../../src/plan/plan.js';
 import type { PlannedRecord } from '../../src/plan/planned.js';
@@ -75,7 +76,7 @@ describe('claim gate', () => {
     expect(said).toEqual(['idv: note: another idv run is validating some of these items against the same service; waiting for its answers instead of paying for them twice.']);
   });
 
-  it('sent after all when the other run lets go without an answer, ends, or dies (a stale heartbeat)', async () => {
+  it('sent after all when the other run lets go without an answer, ends, or dies (its process gone)', async () => {
     const giver = await holder('a@x.com');
     const ender = await holder('b@x.com');
     const killed = await holder('c@x.com');
@@ -88,8 +89,7 @@ describe('claim gate', () => {
     ender.close();
     await new Promise((r) => setTimeout(r, 500));
     expect(out.sent).toEqual(['a@x.com', 'b@x.com']);
-    const old = (Date.now() - 5_000) / 1000;
-    await utimes(join(dir, `${scope.id}.${killed.run}.run`), old, old);
+    await writeFile(join(dir, `${scope.id}.${killed.run}.run`), markText({ ...selfMark()!, started: '1' })); // kill -9
     expect(await within(g, 1_000)).toBe('drained');
     expect(out.sent).toEqual(['a@x.com', 'b@x.com', 'c@x.com']);
   });
