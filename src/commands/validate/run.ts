@@ -30,6 +30,7 @@ import { runPipeline, type Finished } from './pipeline.js';
 import type { DispatchStats } from '../../dispatch/scheduler.js';
 import { outcomeOf } from './outcome.js';
 import { dryRunFacts, formatDryRun } from './dry-run.js';
+import { countBytes, type ByteCount } from './progress-report.js';
 
 export async function run(o: ValidateOptions, io: Io): Promise<void> {
   const facts = emptyFacts(o.kind, Date.now(), o.maxSpend, o.output, o.dryRun);
@@ -49,9 +50,8 @@ async function validate(o: ValidateOptions, io: Io, facts: RunFacts): Promise<vo
   warnUnknownStatuses(io, '--only', o.only);
   warnUnknownStatuses(io, '--exclude', o.exclude);
   warnUncachedStatuses(io, o.cacheTtl);
-  const sources = sourcesFor(o.files, io);
-  const sizes = await checkReadable(o.files, io.cwd);
-  facts.inputs = sources.map((s) => ({ path: s.path, bytes: sizes.get(s.path) ?? null, records: 0 }));
+  const counted = await inputsOf(o, io, facts);
+  const sources = counted.sources;
   const target = await resolveTarget(o, io);
   const plan = new Plan();
   try {
@@ -68,7 +68,7 @@ async function validate(o: ValidateOptions, io: Io, facts: RunFacts): Promise<vo
     const rest: Array<Source | OpenedSource> = o.keepColumns
       ? await sameColumns(first, sources.slice(1), open)
       : await readable(sources.slice(1), (s) => openSource(s, o.kind, overrides), open);
-    const read = recordsOf([first, ...rest], open, (i, n) => (facts.inputs[i]!.records += n));
+    const read = recordsOf([first, ...rest], open, readingNotes(facts, counted));
     const records = planRecords(read, checkerFor(o.kind), plan);
     if (o.dryRun) {
       for await (const _block of records); // counting is the plan's
@@ -111,7 +111,7 @@ async function validate(o: ValidateOptions, io: Io, facts: RunFacts): Promise<vo
     let spent: DispatchStats | null = null;
     let done: Finished | null;
     try {
-      done = await runPipeline({ o, io, target, plan, cache, records, main, split, progress, onStats: (s) => (spent = s) });
+      done = await runPipeline({ o, io, target, plan, cache, records, main, split, progress, bytes: counted.bytes, onStats: (s) => (spent = s) });
     } finally {
       // Also when the run stops early (Ctrl-C, a refused key, a failed write): what was read and paid for.
       Object.assign(facts, countsOf(plan));
@@ -138,6 +138,25 @@ async function validate(o: ValidateOptions, io: Io, facts: RunFacts): Promise<vo
     plan.close();
     await target.close();
   }
+}
+
+/** The run's sources (files, standard input), each file checked readable, and their bytes counted. */
+async function inputsOf(o: ValidateOptions, io: Io, facts: RunFacts): Promise<ByteCount> {
+  const given = sourcesFor(o.files, io);
+  const sizes = await checkReadable(o.files, io.cwd);
+  facts.inputs = given.map((s) => ({ path: s.path, bytes: sizes.get(s.path) ?? null, records: 0 }));
+  // A size of 0 is an empty file or a FIFO: no total can be told from it.
+  return countBytes(given, (s) => sizes.get(s.path) || undefined);
+}
+
+/** What reading learns, source by source: records counted for the report, bytes for the total. */
+function readingNotes(facts: RunFacts, counted: ByteCount) {
+  return {
+    block(i: number, n: number) {
+      counted.reading(i);
+      facts.inputs[i]!.records += n;
+    },
+  };
 }
 
 function countsOf(plan: Plan): Pick<RunFacts, 'records' | 'unique' | 'invalid' | 'fromCache'> {
@@ -261,17 +280,17 @@ async function readable(
   return out;
 }
 
-/** The records of every source in turn (the first is open already: its layout shapes the output); `count` learns how many each gave. */
+/** The records of every source in turn (the first is open already: its layout shapes the output); `on` learns how many each gave. */
 async function* recordsOf(
   sources: Array<Source | OpenedSource>,
   open: (s: Source) => Promise<OpenedSource>,
-  count: (source: number, records: number) => void,
+  on: { block(source: number, records: number): void },
 ): AsyncGenerator<InputRecord[]> {
   for (let i = 0; i < sources.length; i++) {
     const s = sources[i]!;
     const opened = 'records' in s ? s : await open(s);
     for await (const block of opened.records) {
-      count(i, block.length);
+      on.block(i, block.length);
       yield block;
     }
   }
