@@ -12,6 +12,9 @@ import { addFlags, given, onUnless, readFlags, value, valueOr, type OptionsOf } 
 
 /** The flags of `emails` and `domains`, in --help's order: each row fills the option field it is keyed by. */
 export const VALIDATE_FLAGS = {
+  items: value<string[]>('-i, --item <item>', 'validate this address (a domain for idv domains) as given; repeat for more, beside or instead of FILEs', {
+    parse: (text: string, previous?: string[]) => [...(previous ?? []), text],
+  }),
   format: value<Format>('-f, --format <format>', 'output format (default: table on a terminal, else csv; with -o, the extension)', { choices: FORMATS }),
   output: value('-o, --output <file>', 'write results to this file (atomically) instead of standard output'),
   column: value('--column <name|N>', 'the item column, by header name or number (from 1)'),
@@ -59,6 +62,12 @@ const OUTPUT: Block = {
     'Output: a table on a terminal, as wide as the terminal (the item and status always shown; other columns cut or left out, marked …); CSV in a pipe; with -o, the format its extension names. csv and json hold every column in full.',
 };
 
+/** What a run shows while it works and when it ends, for both commands. */
+const PROGRESS: Block = {
+  prose:
+    'While it runs, on a terminal: one line on standard error, no wider than the terminal: records done of the total (estimated from the bytes read until the input is read), percentage, rate, time left, errors, quota left, answers from the cache. With --verbose where standard error is no terminal, the same as a log line every 5 seconds. At the end, the summary and a line naming what -o and --split wrote. -q shows none of these.',
+};
+
 /** What is true of every run, after each command's examples. */
 const EVERY_RUN: Block[] = [
   { list: 'Environment', items: ENVIRONMENT },
@@ -70,13 +79,15 @@ const HELP: Record<Kind, Block[]> = {
   emails: [
     {
       prose:
-        'Input: files or standard input; plain lists (one address a line) or CSV/TSV exports, whose email column is found by its header (email, e-mail, mail…) and its contents.',
+        'Input: files, standard input, or addresses given with --item; plain lists (one address a line) or CSV/TSV exports, whose email column is found by its header (email, e-mail, mail…) and its contents. An address given as a FILE that does not exist is refused with the --item to use (exit 2), never validated; an input with no records draws a warning (exit 0).',
     },
     OUTPUT,
+    PROGRESS,
     {
       title: 'Examples:',
       examples: [
         { command: 'idv emails list.csv', comment: 'a table in the terminal' },
+        { command: 'idv emails -i jane@gmail.com -i bob@example.org', comment: 'addresses given here (exit 0, 1, 3 or 4 as for a file)' },
         { command: 'idv emails list.csv --sandbox', comment: 'try it without a key, against a local emulator' },
         { command: 'cat export.csv | idv emails --format json | jq .', comment: 'machine-readable, nothing else on stdout' },
         { command: 'idv emails export.csv --keep-columns --exclude disposable,fake,invalid -o clean.csv', comment: 'a cleaned copy' },
@@ -97,13 +108,15 @@ const HELP: Record<Kind, Block[]> = {
   domains: [
     {
       prose:
-        'Input: domains, website URLs (their host is validated), or email addresses (their domain part is validated, once per distinct domain). Plain lists or CSV/TSV exports, whose column is found by its header (domain, website, url, host…) and its contents.',
+        'Input: domains, website URLs (their host is validated), or email addresses (their domain part is validated, once per distinct domain). Plain lists or CSV/TSV exports, whose column is found by its header (domain, website, url, host…) and its contents; or domains given with --item. A domain given as a FILE that does not exist is refused with the --item to use (exit 2); an input with no records draws a warning (exit 0).',
     },
     OUTPUT,
+    PROGRESS,
     {
       title: 'Examples:',
       examples: [
         { command: 'idv domains domains.txt' },
+        { command: 'idv domains -i example.com', comment: 'one domain' },
         { command: 'idv domains customers.csv --sandbox', comment: 'addresses in, one check per distinct domain' },
         { command: 'idv domains sites.csv --column Website --format ndjson' },
         { command: 'idv domains list.txt --only disposable,fake -o suspicious.csv' },
@@ -118,6 +131,6 @@ export function validateCommand(kind: Kind, io: Io | undefined, action: (o: Vali
   const what = kind === 'emails' ? 'email addresses' : 'domains';
   const command = new Command(kind)
     .description(`validate ${what} (POST /${kind}/validate)`)
-    .argument('[FILE...]', 'files to read; - for standard input (default when piped)');
+    .argument('[FILE...]', 'files to read; - for standard input (read when piped and neither FILE nor --item is given)');
   return helpAfter(addFlags(command, VALIDATE_FLAGS), io, HELP[kind]).action(async (files: string[], parsed: Record<string, unknown>) => action({ kind, files, ...readFlags(VALIDATE_FLAGS, parsed) }));
 }

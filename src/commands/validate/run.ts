@@ -7,6 +7,7 @@ import { forStderr, warn, type Io } from '../../io.js';
 import { fsReason, inputError } from '../../errors.js';
 import { checkerFor } from '../../input/check.js';
 import { checkReadable, openSource, sourcesFor, type InputRecord, type OpenedSource, type Source } from '../../input/read.js';
+import { isItemsSource, itemsSources, openItems, refuseItemsAsFiles } from '../../input/items.js';
 import type { LayoutOverrides } from '../../input/detect.js';
 import type { CacheScope } from '../../cache/store.js';
 import type { CacheTtl } from '../../cache/ttl.js';
@@ -60,14 +61,16 @@ async function validate(o: ValidateOptions, io: Io, facts: RunFacts): Promise<vo
     // Notes (skipped preamble or footer rows, a close column choice) go above the spinner once it turns.
     let say = (line: string) => warn(io, line);
     const note = (line: string) => say(`idv: note: ${line}`);
-    const open = (s: Source) => openSource(s, o.kind, overrides, note);
+    const openWith = (s: Source, notes?: (line: string) => void) =>
+      isItemsSource(s) ? openItems(s, o.kind, o.keepColumns, openSource) : openSource(s, o.kind, overrides, notes);
+    const open = (s: Source) => openWith(s, note);
     const first = await open(sources[0]!);
     // Every source's layout is known before anything is sent, so that a file idv cannot read is refused
     // (exit 2) before paying for the files before it. With --keep-columns they stay open: their columns
     // must agree.
     const rest: Array<Source | OpenedSource> = o.keepColumns
       ? await sameColumns(first, sources.slice(1), open)
-      : await readable(sources.slice(1), (s) => openSource(s, o.kind, overrides), open);
+      : await readable(sources.slice(1), (s) => openWith(s), open);
     const read = recordsOf([first, ...rest], open, readingNotes(facts, counted));
     const records = planRecords(read, checkerFor(o.kind), plan);
     if (o.dryRun) {
@@ -140,13 +143,17 @@ async function validate(o: ValidateOptions, io: Io, facts: RunFacts): Promise<vo
   }
 }
 
-/** The run's sources (files, standard input), each file checked readable, and their bytes counted. */
+/**
+ * The run's sources: files, standard input, the items given with --item. An address typed where a FILE goes,
+ * and a file that cannot be read, are refused before anything is read or sent; each source's bytes are counted.
+ */
 async function inputsOf(o: ValidateOptions, io: Io, facts: RunFacts): Promise<ByteCount> {
-  const given = sourcesFor(o.files, io);
+  await refuseItemsAsFiles(o.kind, o.files, io.cwd);
+  const given = sourcesFor(o.files, io, itemsSources(o.items));
   const sizes = await checkReadable(o.files, io.cwd);
   facts.inputs = given.map((s) => ({ path: s.path, bytes: sizes.get(s.path) ?? null, records: 0 }));
   // A size of 0 is an empty file or a FIFO: no total can be told from it.
-  return countBytes(given, (s) => sizes.get(s.path) || undefined);
+  return countBytes(given, (s) => (isItemsSource(s) ? 0 : sizes.get(s.path) || undefined));
 }
 
 /** What reading learns, source by source: records counted for the report, bytes for the total. */
