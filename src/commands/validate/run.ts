@@ -32,6 +32,7 @@ import type { DispatchStats } from '../../dispatch/scheduler.js';
 import { outcomeOf } from './outcome.js';
 import { dryRunFacts, formatDryRun } from './dry-run.js';
 import { countBytes, type ByteCount } from './progress-report.js';
+import { emptyInputLine, wroteLines } from './wrote.js';
 
 export async function run(o: ValidateOptions, io: Io): Promise<void> {
   const facts = emptyFacts(o.kind, Date.now(), o.maxSpend, o.output, o.dryRun);
@@ -71,7 +72,7 @@ async function validate(o: ValidateOptions, io: Io, facts: RunFacts): Promise<vo
     const rest: Array<Source | OpenedSource> = o.keepColumns
       ? await sameColumns(first, sources.slice(1), open)
       : await readable(sources.slice(1), (s) => openWith(s), open);
-    const read = recordsOf([first, ...rest], open, readingNotes(facts, counted));
+    const read = recordsOf([first, ...rest], open, readingNotes(facts, counted, (line) => say(line)));
     const records = planRecords(read, checkerFor(o.kind), plan);
     if (o.dryRun) {
       for await (const _block of records); // counting is the plan's
@@ -122,8 +123,7 @@ async function validate(o: ValidateOptions, io: Io, facts: RunFacts): Promise<vo
     }
     if (done === null) return; // standard output was closed by its reader: end quietly
     noteFinished(facts, done);
-    const summary = { ...summaryFacts(facts, done), bars: io.stderrIsTTY, width: columnsOf(io.stderr, io.stderrIsTTY) };
-    if (!o.quiet) io.stderr.write(formatSummary(summary, io.colorErr ? await loadChalk(true) : null));
+    if (!o.quiet) await tellTheEnd(o, io, facts, done);
     const outcome = outcomeOf({
       counts: done.counts,
       resetAt: done.stats.resetAt,
@@ -156,14 +156,29 @@ async function inputsOf(o: ValidateOptions, io: Io, facts: RunFacts): Promise<By
   return countBytes(given, (s) => (isItemsSource(s) ? 0 : sizes.get(s.path) || undefined));
 }
 
-/** What reading learns, source by source: records counted for the report, bytes for the total. */
-function readingNotes(facts: RunFacts, counted: ByteCount) {
+/** What reading learns, source by source: records counted for the report, bytes for the total, inputs without records said. */
+function readingNotes(facts: RunFacts, counted: ByteCount, say: (line: string) => void) {
   return {
     block(i: number, n: number) {
       counted.reading(i);
       facts.inputs[i]!.records += n;
     },
+    // An input without records is said, not passed over (the run still ends 0).
+    ended(i: number, name: string) {
+      if (facts.inputs[i]!.records > 0) return;
+      say(emptyInputLine(name, i === facts.inputs.length - 1 && facts.inputs.every((input) => input.records === 0)));
+    },
   };
+}
+
+/** The summary (none when there was nothing to validate: the warning said so), then what -o and --split wrote. */
+async function tellTheEnd(o: ValidateOptions, io: Io, facts: RunFacts, done: Finished): Promise<void> {
+  if (facts.records > 0) {
+    const summary = { ...summaryFacts(facts, done), bars: io.stderrIsTTY, width: columnsOf(io.stderr, io.stderrIsTTY) };
+    io.stderr.write(formatSummary(summary, io.colorErr ? await loadChalk(true) : null));
+  }
+  const written = { output: o.output, only: o.only, exclude: o.exclude, split: o.split, splitExtension: `.${splitFormat(o)}`, statuses: STATUSES_OF[o.kind], counts: done.counts };
+  for (const line of wroteLines(written)) warn(io, line);
 }
 
 function countsOf(plan: Plan): Pick<RunFacts, 'records' | 'unique' | 'invalid' | 'fromCache'> {
@@ -291,7 +306,7 @@ async function readable(
 async function* recordsOf(
   sources: Array<Source | OpenedSource>,
   open: (s: Source) => Promise<OpenedSource>,
-  on: { block(source: number, records: number): void },
+  on: { block(source: number, records: number): void; ended(source: number, name: string): void },
 ): AsyncGenerator<InputRecord[]> {
   for (let i = 0; i < sources.length; i++) {
     const s = sources[i]!;
@@ -300,6 +315,7 @@ async function* recordsOf(
       on.block(i, block.length);
       yield block;
     }
+    on.ended(i, opened.name);
   }
 }
 
