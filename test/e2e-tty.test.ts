@@ -62,6 +62,12 @@ const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 /** The run's elapsed time in the summary: `2.4 s` under ten seconds, `12s`, `1m 5s` from there (a busy machine). */
 const ELAPSED = '(?:\\d+\\.\\d s|\\d+m \\d+s|\\d+[ms])';
 const crlf = (s: string) => s.replace(/\n/g, '\r\n');
+/** The lines the spinner drew: each frame's text between the escapes that clear and redraw it. */
+const spinnerLines = (transcript: string) =>
+  transcript
+    .replace(CSI, '\n')
+    .split(/\r?\n|\r/)
+    .filter((l) => FRAMES.includes(l[0] ?? '') && l[1] === ' ');
 
 // ---------------------------------------------------------------------------------------------
 // The harness.
@@ -311,7 +317,7 @@ describe.skipIf(!hasScript)('on a terminal (util-linux script)', { concurrent: t
   });
 
   // 3 ----------------------------------------------------------------------------------------
-  it('spinner: 3,000 addresses with stderr on the terminal show ora frames and "Validating … records", then the summary', async () => {
+  it('spinner: 3,000 addresses with stderr on the terminal show ora frames and "Validating N of 3,000", then the summary', async () => {
     await withSandbox(BIG_SANDBOX, async ({ sb, env, path }) => {
       const outFile = path('out.csv');
       const r = await onTty({ args: ['emails', bigList, ...BIG_ARGS], env, redirect: `>${q(outFile)}` });
@@ -320,8 +326,8 @@ describe.skipIf(!hasScript)('on a terminal (util-linux script)', { concurrent: t
       // Several distinct spinner frames (the run lasts well over a second; ora turns every 80 ms).
       expect(FRAMES.filter((f) => out.includes(f)).length).toBeGreaterThanOrEqual(2);
       // The count of records grows as the list is read (reading is held back while requests queue up).
-      expect(out).toMatch(/Validating · [\d,]+ records read · [\d,]+ done · [\d,]+ sent/);
-      const doneCounts = new Set([...out.matchAll(/Validating · [\d,]+ records read · ([\d,]+) done/g)].map((m) => m[1]));
+      expect(out).toMatch(/Validating [\d,]+ of ~?3,000 · \d+%/);
+      const doneCounts = new Set([...out.matchAll(/Validating ([\d,]+) of ~?3,000/g)].map((m) => m[1]));
       expect(doneCounts.size).toBeGreaterThanOrEqual(2); // it moves
       for (const c of SPINNER_CONTROL) expect(out).toContain(c);
       // The spinner is gone when the summary is written: the summary is the last thing on the terminal,
@@ -337,6 +343,19 @@ describe.skipIf(!hasScript)('on a terminal (util-linux script)', { concurrent: t
       expect(sentBatches(sb)).toHaveLength(30);
       // 4: stdout is a file: exact CSV, nothing of the progress in it.
       expect(await readFile(outFile, 'utf8')).toBe(expectedCsv(BIG_EMAILS, BIG_STATUSES));
+    });
+  });
+
+  it('progress at 80 columns: done of the total, percentage, rate and time left on one line that fits', async () => {
+    // 30 requests of 100 ms one after another: 3 s, so the rate (told after a second) and the time left show.
+    await withSandbox({ quota: 0, delayMs: 100 }, async ({ env, path }) => {
+      const r = await onTty({ args: ['emails', bigList, ...BIG_ARGS], env, redirect: `>${q(path('out.csv'))}`, size: { cols: 80, rows: 24 } });
+      expect(r.exitCode).toBe(0);
+      const drawn = spinnerLines(r.stdout as string);
+      expect(drawn.length).toBeGreaterThanOrEqual(5);
+      for (const line of drawn) expect([...line].length, line).toBeLessThanOrEqual(79);
+      const full = drawn.filter((l) => /^. Validating [\d,]+ of ~?3,000 · \d+% · [\d,.]+\/s · \d+s left$/.test(l));
+      expect(full.length, drawn.join('\n')).toBeGreaterThanOrEqual(1);
     });
   });
 
@@ -442,7 +461,7 @@ describe.skipIf(!hasScript)('on a terminal (util-linux script)', { concurrent: t
         const timer = setTimeout(() => reject(new Error(`no progress within 10 s; saw ${JSON.stringify(seen)}`)), 10_000);
         child.stdout!.on('data', (b: Buffer) => {
           seen += b.toString();
-          if (/Validating · \d+ records read · 5 done/.test(seen)) {
+          if (/Validating 5 of ~?20\b/.test(seen)) {
             clearTimeout(timer);
             resolve();
           }

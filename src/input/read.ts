@@ -51,14 +51,15 @@ export interface SourceFacts {
 }
 
 
-export function sourcesFor(files: string[], io: Io): Source[] {
-  if (files.length === 0) {
+/** The files' sources, then `more` (the items given with --item: items.ts); standard input when there is neither. */
+export function sourcesFor(files: string[], io: Io, more: Source[] = []): Source[] {
+  if (files.length === 0 && more.length === 0) {
     if (io.stdinIsTTY) {
-      throw usageError('No input: give a FILE, or pipe a list in (e.g. cat list.csv | idv emails). See idv emails --help.');
+      throw usageError('No input: give a FILE or --item ITEM, or pipe a list in (e.g. cat list.csv | idv emails). See idv emails --help.');
     }
     files = ['-'];
   }
-  return files.map((f) =>
+  const sources: Source[] = files.map((f) =>
     f === '-'
       ? { name: 'standard input', path: '-', open: () => io.stdin }
       : {
@@ -67,6 +68,7 @@ export function sourcesFor(files: string[], io: Io): Source[] {
           open: () => openForReading(resolvePath(io.cwd, f), io.signal),
         },
   );
+  return [...sources, ...more];
 }
 
 

@@ -1,18 +1,27 @@
-// The spinner on standard error, only when it is a terminal that can show one (and not --quiet).
+// The spinner on standard error, only when it is a terminal that can show one (and not --quiet): one line,
+// never wider than the terminal, drawn at most ten times a second; lines printed above it fit the terminal too.
 import type { Writable } from 'node:stream';
+import { hanging } from '../wrap.js';
+import { fit } from './progress-line.js';
 
 /** Narrower than this, the spinner's line wraps on every frame (at 1–2 columns, kilobytes of clears and ora's "(content truncated…)"). */
 const MIN_COLUMNS = 20;
+/** The shortest time between two drawings of the line (ora's frames and new text alike): ten a second. */
+export const REDRAW_MS = 100;
+/** What the line leaves of the terminal's width: the spinner's frame and a space before the text, and the last column (a line that fills it leaves the cursor past the edge). */
+const FRAME_COLUMNS = 3;
+
+/** The line's text, or what makes it for the width it has (asked when it is drawn). */
+export type ProgressText = string | ((width: number) => string);
 
 export interface Progress {
   /** A live spinner line (else update() shows nothing and log() writes plain lines). */
   readonly live: boolean;
-  update(text: string): void;
+  update(text: ProgressText): void;
   /** Print a line above the spinner. */
   log(line: string): void;
   stop(): void;
 }
-
 
 /**
  * `enabled`: standard error is a terminal and the run is not --quiet. Even so there is no spinner on a
@@ -21,38 +30,49 @@ export interface Progress {
  * that cannot move the cursor: the escapes would be printed as they are).
  */
 export async function createProgress(stream: Writable, enabled: boolean, color: boolean, env: Record<string, string | undefined>): Promise<Progress> {
-  const columns = (stream as Writable & { columns?: number }).columns;
-  if (!enabled || !columns || columns < MIN_COLUMNS || env.TERM === 'dumb') {
+  const columns = () => (stream as Writable & { columns?: number }).columns ?? 0;
+  if (!enabled || !columns() || columns() < MIN_COLUMNS || env.TERM === 'dumb') {
     return { live: false, update() {}, log: (line) => void stream.write(line.endsWith('\n') ? line : line + '\n'), stop() {} };
   }
   const { default: ora } = await import('ora');
-  const spinner = ora({ stream: stream as NodeJS.WritableStream, text: 'Reading…', color: color ? 'cyan' : false, isEnabled: true, discardStdin: false }).start();
-  // At most one redraw every 80 ms; the last text of a burst is shown when its 80 ms are up, not lost.
+  const spinner = ora({
+    stream: stream as NodeJS.WritableStream,
+    text: 'Reading…',
+    color: color ? 'cyan' : false,
+    isEnabled: true,
+    discardStdin: false,
+    interval: REDRAW_MS,
+  }).start();
+  // The width is asked at each drawing: the terminal may have been resized.
+  const width = () => Math.max(1, columns() - FRAME_COLUMNS);
+  const textOf = (t: ProgressText) => fit(typeof t === 'function' ? t(width()) : t, width());
+  // At most one new text every REDRAW_MS; the last text of a burst is shown when its time is up, not lost.
   let last = 0;
-  let pending: string | null = null;
+  let pending: ProgressText | null = null;
   let timer: NodeJS.Timeout | null = null;
   const show = () => {
     timer = null;
     last = Date.now();
-    if (pending !== null) spinner.text = pending;
+    if (pending !== null) spinner.text = textOf(pending);
     pending = null;
   };
   return {
     live: true,
     update(text) {
       pending = text;
-      const wait = 80 - (Date.now() - last);
+      const wait = REDRAW_MS - (Date.now() - last);
       if (wait <= 0) show();
       else timer ??= setTimeout(show, wait);
     },
     log(line) {
       spinner.clear();
-      stream.write(line.endsWith('\n') ? line : line + '\n');
+      const lines = line.replace(/\n$/, '').split('\n');
+      stream.write(lines.map((l) => hanging(l, columns())).join('\n') + '\n');
       spinner.render();
     },
     stop() {
       if (timer) clearTimeout(timer);
-      if (pending !== null) spinner.text = pending;
+      if (pending !== null) spinner.text = textOf(pending);
       spinner.stop();
     },
   };

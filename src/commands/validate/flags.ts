@@ -12,6 +12,9 @@ import { addFlags, given, onUnless, readFlags, value, valueOr, type OptionsOf } 
 
 /** The flags of `emails` and `domains`, in --help's order: each row fills the option field it is keyed by. */
 export const VALIDATE_FLAGS = {
+  items: value<string[]>('-i, --item <item>', 'validate this address (a domain for idv domains) as given; repeat for more, beside or instead of FILEs', {
+    parse: (text: string, previous?: string[]) => [...(previous ?? []), text],
+  }),
   format: value<Format>('-f, --format <format>', 'output format (default: table on a terminal, else csv; with -o, the extension)', { choices: FORMATS }),
   output: value('-o, --output <file>', 'write results to this file (atomically) instead of standard output'),
   column: value('--column <name|N>', 'the item column, by header name or number (from 1)'),
@@ -60,6 +63,12 @@ const OUTPUT: Block = {
     'Output: a table on a terminal, as wide as the terminal (the item and status always shown; other columns cut or left out, marked …); CSV in a pipe; with -o, the format its extension names. csv and json hold every column in full.',
 };
 
+/** What a run shows while it works and when it ends, for both commands. */
+const PROGRESS: Block = {
+  prose:
+    'While it runs, on a terminal: one line on standard error, no wider than the terminal: records done of the total (estimated from the bytes read until the input is read), percentage, rate, time left, errors, quota left, answers from the cache. With --verbose where standard error is no terminal, the same as a log line every 5 seconds. At the end, the summary and a line naming what -o and --split wrote. -q shows none of these.',
+};
+
 /** What is true of every run, after each command's examples. */
 const EVERY_RUN: Block[] = [
   { list: 'Environment', items: ENVIRONMENT },
@@ -71,13 +80,15 @@ const HELP: Record<Kind, Block[]> = {
   emails: [
     {
       prose:
-        'Input: files or standard input; plain lists (one address a line; a line of several recipients, as a mail client copies them, is one record each) or CSV/TSV exports, whose email column is found by its header (email, e-mail, メールアドレス, 电子邮件, Электронная почта… in forty-odd languages) and its contents. A row that holds text that could be an address is a record: only a header, notes above it and a report\'s footer are skipped, each said on stderr. Mailbox forms (Jane <jane@x.com>, mailto:…) are read as the address inside. Text that is not UTF-8 is read in its detected code page (--encoding NAME overrides).',
+        'Input: files, standard input, or addresses given with --item; plain lists (one address a line; a line of several recipients, as a mail client copies them, is one record each) or CSV/TSV exports, whose email column is found by its header (email, e-mail, メールアドレス, 电子邮件, Электронная почта… in forty-odd languages) and its contents. A row that holds text that could be an address is a record: only a header, notes above it and a report\'s footer are skipped, each said on stderr. Mailbox forms (Jane <jane@x.com>, mailto:…) are read as the address inside. Text that is not UTF-8 is read in its detected code page (--encoding NAME overrides). An address given as a FILE that does not exist is refused with the --item to use (exit 2), never validated; an input with no records draws a warning (exit 0).',
     },
     OUTPUT,
+    PROGRESS,
     {
       title: 'Examples:',
       examples: [
         { command: 'idv emails list.csv', comment: 'a table in the terminal' },
+        { command: 'idv emails -i jane@gmail.com -i bob@example.org', comment: 'addresses given here (exit 0, 1, 3 or 4 as for a file)' },
         { command: 'idv emails list.csv --sandbox', comment: 'try it without a key, against a local emulator' },
         { command: 'cat export.csv | idv emails --format json | jq .', comment: 'machine-readable, nothing else on stdout' },
         { command: 'idv emails export.csv --keep-columns --exclude disposable,fake,invalid -o clean.csv', comment: 'a cleaned copy' },
@@ -99,13 +110,15 @@ const HELP: Record<Kind, Block[]> = {
   domains: [
     {
       prose:
-        'Input: domains, website URLs (their host is validated), or email addresses (their domain part is validated, once per distinct domain). Plain lists or CSV/TSV exports, whose column is found by its header (domain, website, url, host, Site web, 网站…) and its contents. A row that holds a host name, URL or address is a record. Text that is not UTF-8 is read in its detected code page (--encoding NAME).',
+        'Input: domains, website URLs (their host is validated), or email addresses (their domain part is validated, once per distinct domain). Plain lists or CSV/TSV exports, whose column is found by its header (domain, website, url, host, Site web, 网站…) and its contents; or domains given with --item. A row that holds a host name, URL or address is a record. Text that is not UTF-8 is read in its detected code page (--encoding NAME). A domain given as a FILE that does not exist is refused with the --item to use (exit 2); an input with no records draws a warning (exit 0).',
     },
     OUTPUT,
+    PROGRESS,
     {
       title: 'Examples:',
       examples: [
         { command: 'idv domains domains.txt' },
+        { command: 'idv domains -i example.com', comment: 'one domain' },
         { command: 'idv domains customers.csv --sandbox', comment: 'addresses in, one check per distinct domain' },
         { command: 'idv domains sites.csv --column Website --format ndjson' },
         { command: 'idv domains list.txt --only disposable,fake -o suspicious.csv' },
@@ -120,6 +133,6 @@ export function validateCommand(kind: Kind, io: Io | undefined, action: (o: Vali
   const what = kind === 'emails' ? 'email addresses' : 'domains';
   const command = new Command(kind)
     .description(`validate ${what} (POST /${kind}/validate)`)
-    .argument('[FILE...]', 'files to read; - for standard input (default when piped)');
+    .argument('[FILE...]', 'files to read; - for standard input (read when piped and neither FILE nor --item is given)');
   return helpAfter(addFlags(command, VALIDATE_FLAGS), io, HELP[kind]).action(async (files: string[], parsed: Record<string, unknown>) => action({ kind, files, ...readFlags(VALIDATE_FLAGS, parsed) }));
 }

@@ -4,7 +4,7 @@
 // window, the scheduler sends part-filled batches, so that the three never all wait on each other.
 // The run stops in one place (`stop`): a signal, the writer halting, or the scheduler's fatal error.
 import { interruptedError, IdvError } from '../../errors.js';
-import { oneLine, type Io } from '../../io.js';
+import { forStderr, type Io } from '../../io.js';
 import type { CacheScope } from '../../cache/store.js';
 import { Scheduler, type DispatchStats } from '../../dispatch/scheduler.js';
 import type { Plan } from '../../plan/plan.js';
@@ -12,6 +12,7 @@ import type { PlannedRecord } from '../../plan/planned.js';
 import { ClaimGate } from '../../plan/claim-gate.js';
 import { OrderedWriter, type Output, type SplitOutputs } from '../../output/ordered-writer.js';
 import type { Progress } from '../../output/progress.js';
+import { startProgressReport, type ProgressReport } from './progress-report.js';
 import { clockTime } from '../../output/summary.js';
 import { formatDuration } from '../../duration.js';
 import { ENDPOINT, FIELD } from '../../defaults.js';
@@ -29,6 +30,8 @@ export interface Pipeline {
   main: Output | null;
   split: SplitOutputs | null;
   progress: Progress;
+  /** Bytes read of the bytes the input holds, when every input's size is known (for the total while reading). */
+  bytes?: () => { read: number; total: number } | null;
   /** Given the dispatcher's live counts once it exists, so that a run that stops early can still tell them. */
   onStats?(stats: DispatchStats): void;
 }
@@ -64,19 +67,14 @@ export async function runPipeline(p: Pipeline): Promise<Finished | null> {
   stop.signal.addEventListener('abort', () => writer.stop(), { once: true });
 
   const countdown = waitCountdown(io, progress, showProgress && !o.quiet, !o.quiet);
-  const progressText = (): string =>
-    `Validating · ${plan.counts.records.toLocaleString('en-US')} records read · ${writer.passed.toLocaleString('en-US')} done` +
-    ` · ${dispatcher.stats.sent.toLocaleString('en-US')} sent` +
-    (plan.counts.cached ? ` · ${plan.counts.cached.toLocaleString('en-US')} from cache` : '');
-
-  const update = () => {
-    // While the countdown to the quota's reset runs, it keeps the line (it stops itself at the reset).
-    if (showProgress && !countdown.running()) progress.update(progressText());
-  };
+  let report: ProgressReport | null = null; // started once the dispatcher, whose counts it tells, exists
+  const update = () => report?.changed();
+  let readDone = false;
   // Between the plan and the dispatcher: what another idv run is validating is waited for, not sent again.
-  const gate = new ClaimGate(plan, stop.signal, (line) => progress.log(oneLine(io, line)));
+  const gate = new ClaimGate(plan, stop.signal, (line) => progress.log(forStderr(io, line)));
   const { client, dispatcher } = await startDispatcher(p, writer, stop.signal, { progress: update, wait: (until) => countdown.start(until) });
   p.onStats?.(dispatcher.stats);
+  report = progressReport(p, writer, dispatcher, countdown, () => readDone);
   void dispatcher.fatal.then((err) => stop.abort(err));
   // Part-filled batches go at once while output waits on them, or while other runs wait on this one's (or it on theirs).
   let outputWaits = false;
@@ -107,14 +105,18 @@ export async function runPipeline(p: Pipeline): Promise<Finished | null> {
         partialBatches();
       }
     }
+    readDone = true;
+    update();
     await gate.drain();
     const stats = await dispatcher.finish();
     await writer.finish();
     if (stop.signal.aborted) throw interruptedError(stop.signal.reason);
+    report.stop();
     progress.stop();
     countdown.stop();
     return { counts: writer.counts, stats, lastFailure: dispatcher.lastFailure() };
   } catch (err) {
+    report.stop();
     progress.stop();
     countdown.stop();
     await writer.abort();
@@ -126,10 +128,37 @@ export async function runPipeline(p: Pipeline): Promise<Finished | null> {
     }
     throw err;
   } finally {
+    report.stop(); // also when the claim gate failed to open
     io.signal.removeEventListener('abort', onSignal);
     gate.close();
     await client.close();
   }
+}
+
+/** The run's progress for a person: the spinner's line, or --verbose's log lines where there is no spinner. */
+function progressReport(
+  p: Pipeline,
+  writer: OrderedWriter,
+  dispatcher: Scheduler<PlannedRecord>,
+  countdown: { running(): boolean },
+  readDone: () => boolean,
+): ProgressReport {
+  const { o, io, plan, progress } = p;
+  return startProgressReport({
+    progress,
+    facts: () => ({
+      read: plan.counts.records,
+      readDone: readDone(),
+      bytes: p.bytes?.() ?? null,
+      done: writer.passed,
+      cached: plan.counts.cached,
+      errors: writer.counts.get('error') ?? 0,
+      quotaLeft: dispatcher.stats.rateAt !== undefined ? dispatcher.stats.rate?.remaining : undefined,
+    }),
+    // While the countdown to the quota's reset runs, it keeps the line (it stops itself at the reset).
+    paused: () => countdown.running(),
+    log: o.verbose && !o.quiet ? (line) => progress.log(forStderr(io, line)) : null,
+  });
 }
 
 /** The client and the scheduler of a run: answers settle the plan, go to the cache, and then to the writer. */
@@ -150,7 +179,7 @@ async function startDispatcher(
     env: io.env,
     secrets: io.secrets,
     network: io.network,
-    log: o.verbose ? (line) => progress.log(oneLine(io, `idv: ${line}`)) : undefined,
+    log: o.verbose ? (line) => progress.log(forStderr(io, `idv: ${line}`)) : undefined,
   });
   const dispatcher = new Scheduler<PlannedRecord>({
     client,
@@ -171,7 +200,7 @@ async function startDispatcher(
         const err = p.cache.writeError();
         if (err && !cacheWarned) {
           cacheWarned = true;
-          progress.log(oneLine(io, `idv: warning: cannot write the cache (${err.code ?? err.message}: ${p.cache.path}); this run's results will be paid for again by the next run.`));
+          progress.log(forStderr(io, `idv: warning: cannot write the cache (${err.code ?? err.message}: ${p.cache.path}); this run's results will be paid for again by the next run.`));
         }
       }
       writer.settle(results);
@@ -196,7 +225,7 @@ function waitCountdown(io: Io, progress: Progress, live: boolean, say: boolean) 
       if (live) {
         progress.update(line());
         timer = setInterval(() => (Date.now() >= until ? stop() : progress.update(line())), 1000);
-      } else if (say) progress.log(`idv: ${line()}`);
+      } else if (say) progress.log(forStderr(io, `idv: ${line()}`));
     },
     stop,
     running: () => timer !== null,

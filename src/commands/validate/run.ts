@@ -7,6 +7,7 @@ import { forStderr, warn, type Io } from '../../io.js';
 import { fsReason, inputError } from '../../errors.js';
 import { checkerFor } from '../../input/check.js';
 import { checkReadable, openSource, sourcesFor, type InputRecord, type OpenedSource, type Source } from '../../input/read.js';
+import { isItemsSource, itemsSources, openItems, refuseItemsAsFiles } from '../../input/items.js';
 import type { LayoutOverrides } from '../../input/detect.js';
 import type { CacheScope } from '../../cache/store.js';
 import type { CacheTtl } from '../../cache/ttl.js';
@@ -30,6 +31,8 @@ import { runPipeline, type Finished } from './pipeline.js';
 import type { DispatchStats } from '../../dispatch/scheduler.js';
 import { outcomeOf } from './outcome.js';
 import { dryRunFacts, fileLayout, formatDryRun, formatLayouts } from './dry-run.js';
+import { countBytes, type ByteCount } from './progress-report.js';
+import { emptyInputLine, wroteLines } from './wrote.js';
 
 export async function run(o: ValidateOptions, io: Io): Promise<void> {
   const facts = emptyFacts(o.kind, Date.now(), o.maxSpend, o.output, o.dryRun);
@@ -49,9 +52,8 @@ async function validate(o: ValidateOptions, io: Io, facts: RunFacts): Promise<vo
   warnUnknownStatuses(io, '--only', o.only);
   warnUnknownStatuses(io, '--exclude', o.exclude);
   warnUncachedStatuses(io, o.cacheTtl);
-  const sources = sourcesFor(o.files, io);
-  const sizes = await checkReadable(o.files, io.cwd);
-  facts.inputs = sources.map((s) => ({ path: s.path, bytes: sizes.get(s.path) ?? null, records: 0 }));
+  const counted = await inputsOf(o, io, facts);
+  const sources = counted.sources;
   const target = await resolveTarget(o, io);
   const plan = new Plan();
   try {
@@ -61,16 +63,18 @@ async function validate(o: ValidateOptions, io: Io, facts: RunFacts): Promise<vo
     let say = (line: string) => warn(io, line);
     const note = (line: string) => say(`idv: note: ${line}`);
     const verbose = o.verbose ? (line: string) => say(`idv: ${line}`) : undefined;
-    const open = (s: Source) => openSource(s, o.kind, overrides, { note, verbose });
+    const openWith = (s: Source, notes?: { note(line: string): void; verbose?(line: string): void }) =>
+      isItemsSource(s) ? openItems(s, o.kind, o.keepColumns, openSource) : openSource(s, o.kind, overrides, notes);
+    const open = (s: Source) => openWith(s, { note, verbose });
     const first = await open(sources[0]!);
     // Every source's layout is known before anything is sent, so that a file idv cannot read is refused
     // (exit 2) before paying for the files before it. With --keep-columns they stay open: their columns
     // must agree.
     const rest: Array<Source | OpenedSource> = o.keepColumns
       ? await sameColumns(first, sources.slice(1), open)
-      : await readable(sources.slice(1), (s) => openSource(s, o.kind, overrides), open);
+      : await readable(sources.slice(1), (s) => openWith(s), open);
     const opened: OpenedSource[] = [];
-    const read = recordsOf([first, ...rest], open, (i, n) => (facts.inputs[i]!.records += n), (i, s) => (opened[i] = s));
+    const read = recordsOf([first, ...rest], open, { ...readingNotes(facts, counted, (line) => say(line)), opened: (i, s) => (opened[i] = s) });
     const skipped = () => (facts.skipped = opened.reduce((n, s) => n + s.facts().skippedLines, 0));
     const records = planRecords(read, checkerFor(o.kind), plan);
     if (o.dryRun) {
@@ -118,7 +122,7 @@ async function validate(o: ValidateOptions, io: Io, facts: RunFacts): Promise<vo
     let spent: DispatchStats | null = null;
     let done: Finished | null;
     try {
-      done = await runPipeline({ o, io, target, plan, cache, records, main, split, progress, onStats: (s) => (spent = s) });
+      done = await runPipeline({ o, io, target, plan, cache, records, main, split, progress, bytes: counted.bytes, onStats: (s) => (spent = s) });
     } finally {
       // Also when the run stops early (Ctrl-C, a refused key, a failed write): what was read and paid for.
       Object.assign(facts, countsOf(plan));
@@ -127,8 +131,7 @@ async function validate(o: ValidateOptions, io: Io, facts: RunFacts): Promise<vo
     }
     if (done === null) return; // standard output was closed by its reader: end quietly
     noteFinished(facts, done);
-    const summary = { ...summaryFacts(facts, done), bars: io.stderrIsTTY, width: columnsOf(io.stderr, io.stderrIsTTY) };
-    if (!o.quiet) io.stderr.write(formatSummary(summary, io.colorErr ? await loadChalk(true) : null));
+    if (!o.quiet) await tellTheEnd(o, io, facts, done);
     const outcome = outcomeOf({
       counts: done.counts,
       resetAt: done.stats.resetAt,
@@ -146,6 +149,44 @@ async function validate(o: ValidateOptions, io: Io, facts: RunFacts): Promise<vo
     plan.close();
     await target.close();
   }
+}
+
+/**
+ * The run's sources: files, standard input, the items given with --item. An address typed where a FILE goes,
+ * and a file that cannot be read, are refused before anything is read or sent; each source's bytes are counted.
+ */
+async function inputsOf(o: ValidateOptions, io: Io, facts: RunFacts): Promise<ByteCount> {
+  await refuseItemsAsFiles(o.kind, o.files, io.cwd);
+  const given = sourcesFor(o.files, io, itemsSources(o.items));
+  const sizes = await checkReadable(o.files, io.cwd);
+  facts.inputs = given.map((s) => ({ path: s.path, bytes: sizes.get(s.path) ?? null, records: 0 }));
+  // A size of 0 is an empty file or a FIFO: no total can be told from it.
+  return countBytes(given, (s) => (isItemsSource(s) ? 0 : sizes.get(s.path) || undefined));
+}
+
+/** What reading learns, source by source: records counted for the report, bytes for the total, inputs without records said. */
+function readingNotes(facts: RunFacts, counted: ByteCount, say: (line: string) => void) {
+  return {
+    block(i: number, n: number) {
+      counted.reading(i);
+      facts.inputs[i]!.records += n;
+    },
+    // An input without records is said, not passed over (the run still ends 0).
+    ended(i: number, name: string) {
+      if (facts.inputs[i]!.records > 0) return;
+      say(emptyInputLine(name, i === facts.inputs.length - 1 && facts.inputs.every((input) => input.records === 0)));
+    },
+  };
+}
+
+/** The summary (none when there was nothing to validate: the warning said so), then what -o and --split wrote. */
+async function tellTheEnd(o: ValidateOptions, io: Io, facts: RunFacts, done: Finished): Promise<void> {
+  if (facts.records > 0) {
+    const summary = { ...summaryFacts(facts, done), bars: io.stderrIsTTY, width: columnsOf(io.stderr, io.stderrIsTTY) };
+    io.stderr.write(formatSummary(summary, io.colorErr ? await loadChalk(true) : null));
+  }
+  const written = { output: o.output, only: o.only, exclude: o.exclude, split: o.split, splitExtension: `.${splitFormat(o)}`, statuses: STATUSES_OF[o.kind], counts: done.counts };
+  for (const line of wroteLines(written)) warn(io, line);
 }
 
 function countsOf(plan: Plan): Pick<RunFacts, 'records' | 'unique' | 'invalid' | 'fromCache'> {
@@ -271,23 +312,23 @@ async function readable(
 }
 
 /**
- * The records of every source in turn (the first is open already: its layout shapes the output); `count` learns
- * how many each gave, `onOpen` each source once open.
+ * The records of every source in turn (the first is open already: its layout shapes the output); `on` learns
+ * each source once open, how many records each block gave, and when a source ended.
  */
 async function* recordsOf(
   sources: Array<Source | OpenedSource>,
   open: (s: Source) => Promise<OpenedSource>,
-  count: (source: number, records: number) => void,
-  onOpen: (source: number, s: OpenedSource) => void,
+  on: { opened(source: number, s: OpenedSource): void; block(source: number, records: number): void; ended(source: number, name: string): void },
 ): AsyncGenerator<InputRecord[]> {
   for (let i = 0; i < sources.length; i++) {
     const s = sources[i]!;
     const opened = 'records' in s ? s : await open(s);
-    onOpen(i, opened);
+    on.opened(i, opened);
     for await (const block of opened.records) {
-      count(i, block.length);
+      on.block(i, block.length);
       yield block;
     }
+    on.ended(i, opened.name);
   }
 }
 

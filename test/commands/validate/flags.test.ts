@@ -28,6 +28,7 @@ async function parse(kind: Kind, argv: string[]): Promise<ValidateOptions | stri
 const DEFAULTS: ValidateOptions = {
   kind: 'emails',
   files: [],
+  items: undefined,
   format: undefined,
   output: undefined,
   column: undefined,
@@ -63,6 +64,7 @@ describe('idv emails|domains: argv → options', () => {
     ['no flags', 'emails', [], {}],
     ['files, in order; - for stdin', 'emails', ['a.csv', '-', 'b.txt'], { files: ['a.csv', '-', 'b.txt'] }],
     ['domains', 'domains', ['d.txt'], { kind: 'domains', files: ['d.txt'] }],
+    ['items, repeated, in order, beside files', 'emails', ['-i', 'a@x.org', 'list.csv', '--item', 'b@y.org', '--item=c@z.org'], { items: ['a@x.org', 'b@y.org', 'c@z.org'], files: ['list.csv'] }],
     ['-f and -o', 'emails', ['-f', 'json', '-o', 'out.json'], { format: 'json', output: 'out.json' }],
     ['--format=ndjson', 'emails', ['--format=ndjson'], { format: 'ndjson' }],
     ['column, delimiter', 'emails', ['--column', 'E-mail', '--delimiter', ';'], { column: 'E-mail', delimiter: ';' }],
