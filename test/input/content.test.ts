@@ -94,11 +94,12 @@ describe('compressed input', () => {
     expect(readFileSync(out, 'utf8')).toBe('before\n');
   });
 
-  const zstd = (zlib as unknown as { zstdCompressSync?: (b: Buffer) => Buffer }).zstdCompressSync;
-  it.runIf(typeof zstd === 'function')('zstd is read too, on a Node that has it (22.15 and later)', async () => {
-    expect((await validate([], { input: zstd!(Buffer.from(CSV)) })).stdout).toBe(OUT);
-  });
-  it.runIf(typeof zstd !== 'function')('zstd on a Node without it is exit 2 saying so, and what to do', async () => {
+  it('zstd is read on a Node that has it (22.15 and later); on one without it, exit 2 saying so and what to do', async () => {
+    const zstd = (zlib as unknown as { zstdCompressSync?: (b: Buffer) => Buffer }).zstdCompressSync;
+    if (typeof zstd === 'function') {
+      expect((await validate([], { input: zstd(Buffer.from(CSV)) })).stdout).toBe(OUT);
+      return;
+    }
     const frame = Buffer.from([0x28, 0xb5, 0x2f, 0xfd, 0x24, 0x05, 0x29, 0x00, 0x00, 0x61, 0x0a]);
     const r = await validate([], { input: frame });
     expect(r.exitCode).toBe(2);

@@ -18,6 +18,7 @@ export const VALIDATE_FLAGS = {
   delimiter: value('--delimiter <char>', 'CSV delimiter: , ; | or tab (default: guessed)'),
   noHeader: given('--no-header', 'the CSV has no header row'),
   encoding: value('--encoding <name>', "the input's encoding, instead of detecting it (windows-1251, shift_jis, gbk, utf-16le…)"),
+  sheet: value('--sheet <name|N>', "a workbook's sheet to read, by name or number from 1 (default: the first visible one)"),
   keepColumns: given('--keep-columns', 'write every input column, plus status as the last one'),
   suggest: given('--suggest', 'add a "suggestion" field where the domain looks mistyped (jane@gmial.com → jane@gmail.com)'),
   safeCsv: given('--safe-csv', "prefix cells that start with = + - @ tab or CR with ' so spreadsheets do not run them as formulas"),
