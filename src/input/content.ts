@@ -5,7 +5,6 @@
 // first bytes are decided on after a pause (PAUSE_MS without new bytes) instead of waiting for more.
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream';
-import * as zlib from 'node:zlib';
 import { inputError } from '../errors.js';
 import { sniff, SNIFF_BYTES, type Sniffed } from './sniff.js';
 
@@ -38,7 +37,7 @@ export async function contentOf(chunks: AsyncIterable<Buffer>, o: ContentOptions
   for (;;) {
     const head = await headOf(chunks, o.live);
     const sniffed = sniff(head.bytes.subarray(0, SNIFF_BYTES), true)!;
-    const decompress = sniffed.kind === 'gzip' || sniffed.kind === 'zstd' ? decompressor(sniffed.kind, o) : null;
+    const decompress = sniffed.kind === 'gzip' || sniffed.kind === 'zstd' ? await decompressor(sniffed.kind, o) : null;
     if (decompress && layers < MAX_LAYERS) {
       layers++;
       chunks = inflate(head.chunks, decompress, sniffed.kind, o.name);
@@ -117,7 +116,8 @@ function wrapReturn<T>(gen: AsyncGenerator<T>, source: AsyncIterator<unknown>): 
 type Make = () => NodeJS.ReadWriteStream;
 
 /** How to decompress `kind`; a zstd stream on a Node without zstd is refused, saying what to do. */
-function decompressor(kind: 'gzip' | 'zstd', o: ContentOptions): Make {
+async function decompressor(kind: 'gzip' | 'zstd', o: ContentOptions): Promise<Make> {
+  const zlib = await import('node:zlib'); // loaded only for compressed input: a plain run's start-up does not pay for it
   if (kind === 'gzip') return () => zlib.createGunzip();
   const zstd = (zlib as unknown as { createZstdDecompress?: Make }).createZstdDecompress;
   if (typeof zstd === 'function') return () => zstd.call(zlib);
