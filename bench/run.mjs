@@ -562,10 +562,12 @@ async function streams() {
       line(`stream       failed: ${r.error}`);
       return;
     }
-    const worst = Math.max(...r.delays);
+    // The first line also waits for the layout (a pause of 200 ms) and the run's first connection: said apart.
+    const worst = Math.max(...r.delays.slice(1));
     line(
-      `stream       ${lines} lines at 10 a second through a pipe, ndjson: line to result median ${fmtMs(median(r.delays))}, worst ${fmtMs(worst)} ` +
-        `(${r.requests} requests, the service answering in ${fmtMs(r.answerMs)})  target ≤ 300 ms + the service's answer  ${verdict(worst <= 300 + r.answerMs)}`,
+      `stream       ${lines} lines at 10 a second through a pipe, ndjson: line to result median ${fmtMs(median(r.delays))}, worst ${fmtMs(worst)}, ` +
+        `first line ${fmtMs(r.delays[0])} (${r.requests} requests, the service answering in ${fmtMs(r.answerMs)})  ` +
+        `target ≤ 300 ms + the service's answer  ${verdict(Math.max(worst, r.delays[0]) <= 300 + r.answerMs)}`,
     );
     const seconds = QUICK ? 10 : 60;
     const m = await streamed(url, seconds * 100, 10, true);
