@@ -7,7 +7,7 @@ import { promises as fsp, ReadStream } from 'node:fs';
 import { resolvePath } from '../paths.js';
 import type { Readable } from 'node:stream';
 import type { Kind } from '../defaults.js';
-import { IdvError, inputError, usageError } from '../errors.js';
+import { IdvError, inputError, interruptedError, usageError } from '../errors.js';
 import type { Io } from '../io.js';
 import { decodeText, newDecoding, type Decoding, type EncodingInfo, type Stray } from './decode.js';
 import { detectLayout, isBlank, type Layout, type LayoutOverrides, type ParseSample, type Skipped } from './detect.js';
@@ -69,7 +69,7 @@ export function sourcesFor(files: string[], io: Io): Source[] {
   }
   return files.map((f) =>
     f === '-'
-      ? { name: 'standard input', path: '-', open: () => io.stdin }
+      ? { name: 'standard input', path: '-', open: () => endedBySignal(io.stdin, io.signal) }
       : {
           name: f,
           path: f,
@@ -79,6 +79,19 @@ export function sourcesFor(files: string[], io: Io): Source[] {
   );
 }
 
+
+/**
+ * Standard input that a signal ends: a live stream may never end on its own (`tail -f … | idv`), and a run
+ * waiting for its next line must hear Ctrl-C or SIGTERM (a FIFO named as a file is opened so: open-file.ts).
+ */
+function endedBySignal(stdin: Readable, signal: AbortSignal): Readable {
+  const onAbort = () => stdin.destroy(interruptedError(signal.reason));
+  stdin.on('error', () => undefined); // its reader hears the error; none is left unheard when there is none
+  if (signal.aborted) onAbort();
+  else signal.addEventListener('abort', onAbort, { once: true });
+  stdin.once('close', () => signal.removeEventListener('abort', onAbort));
+  return stdin;
+}
 
 /**
  * Fail before anything is sent when a named file cannot be read (not after paying for the first ones); the

@@ -171,6 +171,27 @@ describe('through a real pipe and a FIFO (the built program)', () => {
     for (const ms of d.slice(1)) expect(ms).toBeLessThan(300);
   });
 
+  it('a signal is heard while idv waits for the next line of a stream that does not end', { timeout: 20_000 }, async () => {
+    for (const [signal, code, line] of [['SIGINT', 130, 'ann@example.com'], ['SIGTERM', 143, null]] as const) {
+      const child = execa('node', [IDV, 'emails', '-q', '-f', 'ndjson', '--sandbox'], { env, extendEnv: false, reject: false, stdin: 'pipe', stripFinalNewline: false });
+      let out = '';
+      child.stdout!.on('data', (chunk: Buffer) => void (out += chunk.toString()));
+      await sleep(300);
+      if (line) {
+        child.stdin!.write(line + '\n');
+        await expect.poll(() => out, { timeout: 5_000 }).toBe(JSON.stringify({ email: line, status: 'ok' }) + '\n');
+      }
+      const sent = performance.now();
+      child.kill(signal); // idv alone: its standard input stays open, as a supervisor stopping it would leave it
+      const r = await child;
+      expect(performance.now() - sent).toBeLessThan(3_000);
+      expect(r.exitCode).toBe(code);
+      expect(r.stderr).toBe(`idv: Interrupted (${signal}); results received so far are kept in the cache.\n`);
+      expect(out).toBe(line ? JSON.stringify({ email: line, status: 'ok' }) + '\n' : '');
+      child.stdin!.destroy();
+    }
+  });
+
   it('a FIFO named as the file: the same', { timeout: 20_000 }, async () => {
     const fifo = join(home.dir, 'signups.fifo');
     expect(spawnSync('mkfifo', [fifo]).status).toBe(0);
