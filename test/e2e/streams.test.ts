@@ -126,6 +126,24 @@ describe('a live stream on standard input', () => {
     expect(io.out.text).toBe('EMAIL            STATUS\nann@example.com  ok\nbob@example.org  ok\n');
   });
 
+  it('stopped while its first answer is awaited: nothing written, not even the header', async () => {
+    const { sb: hung, env: hungEnv } = await sandbox({}, home);
+    try {
+      hung.inject({ kind: 'hang' });
+      const stdin = new PassThrough();
+      const ctrlC = new AbortController();
+      const io = fakeIo({ env: hungEnv, input: stdin, signal: ctrlC.signal });
+      const running = runCli(['emails', '-q', '--no-cache', '-f', 'csv'], io);
+      stdin.write('ann@example.com\n');
+      await expect.poll(() => hung.requests.length, { timeout: 5_000 }).toBe(1);
+      ctrlC.abort('SIGINT');
+      expect(await running).toBe(130);
+      expect(io.out.text).toBe('');
+    } finally {
+      await hung.close();
+    }
+  });
+
   it('input that comes all at once keeps full batches', async () => {
     sb.requests.length = 0;
     const lines = Array.from({ length: 250 }, (_, i) => `user${i}@example.com`);
@@ -173,13 +191,13 @@ describe('through a real pipe and a FIFO (the built program)', () => {
 
   it('a signal is heard while idv waits for the next line of a stream that does not end', { timeout: 20_000 }, async () => {
     for (const [signal, code, line] of [['SIGINT', 130, 'ann@example.com'], ['SIGTERM', 143, null]] as const) {
-      const child = execa('node', [IDV, 'emails', '-q', '-f', 'ndjson', '--sandbox'], { env, extendEnv: false, reject: false, stdin: 'pipe', stripFinalNewline: false });
+      const child = execa('node', [IDV, 'emails', '-q', '-f', 'csv', '--sandbox'], { env, extendEnv: false, reject: false, stdin: 'pipe', stripFinalNewline: false });
       let out = '';
       child.stdout!.on('data', (chunk: Buffer) => void (out += chunk.toString()));
       await sleep(300);
       if (line) {
         child.stdin!.write(line + '\n');
-        await expect.poll(() => out, { timeout: 5_000 }).toBe(JSON.stringify({ email: line, status: 'ok' }) + '\n');
+        await expect.poll(() => out, { timeout: 5_000 }).toBe(`email,status\n${line},ok\n`);
       }
       const sent = performance.now();
       child.kill(signal); // idv alone: its standard input stays open, as a supervisor stopping it would leave it
@@ -187,7 +205,8 @@ describe('through a real pipe and a FIFO (the built program)', () => {
       expect(performance.now() - sent).toBeLessThan(3_000);
       expect(r.exitCode).toBe(code);
       expect(r.stderr).toBe(`idv: Interrupted (${signal}); results received so far are kept in the cache.\n`);
-      expect(out).toBe(line ? JSON.stringify({ email: line, status: 'ok' }) + '\n' : '');
+      // Stopped before any answer: nothing written, not even the header (it waits for the first record).
+      expect(out).toBe(line ? `email,status\n${line},ok\n` : '');
       child.stdin!.destroy();
     }
   });

@@ -8,7 +8,10 @@ import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
+import fc from 'fast-check';
+import { writeFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createXlsxWriter } from '../../src/output/xlsx.js';
 import { openWorkbook, type Row } from '../../src/input/xlsx.js';
 import { createZip } from '../../src/output/zip-writer.js';
 import { run } from '../fake-io.js';
@@ -297,5 +300,41 @@ describe('a workbook is written', () => {
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('a workbook reads as its CSV would', () => {
+  // The same table as a sheet and as CSV (its rows ending at their last value, as a sheet's do; its delimiter
+  // given): the same records, header, column and notes, whatever the rows hold (headers or none, blank rows,
+  // cells empty, invalid items, a footer).
+  const cell = fc.oneof(
+    fc.constantFrom('', 'Ann Lee', ' Bob ', 'n/a', '02134', '10000000', '2023-03-15', 'Total', 'Grand Totals'),
+    fc.tuple(fc.constantFrom('ann', 'bob.x', 'c_d', 'dan'), fc.constantFrom('example.com', 'mailinator.com', 'x', '')).map(([l, d]) => (d ? `${l}@${d}` : l)),
+  );
+  const table = fc.record({
+    header: fc.option(fc.constantFrom(['Name', 'Email', 'Zip'], ['Email'], ['Customer', 'E-mail address', 'Note', 'Zip code']), { nil: null }),
+    rows: fc.array(fc.oneof({ weight: 6, arbitrary: fc.array(cell, { minLength: 1, maxLength: 4 }) }, { weight: 1, arbitrary: fc.constant([] as string[]) }), { minLength: 1, maxLength: 12 }),
+  });
+  it('for any table of addresses, names, numbers and blank rows', { timeout: 60_000 }, async () => {
+    let n = 0;
+    await fc.assert(
+      fc.asyncProperty(table, async ({ header, rows }) => {
+        const all = header ? [header, ...rows] : rows;
+        const trimmed = all.map((r) => r.slice(0, r.findLastIndex((c) => c !== '') + 1));
+        const base = join(home.dir, `parity-${n++}`);
+        const w = await createXlsxWriter(`${base}.xlsx`, trimmed[0]!);
+        for (const r of trimmed.slice(1)) await w.write(r);
+        await w.end();
+        await writeFile(`${base}.csv`, trimmed.map((r) => r.join(',')).join('\n') + '\n');
+        const book = await validate([`${base}.xlsx`, '--keep-columns', '-f', 'json']);
+        // --delimiter: a sheet's cells are known, a CSV's only once its delimiter is.
+        const csv = await validate([`${base}.csv`, '--keep-columns', '-f', 'json', '--delimiter', ',']);
+        expect(book.exitCode).toBe(csv.exitCode);
+        expect(book.stdout).toBe(csv.stdout);
+        expect(book.stderr.replaceAll(`${base}.xlsx`, 'FILE')).toBe(csv.stderr.replaceAll(`${base}.csv`, 'FILE'));
+        expect(book.sent).toEqual(csv.sent);
+      }),
+      { seed: 27, numRuns: 60 },
+    );
   });
 });
