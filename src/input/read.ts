@@ -245,6 +245,19 @@ export async function openSource(source: Source, kind: Kind, overrides: LayoutOv
   }
   if (content.kind === 'zip') return openWorkbookSource(source, content, stream, kind, overrides, note, live);
   if (overrides.sheet !== undefined) note(`${name}: --sheet is for a workbook, which this file is not: ignored.`);
+  return openText(name, content, stream, kind, overrides, { note, verbose }, live);
+}
+
+/** Text (a plain list, recipients, a vCard file or CSV): a sample, the layout guessed from it, then its records. */
+async function openText(
+  name: string,
+  content: Extract<Content, { kind: 'text' }>,
+  stream: Readable,
+  kind: Kind,
+  overrides: LayoutOverrides,
+  { note, verbose }: { note: (line: string) => void; verbose?: (line: string) => void },
+  live: boolean,
+): Promise<OpenedSource> {
   const decoding = newDecoding();
   let opened = false;
   const onDetected = (e: EncodingInfo) => {
@@ -268,26 +281,11 @@ export async function openSource(source: Source, kind: Kind, overrides: LayoutOv
   for (const line of layout.notes) note(line);
   verbose?.(describeLayout(name, layout, decoding.encoding));
 
-  async function* allBlocks(): AsyncGenerator<string> {
-    yield* sampled.blocks;
-    if (sampled.done) return;
-    if (sampled.pending) {
-      const next = await sampled.pending;
-      if (next.done) return;
-      yield next.value;
-    }
-    while (true) {
-      const next = await blocks.next();
-      if (next.done) return;
-      yield next.value;
-    }
-  }
-
   const found = new Found(name, layout, decoding, note);
   const read =
     layout.delimiter === null
-      ? plainRecords(allBlocks(), layout, kind, overrides.keepColumns === true, found)
-      : csvRecords(allBlocks(), layout, kind, name, found);
+      ? plainRecords(allBlocks(sampled, blocks), layout, kind, overrides.keepColumns === true, found)
+      : csvRecords(allBlocks(sampled, blocks), layout, kind, name, found);
   return {
     name,
     layout,
@@ -351,6 +349,22 @@ async function openWorkbookSource(
     },
     facts: () => found.facts(),
   };
+}
+
+/** The sample's blocks, then the block asked for when a live input paused, then the rest. */
+async function* allBlocks(sampled: Sampled, blocks: AsyncIterator<string>): AsyncGenerator<string> {
+  yield* sampled.blocks;
+  if (sampled.done) return;
+  if (sampled.pending) {
+    const next = await sampled.pending;
+    if (next.done) return;
+    yield next.value;
+  }
+  while (true) {
+    const next = await blocks.next();
+    if (next.done) return;
+    yield next.value;
+  }
 }
 
 interface Sampled {
