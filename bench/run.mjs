@@ -1,6 +1,7 @@
 #!/usr/bin/env node
-// `npm run bench` (issues 5, 14): start-up, throughput against the fastest hand-written client, peak memory,
-// cached rerun, and a small run with a big cache.
+// `npm run bench` (issues 5, 14, 27): start-up, throughput against the fastest hand-written client, peak memory,
+// cached rerun, a small run with a big cache, a live stream's line-to-result time and memory, a 1,000,000-row
+// workbook, and a 10,000,000-line dry run.
 // Plain Node ESM, built-ins only. Run after `npm run build` (the npm script does it).
 //
 //   node bench/run.mjs           full run (~1.5 min on an idle 2-core machine; must stay under 10)
@@ -8,6 +9,7 @@
 //                                figures are dominated by start-up and are not the ones to quote
 //   node bench/run.mjs --runs 7  more interleaved throughput runs per client (default 5): the
 //                                ratio moves by ~±10% from run to run on a 2-core machine
+//   node bench/run.mjs --only streams,workbooks,bigDryRun   those sections alone
 //
 // The sandbox runs as a separate process (`idv sandbox`), so its CPU is never counted against the
 // client. Every child gets a throw-away HOME and XDG_* folders: the real config and cache are never
@@ -27,6 +29,8 @@ const MINIMAL = join(ROOT, 'bench', 'minimal-http-client.mjs');
 const MINIMAL_FETCH = join(ROOT, 'bench', 'minimal-client.mjs');
 const NODE = process.execPath;
 const QUICK = process.argv.includes('--quick');
+const onlyArg = process.argv.indexOf('--only');
+const ONLY = onlyArg > 0 ? process.argv[onlyArg + 1].split(',') : null;
 const runsArg = process.argv.indexOf('--runs');
 const RUNS = runsArg > 0 ? Number(process.argv[runsArg + 1]) : NaN;
 if (runsArg > 0 && !(Number.isInteger(RUNS) && RUNS > 0)) {
@@ -40,7 +44,7 @@ const CFG = QUICK
 if (!Number.isNaN(RUNS)) CFG.tpRuns = RUNS;
 const CHILD_TIMEOUT_MS = QUICK ? 60_000 : 180_000;
 const KEY = 'sk_bench_0123456789abcdef';
-const TARGET = { version: 1.1, help: 1.3, smallRun: 1.3, throughput: 1.1, rssMB: 200, cached: 1.5, bigCache: 1.2 };
+const TARGET = { version: 1.1, help: 1.3, smallRun: 1.3, throughput: 1.3, rssMB: 200, cached: 1.8, bigCache: 1.2 };
 
 if (!existsSync(join(ROOT, 'dist', 'cli.cjs'))) {
   console.error('bench: dist/cli.cjs is missing; run `npm run build` first (or `npm run bench`).');
@@ -546,6 +550,143 @@ async function httpLayer() {
   });
 }
 
+// A live stream on standard input (issue 27): lines written at a steady rate into idv's stdin through a pipe,
+// each result's arrival held against its line's: the median and the worst, and peak memory over a longer run.
+async function streams() {
+  await withSandbox(async (url) => {
+    await runChild(NODE, idvEmailsArgs(dataFile(Math.min(10_000, CFG.tpSize))), { env: idvEnv(url) }); // warm the server's JIT
+    const lines = QUICK ? 30 : 100;
+    const r = await streamed(url, lines, 100);
+    if (r.error) {
+      line(`stream       failed: ${r.error}`);
+      return;
+    }
+    // The first line also waits for the layout (a pause of 200 ms) and the run's first connection: said apart.
+    const worst = Math.max(...r.delays.slice(1));
+    line(
+      `stream       ${lines} lines at 10 a second through a pipe, ndjson: line to result median ${fmtMs(median(r.delays))}, worst ${fmtMs(worst)}, ` +
+        `first line ${fmtMs(r.delays[0])} (${r.requests} requests, the service answering in ${fmtMs(r.answerMs)})  ` +
+        `target ≤ 300 ms + the service's answer  ${verdict(Math.max(worst, r.delays[0]) <= 300 + r.answerMs)}`,
+    );
+    const seconds = QUICK ? 10 : 60;
+    const m = await streamed(url, seconds * 100, 10, true);
+    if (m.error) {
+      line(`stream       memory run failed: ${m.error}`);
+      return;
+    }
+    line(
+      `stream       ${seconds} s at 100 lines a second (all distinct): RSS ${m.rss.map(([t, kb]) => `${t} s ${fmtMB(kb)}`).join(', ')}; ` +
+        `line to result median ${fmtMs(median(m.delays))}, worst ${fmtMs(Math.max(...m.delays))}`,
+    );
+  });
+}
+
+/**
+ * idv emails - reading `count` lines written `gapMs` apart into its standard input (a pipe): each result's delay
+ * after its line, the requests it made, the service's answer time (median, from --verbose), and (`rss`) its
+ * resident memory every 10 seconds.
+ */
+function streamed(url, count, gapMs, rss = false) {
+  return new Promise((resolvePromise) => {
+    const child = spawn(NODE, [IDV, 'emails', '-', '--no-cache', '-f', 'ndjson', '--verbose'], { cwd: ROOT, env: idvEnv(url), stdio: ['pipe', 'pipe', 'pipe'] });
+    live.add(child);
+    const sentAt = [];
+    const delays = [];
+    const answers = [];
+    const samples = [];
+    let requests = 0;
+    let out = '';
+    let err = '';
+    child.stdout.setEncoding('utf8');
+    child.stdout.on('data', (chunk) => {
+      const at = now();
+      out += chunk;
+      const parts = out.split('\n');
+      out = parts.pop();
+      for (const p of parts) {
+        const m = /"email":"stream(\d+)@/.exec(p);
+        if (m) delays.push(at - sentAt[Number(m[1])]);
+      }
+    });
+    child.stderr.setEncoding('utf8');
+    child.stderr.on('data', (chunk) => {
+      err += chunk;
+      const parts = err.split('\n');
+      err = parts.pop();
+      for (const p of parts) {
+        if (!p.startsWith('idv: POST')) continue;
+        requests++;
+        const ms = /(\d+(?:\.\d+)?) ?ms/.exec(p);
+        if (ms) answers.push(Number(ms[1]));
+      }
+    });
+    const started = now();
+    let i = 0;
+    let tick = null;
+    // The first line once idv has started (a stream's lines come to a running program), then one every gapMs.
+    setTimeout(() => (tick = setInterval(write, gapMs)), 1000);
+    const write = () => {
+      if (i === count) {
+        clearInterval(tick);
+        child.stdin.end();
+        return;
+      }
+      sentAt[i] = now();
+      child.stdin.write(`stream${i}@example${i % 50}.com\n`);
+      i++;
+    };
+    const sampler = rss
+      ? setInterval(() => {
+          try {
+            const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'));
+            if (m) samples.push([Math.round((now() - started) / 1000), Number(m[1])]);
+          } catch {}
+        }, 10_000)
+      : null;
+    child.on('close', (code) => {
+      live.delete(child);
+      clearInterval(tick);
+      if (sampler) clearInterval(sampler);
+      if (code !== 0 || delays.length !== count) {
+        resolvePromise({ error: `exit ${code}, ${delays.length} results of ${count}` });
+        return;
+      }
+      resolvePromise({ delays, requests, answerMs: answers.length ? median(answers) : 0, rss: samples });
+    });
+  });
+}
+
+// A workbook at Excel's scale (issue 27): bench/xlsx.mjs's reader and writer alone, then idv reading the same
+// 1,000,000-row sheet (--dry-run: every row read, checked and counted), with its time and peak RSS.
+async function workbooks() {
+  const rows = QUICK ? 100_000 : 1_000_000;
+  const { benchXlsx, excelShaped } = await import('./xlsx.mjs');
+  await benchXlsx(rows);
+  const file = join(OUT, `contacts-${rows}.xlsx`);
+  if (!existsSync(file)) await excelShaped(file, rows);
+  const r = await runMeasured([IDV, 'emails', file, '--dry-run', '--no-cache', '-f', 'json'], {});
+  if (r.code !== 0) {
+    line(`xlsx idv     ${fmtN(rows)} rows: failed: ${describeFailure(r)}`);
+    return;
+  }
+  line(
+    `xlsx idv     ${fmtN(rows)}-row workbook, --dry-run (every row read and checked): ${fmtMs(r.ms)}${fmtCpu(r.cpuMs)}, peak RSS ${fmtMB(r.rssKB)}  ` +
+      `target ≤ 300 MB  ${verdict(r.rssKB / 1024 <= 300)}`,
+  );
+}
+
+// A plain list far past any other section: 10,000,000 lines through --dry-run (reader, checks, dedup index).
+async function bigDryRun() {
+  const n = QUICK ? 1_000_000 : 10_000_000;
+  const file = dataFile(n);
+  const r = await runMeasured([IDV, 'emails', file, '--dry-run', '--no-cache', '-f', 'json'], { timeoutMs: 600_000 });
+  if (r.code !== 0) {
+    line(`dry run      ${fmtN(n)} lines: failed: ${describeFailure(r)}`);
+    return;
+  }
+  line(`dry run      ${fmtN(n)} lines: ${fmtMs(r.ms)}${fmtCpu(r.cpuMs)}, peak RSS ${fmtMB(r.rssKB)}`);
+}
+
 // --- main ------------------------------------------------------------------------------------------
 const started = now();
 const loadStart = loadavg()[0];
@@ -567,10 +708,11 @@ line(
     `${cpus().length} × ${cpus()[0]?.model ?? 'CPU'}${commit}`,
 );
 note('generating lists in bench/out/ …');
-for (const n of new Set([CFG.tpSize, Math.min(10_000, CFG.tpSize), ...CFG.memSizes, CFG.cachedSize])) dataFile(n);
+if (!ONLY) for (const n of new Set([CFG.tpSize, Math.min(10_000, CFG.tpSize), ...CFG.memSizes, CFG.cachedSize])) dataFile(n);
 
 let failed = false;
-for (const section of [startup, throughput, httpLayer, memory, cachedRerun, bigCache]) {
+const SECTIONS = [startup, throughput, httpLayer, memory, cachedRerun, bigCache, streams, workbooks, bigDryRun];
+for (const section of ONLY ? SECTIONS.filter((s) => ONLY.includes(s.name)) : SECTIONS) {
   try {
     await section();
   } catch (err) {

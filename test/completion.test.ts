@@ -40,7 +40,7 @@ const CASES: [line: string, offered: string[]][] = [
   ['idv ', COMMANDS],
   ['idv e', ['emails']],
   ['idv emails --f', ['--format']],
-  ['idv emails --format ', ['csv', 'json', 'ndjson', 'table']],
+  ['idv emails --format ', ['csv', 'json', 'ndjson', 'table', 'xlsx']],
   ['idv emails --format=j', ['json']],
   ['idv domains -f n', ['ndjson']],
   ['idv emails -o ', ['list.csv', 'my list.csv', 'outdir']],

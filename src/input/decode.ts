@@ -45,6 +45,8 @@ export interface DecodeOptions {
   encoding?: string;
   /** Told the encoding when it is detected (in the first bytes, or at the first text beyond ASCII). */
   onDetected?(encoding: EncodingInfo): void;
+  /** What the first chunk is, already sniffed (content.ts): the first chunk holds the bytes it was told from. */
+  sniffed?: Sniffed;
 }
 
 /** Where the last complete UTF-8 character of `buf` ends (a lead byte near the end may start a cut one). */
@@ -62,7 +64,7 @@ function completeUtf8(buf: Uint8Array): number {
 }
 
 /** Text of `stream`, a block per chunk as it comes; `state` learns the encoding and the stray bytes. */
-export function decodeText(stream: Readable, o: DecodeOptions, state: Decoding = newDecoding()): AsyncGenerator<string> {
+export function decodeText(stream: Readable | AsyncIterable<Buffer>, o: DecodeOptions, state: Decoding = newDecoding()): AsyncGenerator<string> {
   return decodeBlocks(stream as AsyncIterable<Buffer>, o, state);
 }
 
@@ -79,7 +81,7 @@ async function* decodeBlocks(chunks: AsyncIterable<Buffer>, o: DecodeOptions, st
     const next = await it.next();
     ended = next.done === true;
     if (!ended) head = head.length === 0 ? next.value : Buffer.concat([head, next.value]);
-    sniffed = head.length === 0 && ended ? { kind: 'text', bom: 0 } : sniff(head.subarray(0, SNIFF_BYTES), ended);
+    sniffed = head.length === 0 && ended ? { kind: 'text', bom: 0 } : (o.sniffed ?? sniff(head.subarray(0, SNIFF_BYTES), ended));
   }
   const refused = notAList(sniffed.kind, o.command ?? 'idv emails');
   if (refused) throw inputError(`${o.name} is ${refused.what}, not a list or CSV file; ${refused.fix}.`);

@@ -56,6 +56,10 @@ export interface LayoutOverrides {
   keepColumns?: boolean;
   /** --encoding NAME. */
   encoding?: string;
+  /** --sheet NAME|N: a workbook's sheet. */
+  sheet?: string;
+  /** A workbook's rows carry their cells' types (typed-row.ts): a workbook output writes them. */
+  cellTypes?: boolean;
 }
 
 /** A record with nothing but blanks (`,,,` rows that spreadsheets leave below their data) is no record. */

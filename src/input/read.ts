@@ -3,11 +3,11 @@
 // header, a vCard's other lines) is skipped only when recognised as such and holding no item-like text (the
 // record rule, detect.ts), counted, and named by its lines in a note.
 import { openForReading } from '../open-file.js';
-import { promises as fsp } from 'node:fs';
+import { promises as fsp, ReadStream } from 'node:fs';
 import { resolvePath } from '../paths.js';
 import type { Readable } from 'node:stream';
 import type { Kind } from '../defaults.js';
-import { IdvError, inputError, usageError } from '../errors.js';
+import { IdvError, inputError, interruptedError, usageError } from '../errors.js';
 import type { Io } from '../io.js';
 import { decodeText, newDecoding, type Decoding, type EncodingInfo, type Stray } from './decode.js';
 import { detectLayout, isBlank, type Layout, type LayoutOverrides, type ParseSample, type Skipped } from './detect.js';
@@ -15,6 +15,7 @@ import { itemLike } from './check.js';
 import { csvRows, findStrays, lineEndsIn, sampleRows, type RowBatch, type SyncParse, type StrayLines } from './csv-rows.js';
 import { recipientsOf } from './mailbox.js';
 import { lineList, num, preview } from './notes.js';
+import { contentOf, PAUSE_MS, within, type Content } from './content.js';
 
 export interface InputRecord {
   /** The item cell (or line), untrimmed. */
@@ -28,12 +29,20 @@ export interface Source {
   name: string;
   /** As given: a path, or "-" for standard input. */
   path: string;
+  /** The path resolved against the working directory (a workbook on disk is read where it is); none for standard input. */
+  file?: string;
   open(): Readable;
 }
 
 export interface OpenedSource {
   name: string;
   layout: Layout;
+  /** A workbook's sheet that is read: its name, number (from 1) and the workbook's number of sheets. */
+  sheet?: { name: string; number: number; of: number };
+  /** Standard input or a FIFO (not a file on disk): its records come as they arrive. */
+  live: boolean;
+  /** Its layout was decided on a pause of the input: its first records have waited for it already. */
+  paused: boolean;
   /** Records in input order, in arrays (one per block read), to keep per-record overhead low. */
   records: AsyncIterable<InputRecord[]>;
   /** Close it unread. */
@@ -61,16 +70,30 @@ export function sourcesFor(files: string[], io: Io, more: Source[] = []): Source
   }
   const sources: Source[] = files.map((f) =>
     f === '-'
-      ? { name: 'standard input', path: '-', open: () => io.stdin }
+      ? { name: 'standard input', path: '-', open: () => endedBySignal(io.stdin, io.signal) }
       : {
           name: f,
           path: f,
+          file: resolvePath(io.cwd, f),
           open: () => openForReading(resolvePath(io.cwd, f), io.signal),
         },
   );
   return [...sources, ...more];
 }
 
+
+/**
+ * Standard input that a signal ends: a live stream may never end on its own (`tail -f … | idv`), and a run
+ * waiting for its next line must hear Ctrl-C or SIGTERM (a FIFO named as a file is opened so: open-file.ts).
+ */
+function endedBySignal(stdin: Readable, signal: AbortSignal): Readable {
+  const onAbort = () => stdin.destroy(interruptedError(signal.reason));
+  stdin.on('error', () => undefined); // its reader hears the error; none is left unheard when there is none
+  if (signal.aborted) onAbort();
+  else signal.addEventListener('abort', onAbort, { once: true });
+  stdin.once('close', () => signal.removeEventListener('abort', onAbort));
+  return stdin;
+}
 
 /**
  * Fail before anything is sent when a named file cannot be read (not after paying for the first ones); the
@@ -200,8 +223,9 @@ export interface Listeners {
 }
 
 /**
- * Open a source: read a sample, guess its layout, and return the records (sample included) as a stream.
- * `on.note` receives one-line notes for stderr (skipped lines, a close column choice, a doubtful encoding).
+ * Open a source: what its bytes are (content.ts: decompressed, a workbook, or text); for text, read a sample,
+ * guess its layout, and return the records (sample included) as a stream. `on.note` receives one-line notes
+ * for stderr (skipped lines, a close column choice, a doubtful encoding, a workbook's other sheets).
  */
 export async function openSource(source: Source, kind: Kind, overrides: LayoutOverrides, on: Listeners | ((line: string) => void) = {}): Promise<OpenedSource> {
   const { note = () => undefined, verbose } = typeof on === 'function' ? { note: on } : on;
@@ -212,14 +236,39 @@ export async function openSource(source: Source, kind: Kind, overrides: LayoutOv
   } catch (err) {
     throw readError(err, name);
   }
+  // A file on disk is read as fast as it comes; standard input, a pipe or a FIFO may pause (a live stream).
+  const live = !(stream instanceof ReadStream);
+  let content: Content;
+  try {
+    content = await contentOf(stream as AsyncIterable<Buffer>, { name, command: `idv ${kind}`, live });
+  } catch (err) {
+    stream.destroy();
+    throw readError(err, name);
+  }
+  if (content.kind === 'zip') return openWorkbookSource(source, content, stream, kind, overrides, note, live);
+  if (overrides.sheet !== undefined) note(`${name}: --sheet is for a workbook, which this file is not: ignored.`);
+  return openText(name, content, stream, kind, overrides, { note, verbose }, live);
+}
+
+/** Text (a plain list, recipients, a vCard file or CSV): a sample, the layout guessed from it, then its records. */
+async function openText(
+  name: string,
+  content: Extract<Content, { kind: 'text' }>,
+  stream: Readable,
+  kind: Kind,
+  overrides: LayoutOverrides,
+  { note, verbose }: { note: (line: string) => void; verbose?: (line: string) => void },
+  live: boolean,
+): Promise<OpenedSource> {
   const decoding = newDecoding();
   let opened = false;
   const onDetected = (e: EncodingInfo) => {
     if (opened) verbose?.(`${name}: its text beyond ASCII is not UTF-8: read as ${describeEncoding(e)} from there on (the ASCII before reads the same).`);
     if (e.alternative) note(`${name}: read as ${e.name} (detected, not for certain: it could be ${e.alternative}); if its text looks wrong, give --encoding ${e.alternative}.`);
   };
-  const blocks = decodeText(stream, { name, command: `idv ${kind}`, encoding: overrides.encoding, onDetected }, decoding)[Symbol.asyncIterator]();
-  const sampled = await sampleOf(blocks, stream, name);
+  const decodeOptions = { name, command: `idv ${kind}`, encoding: overrides.encoding, onDetected, sniffed: content.sniffed };
+  const blocks = decodeText(content.chunks, decodeOptions, decoding)[Symbol.asyncIterator]();
+  const sampled = await sampleOf(blocks, stream, name, live ? kind : null);
   const text = sampled.blocks.join('');
   // A sample with no quote is parsed without csv-parse, which is not even loaded (start-up counts).
   const parse = parseSample(/"/.test(text) ? ((await import('csv-parse/sync')).parse as unknown as SyncParse) : null);
@@ -234,42 +283,134 @@ export async function openSource(source: Source, kind: Kind, overrides: LayoutOv
   for (const line of layout.notes) note(line);
   verbose?.(describeLayout(name, layout, decoding.encoding));
 
-  async function* allBlocks(): AsyncGenerator<string> {
-    yield* sampled.blocks;
-    if (sampled.done) return;
-    while (true) {
-      const next = await blocks.next();
-      if (next.done) return;
-      yield next.value;
-    }
-  }
-
   const found = new Found(name, layout, decoding, note);
   const read =
     layout.delimiter === null
-      ? plainRecords(allBlocks(), layout, kind, overrides.keepColumns === true, found)
-      : csvRecords(allBlocks(), layout, kind, name, found);
-  return { name, layout, records: guard(read, name, stream), close: async () => void stream.destroy(), facts: () => found.facts() };
+      ? plainRecords(allBlocks(sampled, blocks), layout, kind, overrides.keepColumns === true, found)
+      : csvRecords(allBlocks(sampled, blocks), layout, kind, name, found);
+  return {
+    name,
+    layout,
+    live,
+    paused: sampled.pending !== null,
+    records: guard(read, name, stream),
+    close: async () => void stream.destroy(),
+    facts: () => found.facts(),
+  };
 }
 
-/** The first blocks of text, up to the sample's size; `done` when they are the whole input. */
-async function sampleOf(blocks: AsyncIterator<string>, stream: Readable, name: string): Promise<{ blocks: string[]; done: boolean }> {
+/** A workbook: its sheet's rows under the record rule, as a table of CSV's are (workbook.ts). */
+async function openWorkbookSource(
+  source: Source,
+  content: Extract<Content, { kind: 'zip' }>,
+  stream: Readable,
+  kind: Kind,
+  overrides: LayoutOverrides,
+  note: (line: string) => void,
+  live: boolean,
+): Promise<OpenedSource> {
+  const name = source.name;
+  const { openSheet } = await import('./workbook.js');
+  // A file on disk is read where it is (a zip is read from its end); any other bytes are copied first.
+  const path = content.inPlace && !live && source.file !== undefined ? source.file : null;
+  if (path !== null) stream.destroy();
+  let sheet: Awaited<ReturnType<typeof openSheet>>;
+  try {
+    sheet = await openSheet(path ?? content.chunks, { name, kind, overrides, note });
+  } catch (err) {
+    stream.destroy();
+    const refused = err instanceof IdvError && err.message.startsWith(`${name} is `);
+    // A zip that names no workbook part up front and cannot be opened as one is an archive, whatever else is wrong.
+    if (!content.workbook && !refused && !(err instanceof IdvError && err.kind === 'interrupted')) {
+      throw inputError(`${name} is a zip archive, not a list or CSV file; unzip it and give the list or CSV file inside.`);
+    }
+    throw readError(err, name);
+  }
+  for (const line of sheet.layout.notes) note(line);
+  const found = new Found(name, sheet.layout, newDecoding(), note);
+  async function* records(): AsyncGenerator<InputRecord[]> {
+    try {
+      yield* tableRecords(sheet.rows, sheet.layout, kind, found);
+    } catch (err) {
+      const { workbookError } = await import('./workbook.js');
+      throw workbookError(err, name);
+    } finally {
+      await sheet.close();
+    }
+  }
+  return {
+    name,
+    layout: sheet.layout,
+    sheet: sheet.sheet,
+    live: false,
+    paused: false,
+    records: guard(records(), name, stream),
+    close: async () => {
+      stream.destroy();
+      await sheet.close();
+    },
+    facts: () => found.facts(),
+  };
+}
+
+/** The sample's blocks, then the block asked for when a live input paused, then the rest. */
+async function* allBlocks(sampled: Sampled, blocks: AsyncIterator<string>): AsyncGenerator<string> {
+  yield* sampled.blocks;
+  if (sampled.done) return;
+  if (sampled.pending) {
+    const next = await sampled.pending;
+    if (next.done) return;
+    yield next.value;
+  }
+  while (true) {
+    const next = await blocks.next();
+    if (next.done) return;
+    yield next.value;
+  }
+}
+
+interface Sampled {
+  blocks: string[];
+  /** They are the whole input. */
+  done: boolean;
+  /** The next block, asked for when a live input paused: the layout was decided without it. */
+  pending: Promise<IteratorResult<string>> | null;
+}
+
+/**
+ * The first blocks of text, up to the sample's size; `done` when they are the whole input. A live input
+ * (`live`: the command's kind) is decided on sooner: PAUSE_MS after a complete line that holds item-like text
+ * arrived (a plain list of one line is enough), whatever has come by then.
+ */
+async function sampleOf(blocks: AsyncIterator<string>, stream: Readable, name: string, live: Kind | null): Promise<Sampled> {
   const out: string[] = [];
   let size = 0;
   let lines = 0;
+  let deadline: number | null = null;
+  let partial = ''; // text since the last line end, while no deadline is set
+  let pending: Promise<IteratorResult<string>> | null = null;
   try {
     while (size < SAMPLE_CHARS || (lines < SAMPLE_LINES && size < SAMPLE_MAX)) {
-      const next = await blocks.next();
-      if (next.done) return { blocks: out, done: true };
+      pending ??= blocks.next();
+      const next = deadline === null ? await pending : await within(pending, deadline - Date.now());
+      if (next === null) return { blocks: out, done: false, pending };
+      pending = null;
+      if (next.done) return { blocks: out, done: true, pending: null };
       out.push(next.value);
       size += next.value.length;
       if (lines < SAMPLE_LINES) lines += lineEnds(next.value);
+      if (live !== null && deadline === null) {
+        const t = partial + next.value;
+        const end = Math.max(t.lastIndexOf('\n'), t.lastIndexOf('\r'));
+        if (end !== -1 && itemLike(live, t.slice(0, end))) deadline = Date.now() + PAUSE_MS;
+        partial = end === -1 ? t : t.slice(end + 1);
+      }
     }
   } catch (err) {
     stream.destroy();
     throw readError(err, name);
   }
-  return { blocks: out, done: false };
+  return { blocks: out, done: false, pending: null };
 }
 
 /** The encoding, as --verbose and --dry-run name it. */

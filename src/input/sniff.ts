@@ -1,6 +1,7 @@
 // What a file is, from its first bytes: text (and, by its byte-order mark or its NUL bytes, which Unicode form),
-// or a kind of file idv does not read as a list (a workbook, an archive, a PDF, an image, a program), named for
-// what it is with the one thing to do. Readers of other kinds (a workbook, a compressed file) hook in here.
+// or a kind of file idv does not read as a list (an archive, a PDF, an image, a program), named for what it is
+// with the one thing to do. content.ts reads what idv reads of the others (gzip, zstd, a workbook's zip) and
+// names an OLE2 file from inside; the refusals here are for what reaches decode.ts.
 
 export type FileKind =
   | 'text'
@@ -135,7 +136,7 @@ export function notAList(kind: FileKind, command: string): { what: string; fix: 
     case 'xlsx':
       return { what: 'an Excel workbook', fix: 'save it as CSV (in Excel: File > Save As > CSV UTF-8) and give that file' };
     case 'ods':
-      return { what: 'an OpenDocument spreadsheet', fix: 'save it as CSV (File > Save As > Text CSV) and give that file' };
+      return { what: 'an OpenDocument spreadsheet', fix: 'save it as an Excel Workbook (.xlsx) or as CSV (File > Save As) and give that file' };
     case 'ole':
       return { what: 'an Excel 97-2003 workbook (or another old Office file)', fix: 'save it as CSV UTF-8 and give that file' };
     case 'docx':

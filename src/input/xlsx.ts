@@ -122,6 +122,7 @@ async function workbook(zip: ZipArchive, release: () => Promise<void>): Promise<
   refuseOtherFormats(zip);
   const packageRels = await relationships(zip, '');
   const main = [...packageRels.values()].find((r) => r.type === 'officeDocument')?.target ?? 'xl/workbook.xml';
+  if (!zip.entry(main)) refuseOtherZips(zip);
   const book = await workbookPart(zip, main);
   const sheets: SheetInfo[] = book.sheets.map((s, i) => ({ name: s.name, number: i + 1, hidden: s.hidden }));
   let parts: Promise<{ strings: SharedStrings; styles: Styles }> | null = null;
@@ -148,6 +149,12 @@ function refuseOtherFormats(zip: ZipArchive): void {
     throw new WorkbookError('it is an OpenDocument spreadsheet (.ods), which idv does not read; save it as .xlsx or CSV');
   }
   if (zip.entry('xl/workbook.bin')) throw new WorkbookError('it is a binary workbook (.xlsb), which idv does not read; save it as .xlsx or CSV');
+}
+
+/** A zip without a workbook: a Word document, or any other archive. */
+function refuseOtherZips(zip: ZipArchive): void {
+  if (zip.entry('word/document.xml')) throw new WorkbookError('it is a Word document, not a list or CSV file; copy its addresses into a text file, one a line, and give that file');
+  if (!zip.entry('[Content_Types].xml')) throw new WorkbookError('it is a zip archive, not a list or CSV file; unzip it and give the list or CSV file inside');
 }
 
 async function loadParts(zip: ZipArchive, book: WorkbookPart): Promise<{ strings: SharedStrings; styles: Styles }> {

@@ -1,10 +1,25 @@
-// One formatter per format. Each turns blocks of output records into text; the sink writes it.
+// One formatter per format. Each turns blocks of output records into text (a workbook: into rows of cells);
+// the sink writes it.
 import type { Chalk } from './colors.js';
 import { terminalSafe } from '../terminal-text.js';
 import { STATUS_COLOUR } from '../statuses.js';
+import { cellsOf, type TypedCell } from '../input/typed-row.js';
+import { usageError } from '../errors.js';
 
-export type Format = 'table' | 'csv' | 'json' | 'ndjson';
-export const FORMATS: readonly Format[] = ['table', 'csv', 'json', 'ndjson'];
+export type Format = 'table' | 'csv' | 'json' | 'ndjson' | 'xlsx';
+export const FORMATS: readonly Format[] = ['table', 'csv', 'json', 'ndjson', 'xlsx'];
+
+/** A cell of a workbook's row: text, or a cell read from a workbook with its type (output/xlsx.ts's WriteCell). */
+export type SheetCell = string | TypedCell;
+
+/** Rows for a workbook (workbook-sink.ts): the header comes first, once. */
+export interface SheetRows {
+  readonly header?: readonly string[];
+  readonly rows: ReadonlyArray<readonly SheetCell[]>;
+}
+
+/** What a formatter hands its sink: text, or a workbook's rows. */
+export type Chunk = string | SheetRows;
 
 export interface OutRecord {
   item: string;
@@ -30,14 +45,16 @@ export interface FormatOptions {
   itemColumn?: number;
   /** The table's widest line: the terminal's width; undefined off a terminal (no line is cut). */
   lineWidth?: number;
+  /** A live input: the table is shown from its first records on, not after 500 of them. */
+  live?: boolean;
   chalk?: Chalk | null;
 }
 
 export interface Formatter {
-  begin(): string;
-  /** Text for these records (in order). */
-  records(block: OutRecord[]): string;
-  end(): string;
+  begin(): Chunk;
+  /** Text (or a workbook's rows) for these records, in order. */
+  records(block: OutRecord[]): Chunk;
+  end(): Chunk;
 }
 
 interface Layout {
@@ -122,7 +139,37 @@ export async function createFormatter(format: Format, o: FormatOptions): Promise
       return jsonFormatter(o, true);
     case 'table':
       return tableFormatter(o);
+    case 'xlsx':
+      return xlsxFormatter(o);
   }
+}
+
+/**
+ * A workbook's rows: the columns as csv lays them out, under a header row (with --keep-columns and no input
+ * header, the names JSON gives: column1, column2…, status); each cell read from a workbook keeps its type
+ * (number, date, text, boolean) and number format, every other cell is text. Text cells are never formulas.
+ */
+function xlsxFormatter(o: FormatOptions): Formatter {
+  const { names, keys, values, cells } = layout(o);
+  const ours = keys.length - cells;
+  const header = o.keepColumns && o.delimiter !== null && o.header === null ? keys : names;
+  const row = (r: OutRecord): SheetCell[] => {
+    const v: SheetCell[] = values(r);
+    const typed = cellsOf(r.fields);
+    if (typed === undefined) return v;
+    // The input's cells sit before status (up to the table's width) and after it (beyond the width).
+    const width = cells || typed.length;
+    for (let i = 0; i < typed.length; i++) {
+      const at = i < width ? i : i + ours;
+      if (at < v.length && typed[i]!.type !== 'empty') v[at] = typed[i]!;
+    }
+    return v;
+  };
+  return {
+    begin: () => ({ header, rows: [] }),
+    records: (block) => ({ rows: block.map(row) }),
+    end: () => '',
+  };
 }
 
 type Stringify = (typeof import('csv-stringify/sync'))['stringify'];
@@ -233,7 +280,7 @@ function tableFormatter(o: FormatOptions): Formatter {
     records: (block) => {
       if (plan) return render(block);
       held.push(...block);
-      return held.length >= TABLE_SAMPLE ? begin() : '';
+      return held.length >= TABLE_SAMPLE || o.live ? begin() : '';
     },
     end: () => (plan ? '' : begin()),
   };
@@ -361,7 +408,44 @@ export function formatForPath(path: string): Format | undefined {
     case 'ndjson':
     case 'jsonl':
       return 'ndjson';
+    case 'xlsx':
+      return 'xlsx';
     default:
       return undefined;
   }
+}
+
+/** Extensions of formats idv does not write, and what to do instead. */
+const NOT_WRITTEN: Record<string, string> = {
+  xls: 'an Excel 97-2003 workbook',
+  xlsm: 'a macro-enabled workbook',
+  xlsb: 'a binary workbook',
+  xltx: 'an Excel template',
+  ods: 'an OpenDocument spreadsheet',
+  fods: 'an OpenDocument spreadsheet',
+  numbers: 'a Numbers spreadsheet',
+  parquet: 'Parquet',
+  xml: 'XML',
+  html: 'HTML',
+  htm: 'HTML',
+  pdf: 'PDF',
+  yaml: 'YAML',
+  yml: 'YAML',
+  gz: 'a gzip-compressed file',
+  zst: 'a zstd-compressed file',
+  zip: 'a zip archive',
+};
+
+/**
+ * -o's extension when it names a format idv does not write (a usage error: the file would not be what its
+ * name says); `-f` given explicitly settles the format, so only a run without it asks.
+ */
+export function refuseExtension(path: string): void {
+  const ext = /\.([a-z]+)$/i.exec(path)?.[1]?.toLowerCase();
+  if (ext === undefined || !Object.hasOwn(NOT_WRITTEN, ext)) return;
+  const compressed = ext === 'gz' || ext === 'zst';
+  const fix = compressed
+    ? `compress the output instead: idv … | ${ext === 'gz' ? 'gzip' : 'zstd'} > ${path}`
+    : 'give -o FILE.xlsx, .csv, .json or .ndjson (or -f to choose the format)';
+  throw usageError(`-o ${path}: idv does not write ${NOT_WRITTEN[ext]} (.${ext}); ${fix}.`);
 }

@@ -5,8 +5,8 @@
 import { Fifo } from '../fifo.js';
 import type { Known } from '../plan/plan.js';
 import type { PlannedRecord } from '../plan/planned.js';
-import type { Formatter, OutRecord } from './format.js';
-import type { Sink } from './sink.js';
+import type { Chunk, Formatter, OutRecord } from './format.js';
+import { writeChunk, type Sink } from './sink.js';
 import { commitTogether } from './commit.js';
 
 /** Records held for in-order output; reading waits while this many are held. */
@@ -40,6 +40,8 @@ export interface OrderedWriterOptions {
   exclude: ReadonlySet<string> | null;
   /** Records held before reading must wait (WINDOW_MAX). */
   windowMax?: number;
+  /** A live input: each record is written as soon as it leaves the window, not a thousand at a time. */
+  live?: boolean;
 }
 
 /** Why writing stopped on its own: a write failed, or the reader of standard output went away. */
@@ -57,6 +59,7 @@ export class OrderedWriter {
   private roomWaiter: (() => void) | null = null;
   /** Records for the main output, waiting to be formatted as one block. */
   private unformatted: OutRecord[] = [];
+  private beginning: Chunk | null = null;
   private readonly windowMax: number;
   private onHalt: (why: WriterHalt) => void = () => undefined;
   private onStopped: () => void = () => undefined;
@@ -71,7 +74,18 @@ export class OrderedWriter {
 
   begin(): void {
     const { main } = this.o;
-    if (main) this.enqueue(() => write(main, main.formatter.begin()));
+    // Live, each write goes out at once: the format's beginning (a header) waits for the first records (or the
+    // end), so that a run stopped before any answer writes nothing, as any other run.
+    if (main && this.o.live) this.beginning = main.formatter.begin();
+    else if (main) this.enqueue(() => write(main, main.formatter.begin()));
+  }
+
+  /** The format's beginning held back (live), written before anything else. */
+  private writeBeginning(): void {
+    const { main } = this.o;
+    const chunk = this.beginning;
+    this.beginning = null;
+    if (main && chunk !== null) this.enqueue(() => write(main, chunk));
   }
 
   /** Take records in (in input order) and pass on those whose status is known. */
@@ -112,7 +126,7 @@ export class OrderedWriter {
         // Formatted a thousand records or more at a time (csv-stringify's cost is per call as much as per
         // record); what is left is formatted when the reader next waits for the writes, or at the end.
         for (const r of out) this.unformatted.push(r);
-        if (this.unformatted.length >= FORMAT_BLOCK) this.formatMain();
+        if (this.unformatted.length >= FORMAT_BLOCK || this.o.live) this.formatMain();
       }
       if (split && byStatus) {
         for (const [status, group] of byStatus) this.enqueue(async () => {
@@ -152,6 +166,7 @@ export class OrderedWriter {
   /** Everything is in: write the rest and each format's end, and put every output in place. */
   async finish(): Promise<void> {
     this.flush();
+    this.writeBeginning();
     this.formatMain();
     // Each format's end once the writes before it ran: a --split file they made (a status first met in the
     // last answers) is among the outputs only then.
@@ -184,8 +199,9 @@ export class OrderedWriter {
     const block = this.unformatted;
     this.unformatted = [];
     if (this.stopped) return;
-    const text = main.formatter.records(block);
-    this.enqueue(() => write(main, text));
+    this.writeBeginning();
+    const chunk = main.formatter.records(block);
+    this.enqueue(() => write(main, chunk));
   }
 
   private outputs(): Output[] {
@@ -219,6 +235,6 @@ export class OrderedWriter {
   }
 }
 
-function write(output: Output, text: string): Promise<void> {
-  return text ? output.sink.write(text) : Promise.resolve();
+function write(output: Output, chunk: Chunk): Promise<void> {
+  return writeChunk(output.sink, chunk);
 }

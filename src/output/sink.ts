@@ -15,11 +15,17 @@ import { tempFileGone, tempFileOpened, randomHex } from '../temp-files.js';
 import { fsError, inPlaceStream, openInPlace } from '../open-file.js';
 import { resolvePath } from '../paths.js';
 import type { Io } from '../io.js';
+import type { Chunk, SheetRows } from './format.js';
 
 export interface Sink {
   /** Resolves once the destination can be written; one that cannot (a folder, a link, no such folder) fails here, before anything is sent. */
   ready(): Promise<void>;
-  write(text: string): Promise<void>;
+  /** Text (UTF-8), or bytes as they are (a workbook copied to standard output). */
+  write(data: string | Uint8Array): Promise<void>;
+  /** A workbook's rows (workbook-sink.ts); the text sinks take none. */
+  writeRows?(rows: SheetRows): Promise<void>;
+  /** A file replaced whole: its temporary file, once ready() (a workbook is written there by its own writer). */
+  readonly tempPath?: string;
   /** Everything written so far reaches its temporary file (flushed to the disk) or its device; nothing is put in place yet. */
   prepare(): Promise<void>;
   /** prepare() if not done, then put the file in place (rename). */
@@ -36,6 +42,13 @@ export interface Sink {
 
 const FLUSH_AT = 64 * 1024;
 
+/** A formatter's chunk to its sink: text to any sink, a workbook's rows to a workbook sink. */
+export function writeChunk(sink: Sink, chunk: Chunk): Promise<void> {
+  if (typeof chunk === 'string') return chunk ? sink.write(chunk) : Promise.resolve();
+  if (!sink.writeRows) throw new Error(`${sink.name} takes no workbook rows`);
+  return sink.writeRows(chunk);
+}
+
 /** Paths that name a descriptor of this process (`/dev/stdout`, `/dev/fd/3`…): written in place, never replaced. */
 const DESCRIPTOR_PATH = /^\/(?:dev\/(?:stdout|stderr|fd\/\d+)|proc\/self\/fd\/\d+)$/;
 const STDOUT_PATH = /^\/(?:dev\/(?:stdout|fd\/1)|proc\/self\/fd\/1)$/;
@@ -44,10 +57,15 @@ const STDOUT_PATH = /^\/(?:dev\/(?:stdout|fd\/1)|proc\/self\/fd\/1)$/;
  * The sink for an output the user named (-o, --report): standard output for none, `-` and the paths that
  * name it (/dev/stdout), else the path against the working directory (fileSink).
  */
-export function outputSink(given: string | undefined, io: Pick<Io, 'stdout' | 'signal' | 'cwd'>): Sink {
-  if (given === undefined || given === '-') return stdoutSink(io.stdout, io.signal);
+export function outputSink(given: string | undefined, io: Pick<Io, 'stdout' | 'signal' | 'cwd'>, live = false): Sink {
+  if (given === undefined || given === '-') return stdoutSink(io.stdout, io.signal, live);
   const path = resolvePath(io.cwd, given);
-  return STDOUT_PATH.test(path) ? stdoutSink(io.stdout, io.signal) : fileSink(path, io.signal);
+  return STDOUT_PATH.test(path) ? stdoutSink(io.stdout, io.signal, live) : fileSink(path, io.signal, live);
+}
+
+/** Whether an output the user named (-o, or none) is standard output. */
+export function isStdout(given: string | undefined, cwd: string | null): boolean {
+  return given === undefined || given === '-' || STDOUT_PATH.test(resolvePath(cwd, given));
 }
 
 /** Until the stream drains, fails or closes, or `signal` aborts (a stalled reader must not hold a stopped run). */
@@ -68,25 +86,37 @@ function drained(stream: Writable, signal?: AbortSignal): Promise<void> {
   });
 }
 
-/** Text gathered into blocks of FLUSH_AT and handed to `out` one block at a time; the first failure is kept. */
-function blockWriter(out: (text: string) => Promise<void>) {
+/**
+ * Text gathered into blocks of FLUSH_AT and handed to `out` one block at a time (`live`: each write at once, a
+ * live stream's records as they settle); bytes go as they are, after the text before them. The first failure
+ * is kept.
+ */
+function blockWriter(out: (data: string | Uint8Array) => Promise<void>, live = false) {
   let buffer = '';
   let failed: NodeJS.ErrnoException | null = null;
-  const flush = async () => {
-    if (!buffer || failed) return;
-    const text = buffer;
-    buffer = '';
+  const send = async (data: string | Uint8Array) => {
     try {
-      await out(text);
+      await out(data);
     } catch (err) {
       failed ??= err as NodeJS.ErrnoException;
     }
   };
+  const flush = async () => {
+    if (!buffer || failed) return;
+    const text = buffer;
+    buffer = '';
+    await send(text);
+  };
   return {
-    async write(text: string) {
+    async write(data: string | Uint8Array) {
       if (failed) return;
-      buffer += text;
-      if (buffer.length >= FLUSH_AT) await flush();
+      if (typeof data !== 'string') {
+        await flush();
+        if (!failed) await send(data);
+        return;
+      }
+      buffer += data;
+      if (live || buffer.length >= FLUSH_AT) await flush();
     },
     flush,
     fail(err: NodeJS.ErrnoException) {
@@ -97,10 +127,10 @@ function blockWriter(out: (text: string) => Promise<void>) {
 }
 
 /** Blocks written to a stream, waiting for it to drain (or `signal`); its 'error' is the failure. */
-function streamWriter(stream: Writable, signal?: AbortSignal, onError?: (err: NodeJS.ErrnoException) => void) {
-  const w = blockWriter(async (text) => {
-    if (!stream.write(text)) await drained(stream, signal);
-  });
+function streamWriter(stream: Writable, signal?: AbortSignal, onError?: (err: NodeJS.ErrnoException) => void, live = false) {
+  const w = blockWriter(async (data) => {
+    if (!stream.write(data)) await drained(stream, signal);
+  }, live);
   stream.on('error', (err: NodeJS.ErrnoException) => {
     w.fail(err);
     onError?.(err);
@@ -108,11 +138,17 @@ function streamWriter(stream: Writable, signal?: AbortSignal, onError?: (err: No
   return w;
 }
 
-export function stdoutSink(stdout: Writable, signal?: AbortSignal): Sink {
+/** Standard output; `live`: each write goes at once (a live stream's records as they settle). */
+export function stdoutSink(stdout: Writable, signal?: AbortSignal, live = false): Sink {
   let closed = false;
-  const w = streamWriter(stdout, signal, (err) => {
-    if (err.code === 'EPIPE' || err.code === 'ERR_STREAM_DESTROYED') closed = true;
-  });
+  const w = streamWriter(
+    stdout,
+    signal,
+    (err) => {
+      if (err.code === 'EPIPE' || err.code === 'ERR_STREAM_DESTROYED') closed = true;
+    },
+    live,
+  );
   /** A standard output that failed for another reason than its reader going away (a full disk) is an error. */
   const check = () => {
     const err = w.failed();
@@ -175,7 +211,7 @@ function reasonOf(err: unknown): string {
  * device, FIFO or descriptor path is written in place; a folder, a link, a block device or a socket is refused
  * by ready(). `signal` ends the waits a FIFO can cause (for a reader to come, for a slow one to read).
  */
-export function fileSink(path: string, signal?: AbortSignal): Sink {
+export function fileSink(path: string, signal?: AbortSignal, live = false): Sink {
   let inner: Sink | null = null;
   let examined: Promise<Sink> | null = null;
   const get = (): Promise<Sink> =>
@@ -187,7 +223,7 @@ export function fileSink(path: string, signal?: AbortSignal): Sink {
         const folder = (err as NodeJS.ErrnoException).code === 'EISDIR';
         throw new IdvError('failed', `Cannot write ${path}: ${reasonOf(err)}${folder ? '; give a file name' : ''}.`);
       }
-      inner = found.kind === 'in-place' ? inPlaceSink(path, found.follow, signal) : replacingSink(path, found.kind === 'file' ? found : null);
+      inner = found.kind === 'in-place' ? inPlaceSink(path, found.follow, signal, live) : replacingSink(path, found.kind === 'file' ? found : null);
       await inner.ready();
       return inner;
     })());
@@ -208,13 +244,16 @@ export function fileSink(path: string, signal?: AbortSignal): Sink {
     get replaces() {
       return inner?.replaces ?? true;
     },
+    get tempPath() {
+      return inner?.tempPath;
+    },
     name: path,
   };
 }
 
 /** Every byte of `text` written to `fd` at `position` (null: the device's own), through short writes and a device's EAGAIN. */
-async function writeAll(handle: FileHandle | number, text: string, position: number | null, signal?: AbortSignal): Promise<number> {
-  const buf = Buffer.from(text, 'utf8');
+async function writeAll(handle: FileHandle | number, data: string | Uint8Array, position: number | null, signal?: AbortSignal): Promise<number> {
+  const buf = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
   for (let off = 0; off < buf.length; ) {
     try {
       const at = position === null ? null : position + off;
@@ -235,7 +274,7 @@ async function writeAll(handle: FileHandle | number, text: string, position: num
 }
 
 /** A character device, FIFO or descriptor path, written in place: nothing to rename, nothing to take back. */
-function inPlaceSink(path: string, follow: boolean, signal?: AbortSignal): Sink {
+function inPlaceSink(path: string, follow: boolean, signal?: AbortSignal, live = false): Sink {
   let fd: number | null = null;
   let stream: Writable | null = null;
   let w: ReturnType<typeof blockWriter> | null = null;
@@ -251,7 +290,7 @@ function inPlaceSink(path: string, follow: boolean, signal?: AbortSignal): Sink 
       if (st.isDirectory() || (st.isFile() && !follow)) throw fsError('ENOTREG', 'it changed as it was opened');
       stream = inPlaceStream(fd, st);
       const handle = fd;
-      w = stream ? streamWriter(stream, signal) : blockWriter(async (text) => void (await writeAll(handle, text, null, signal)));
+      w = stream ? streamWriter(stream, signal, undefined, live) : blockWriter(async (data) => void (await writeAll(handle, data, null, signal)), live);
     } catch (err) {
       await release();
       throw signal?.aborted ? interruptedError(signal.reason) : fail(err);
@@ -280,8 +319,8 @@ function inPlaceSink(path: string, follow: boolean, signal?: AbortSignal): Sink 
   };
   return {
     ready,
-    async write(text) {
-      await w!.write(text);
+    async write(data) {
+      await w!.write(data);
       check();
     },
     prepare,
@@ -302,8 +341,8 @@ function replacingSink(path: string, existing: { mode: number; uid: number; gid:
   let size = 0;
   let aborted = false;
   let state: 'open' | 'prepared' | 'done' = 'open';
-  const w = blockWriter(async (text) => {
-    size += await writeAll(handle!, text, size);
+  const w = blockWriter(async (data) => {
+    size += await writeAll(handle!, data, size);
   });
   const check = () => {
     if (w.failed()) throw fail(w.failed());
@@ -330,8 +369,8 @@ function replacingSink(path: string, existing: { mode: number; uid: number; gid:
         throw fail(err);
       }
     },
-    async write(text) {
-      await w.write(text);
+    async write(data) {
+      await w.write(data);
       check();
     },
     async prepare() {
@@ -370,6 +409,7 @@ function replacingSink(path: string, existing: { mode: number; uid: number; gid:
     },
     closed: false,
     replaces: true,
+    tempPath: tmp,
     name: path,
   };
 }

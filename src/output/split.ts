@@ -6,9 +6,10 @@ import { join } from 'node:path';
 import { fsReason, IdvError } from '../errors.js';
 import type { Output, SplitOutputs } from './ordered-writer.js';
 import { createFormatter, type Format, type FormatOptions } from './format.js';
-import { fileSink } from './sink.js';
+import { fileSink, writeChunk } from './sink.js';
+import { workbookSink } from './workbook-sink.js';
 
-const EXTENSION: Record<Exclude<Format, 'table'>, string> = { csv: '.csv', json: '.json', ndjson: '.ndjson' };
+const EXTENSION: Record<Exclude<Format, 'table'>, string> = { csv: '.csv', json: '.json', ndjson: '.ndjson', xlsx: '.xlsx' };
 
 export async function splitOutputs(
   dir: string,
@@ -28,10 +29,12 @@ export async function splitOutputs(
     let output = outputs.get(status);
     if (!output) {
       output = (async () => {
-        const o = { formatter: await createFormatter(format, { ...options, chalk: null }), sink: fileSink(join(dir, status + EXTENSION[format]), signal) };
+        const file = fileSink(join(dir, status + EXTENSION[format]), signal);
+        // A workbook's one sheet is named for its status.
+        const sink = format === 'xlsx' ? workbookSink(file, { sheetName: status }) : file;
+        const o = { formatter: await createFormatter(format, { ...options, chalk: null }), sink };
         made.push(o);
-        const begin = o.formatter.begin();
-        if (begin) await o.sink.write(begin);
+        await writeChunk(o.sink, o.formatter.begin());
         return o;
       })();
       outputs.set(status, output);

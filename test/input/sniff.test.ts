@@ -4,7 +4,8 @@ import { gzipSync } from 'node:zlib';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { notAList, sniff, SNIFF_BYTES, type FileKind } from '../../src/input/sniff.js';
-import { withHome, sandbox, sentItems } from '../helpers.js';
+import { readFileSync } from 'node:fs';
+import { fixture, withHome, sandbox, sentItems } from '../helpers.js';
 import { run } from '../fake-io.js';
 
 const bytes = (...parts: Array<string | number[] | Buffer>) =>
@@ -70,8 +71,10 @@ describe('sniff', () => {
 
 describe('files idv does not read, named for what they are (exit 2, nothing sent)', () => {
   it.each<[string, Buffer, string]>([
-    ['contacts.xlsx', zip('[Content_Types].xml', 'xl/workbook.xml'), 'is an Excel workbook, not a list or CSV file; save it as CSV (in Excel: File > Save As > CSV UTF-8) and give that file.'],
-    ['contacts.csv.gz', gzipSync('email\nann@example.com\n'), 'is a gzip-compressed file, not a list or CSV file; decompress it first: gzip -dc FILE | idv emails -.'],
+    ['contacts.xls', readFileSync(fixture('workbooks/libreoffice.xls')), 'is an Excel 97-2003 workbook (.xls), which idv does not read; save it as an Excel Workbook (.xlsx) or as CSV UTF-8, and give that file.'],
+    ['contacts.ods', readFileSync(fixture('workbooks/libreoffice.ods')), 'is an OpenDocument spreadsheet, not a list or CSV file; save it as an Excel Workbook (.xlsx) or as CSV (File > Save As) and give that file.'],
+    ['notes.docx', zip('[Content_Types].xml', 'word/document.xml'), 'is a Word document, not a list or CSV file; copy its addresses into a text file, one a line, and give that file.'],
+    ['list.csv.bz2', bytes('BZh91AY&SY', Buffer.alloc(40)), 'is a bzip2-compressed file, not a list or CSV file; decompress it first: bzip2 -dc FILE | idv emails -.'],
     ['report.pdf', bytes('%PDF-1.4\n'), 'is a PDF document, not a list or CSV file; export the list as CSV from the program that made the PDF, or copy the addresses into a text file.'],
     ['export.zip', zip('contacts.csv'), 'is a zip archive, not a list or CSV file; unzip it and give the list or CSV file inside.'],
     ['photo.jpg', bytes([0xff, 0xd8, 0xff, 0xe0], 'JFIF\0\0\0'), 'is an image, not a list or CSV file; give a text list (one address a line) or a CSV export.'],

@@ -26,6 +26,8 @@ interface ColumnRef {
 
 export interface FileLayout {
   path: string;
+  /** A workbook's sheet read: name, number (from 1) and how many the workbook has. */
+  sheet?: { name: string; number: number; of: number };
   encoding: string;
   /** Detection was not sure: the other encoding it could be. */
   encodingUnsure?: string;
@@ -53,6 +55,7 @@ export function fileLayout(path: string, source: OpenedSource, records: number):
   const ref = (i: number | null): ColumnRef | null => (i === null ? null : { number: i + 1, name: l.header?.[i] ?? null });
   return {
     path,
+    ...(source.sheet ? { sheet: source.sheet } : {}),
     encoding: encoding.name,
     ...(encoding.alternative ? { encodingUnsure: encoding.alternative } : {}),
     delimiter: l.delimiter,
@@ -73,6 +76,7 @@ export function formatDryRun(f: DryRunFacts, format: Format): string {
     case 'ndjson':
       return JSON.stringify(counts) + '\n';
     case 'csv':
+    case 'xlsx': // a dry run writes no workbook: its counts are csv
       return entries.map(([k]) => k).join(',') + '\n' + entries.map(([, v]) => v).join(',') + '\n';
     case 'table':
       return entries.map(([k, v]) => `${k.padEnd(8)} ${v.toLocaleString('en-US')}`).join('\n') + '\n' + formatLayouts(files);
@@ -88,11 +92,16 @@ const column = (c: ColumnRef) => `${c.number}${c.name !== null && c.name.trim() 
 
 /** A file's layout as aligned lines, under a blank line; what comes from the file is shown escaped. */
 function tableOf(f: FileLayout): string {
-  const rows: Array<[string, string]> = [
-    ['encoding', f.encoding + (f.encodingUnsure ? ` (not sure: it could be ${f.encodingUnsure})` : '')],
-    ['delimiter', f.delimiter === null ? 'none (a plain list)' : f.delimiter === '\t' ? 'tab' : `"${f.delimiter}"`],
-    ['header', f.header ? `line ${f.header.line}: ${f.header.cells.map((c) => `"${terminalSafe(c)}"`).join(' ')}` : 'none'],
-  ];
+  // A workbook's cells need no encoding or delimiter: its sheet is what was chosen.
+  const rows: Array<[string, string]> = f.sheet
+    ? [['sheet', `"${terminalSafe(f.sheet.name)}" (${f.sheet.number} of ${f.sheet.of})`]]
+    : [
+        ['encoding', f.encoding + (f.encodingUnsure ? ` (not sure: it could be ${f.encodingUnsure})` : '')],
+        ['delimiter', f.delimiter === null ? 'none (a plain list)' : f.delimiter === '\t' ? 'tab' : `"${f.delimiter}"`],
+      ];
+  rows.push(
+    ['header', f.header ? `${f.sheet ? 'row' : 'line'} ${f.header.line}: ${f.header.cells.map((c) => `"${terminalSafe(c)}"`).join(' ')}` : 'none'],
+  );
   if (f.delimiter !== null) rows.push(['column', column(f.column) + (f.runnerUp ? `; runner-up ${column(f.runnerUp)}` : '')]);
   rows.push(['records', f.records.toLocaleString('en-US')]);
   for (const s of f.skipped) rows.push(['skipped', `${lineList(s.lines)} (${s.why})`]);

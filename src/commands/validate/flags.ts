@@ -21,6 +21,7 @@ export const VALIDATE_FLAGS = {
   delimiter: value('--delimiter <char>', 'CSV delimiter: , ; | or tab (default: guessed)'),
   noHeader: given('--no-header', 'the CSV has no header row'),
   encoding: value('--encoding <name>', "the input's encoding, instead of detecting it (windows-1251, shift_jis, gbk, utf-16le…)"),
+  sheet: value('--sheet <name|N>', "a workbook's sheet to read, by name or number from 1 (default: the first visible one)"),
   keepColumns: given('--keep-columns', 'write every input column, plus status as the last one'),
   suggest: given('--suggest', 'add a "suggestion" field where the domain looks mistyped (jane@gmial.com → jane@gmail.com)'),
   safeCsv: given('--safe-csv', "prefix cells that start with = + - @ tab or CR with ' so spreadsheets do not run them as formulas"),
@@ -60,7 +61,13 @@ export type ValidateOptions = { kind: Kind; files: string[] } & OptionsOf<typeof
 /** Where the results go, for both commands. */
 const OUTPUT: Block = {
   prose:
-    'Output: a table on a terminal, as wide as the terminal (the item and status always shown; other columns cut or left out, marked …); CSV in a pipe; with -o, the format its extension names. csv and json hold every column in full.',
+    'Output: a table on a terminal, as wide as the terminal (the item and status always shown; other columns cut or left out, marked …); CSV in a pipe; with -o, the format its extension names (.csv, .json, .ndjson, .xlsx). csv, json and xlsx hold every column in full; a workbook keeps each cell read from a workbook as a number, date or text.',
+};
+
+/** What both commands read besides lists and CSV, and how a live stream is answered. */
+const MORE_INPUT: Block = {
+  prose:
+    'Excel workbooks (.xlsx, by content: the first visible sheet, or --sheet NAME|N) and gzip-compressed files are read like CSV, whatever their names. Standard input from a pipe is answered as it comes: once it pauses, the layout is decided on what has arrived, and each result is written as soon as it is known.',
 };
 
 /** What a run shows while it works and when it ends, for both commands. */
@@ -82,6 +89,7 @@ const HELP: Record<Kind, Block[]> = {
       prose:
         'Input: files, standard input, or addresses given with --item; plain lists (one address a line; a line of several recipients, as a mail client copies them, is one record each) or CSV/TSV exports, whose email column is found by its header (email, e-mail, メールアドレス, 电子邮件, Электронная почта… in forty-odd languages) and its contents. A row that holds text that could be an address is a record: only a header, notes above it and a report\'s footer are skipped, each said on stderr. Mailbox forms (Jane <jane@x.com>, mailto:…) are read as the address inside. Text that is not UTF-8 is read in its detected code page (--encoding NAME overrides). An address given as a FILE that does not exist is refused with the --item to use (exit 2), never validated; an input with no records draws a warning (exit 0).',
     },
+    MORE_INPUT,
     OUTPUT,
     PROGRESS,
     {
@@ -94,6 +102,8 @@ const HELP: Record<Kind, Block[]> = {
         { command: 'idv emails export.csv --keep-columns --exclude disposable,fake,invalid -o clean.csv', comment: 'a cleaned copy' },
         { command: 'idv emails export.csv --dry-run', comment: 'the layout read, and what the run would cost' },
         { command: 'idv emails contacts.csv --encoding windows-1251', comment: 'a code page detection would not be sure of' },
+        { command: 'idv emails contacts.xlsx --sheet Leads --keep-columns -o clean.xlsx', comment: 'a workbook in, a workbook out' },
+        { command: 'tail -f signups.log | idv emails -f ndjson', comment: 'each result as its line arrives' },
         { command: 'idv emails big.csv -o results.csv --quiet --wait --max-wait 2h', comment: 'wait out the quota' },
         { command: 'idv emails list.csv --cache-ttl ok=90d,disposable=180d,7d', comment: 're-check ok after 90 days, the rest after 7' },
       ],
@@ -112,6 +122,7 @@ const HELP: Record<Kind, Block[]> = {
       prose:
         'Input: domains, website URLs (their host is validated), or email addresses (their domain part is validated, once per distinct domain). Plain lists or CSV/TSV exports, whose column is found by its header (domain, website, url, host, Site web, 网站…) and its contents; or domains given with --item. A row that holds a host name, URL or address is a record. Text that is not UTF-8 is read in its detected code page (--encoding NAME). A domain given as a FILE that does not exist is refused with the --item to use (exit 2); an input with no records draws a warning (exit 0).',
     },
+    MORE_INPUT,
     OUTPUT,
     PROGRESS,
     {

@@ -16,6 +16,7 @@ import { startProgressReport, type ProgressReport } from './progress-report.js';
 import { clockTime } from '../../output/summary.js';
 import { formatDuration } from '../../duration.js';
 import { ENDPOINT, FIELD } from '../../defaults.js';
+import { liveRecords } from '../../input/live.js';
 import type { ValidateOptions } from './flags.js';
 import type { Target } from './target.js';
 
@@ -34,6 +35,8 @@ export interface Pipeline {
   bytes?: () => { read: number; total: number } | null;
   /** Given the dispatcher's live counts once it exists, so that a run that stops early can still tell them. */
   onStats?(stats: DispatchStats): void;
+  /** A live input (standard input, a FIFO): sent and written as it comes (input/live.ts); `waited`: its first records waited for a pause. */
+  live?: { waited: boolean };
 }
 
 export interface Finished {
@@ -62,6 +65,7 @@ export async function runPipeline(p: Pipeline): Promise<Finished | null> {
     knownAs: (status) => plan.knownAs(status),
     only: o.only ? new Set(o.only) : null,
     exclude: o.exclude ? new Set(o.exclude) : null,
+    live: p.live !== undefined,
   });
   void writer.halted.then((why) => stop.abort(why));
   stop.signal.addEventListener('abort', () => writer.stop(), { once: true });
@@ -78,7 +82,9 @@ export async function runPipeline(p: Pipeline): Promise<Finished | null> {
   void dispatcher.fatal.then((err) => stop.abort(err));
   // Part-filled batches go at once while output waits on them, or while other runs wait on this one's (or it on theirs).
   let outputWaits = false;
-  const partialBatches = () => dispatcher.sendPartialBatches(outputWaits || gate.urgent);
+  let inputWaits = false; // a live input's records have waited their time for a batch to fill
+  const partialBatches = () => dispatcher.sendPartialBatches(outputWaits || gate.urgent || inputWaits);
+  const records = p.live ? liveRecords(p.records, (go) => ((inputWaits = go), partialBatches()), p.live.waited) : p.records;
   await gate.open(p.cache, {
     send: (record) => dispatcher.push(record),
     sendPartialBatches: partialBatches,
@@ -88,7 +94,7 @@ export async function runPipeline(p: Pipeline): Promise<Finished | null> {
 
   try {
     writer.begin();
-    for await (const block of p.records) {
+    for await (const block of records) {
       if (stop.signal.aborted) break;
       writer.add(block);
       await gate.push(block); // the NEW records: sent, or held while another run validates them

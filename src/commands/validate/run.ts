@@ -4,7 +4,7 @@
 import { resolvePath } from '../../paths.js';
 import { COLUMN, ENDPOINT } from '../../defaults.js';
 import { forStderr, warn, type Io } from '../../io.js';
-import { fsReason, inputError } from '../../errors.js';
+import { fsReason, inputError, usageError } from '../../errors.js';
 import { checkerFor } from '../../input/check.js';
 import { checkReadable, openSource, sourcesFor, type InputRecord, type OpenedSource, type Source } from '../../input/read.js';
 import { isItemsSource, itemsSources, openItems, refuseItemsAsFiles } from '../../input/items.js';
@@ -13,11 +13,12 @@ import type { CacheScope } from '../../cache/store.js';
 import type { CacheTtl } from '../../cache/ttl.js';
 import { Plan } from '../../plan/plan.js';
 import { planRecords, type PlannedRecord } from '../../plan/planned.js';
-import { createFormatter, formatForPath, type Format, type FormatOptions } from '../../output/format.js';
+import { createFormatter, formatForPath, refuseExtension, type Format, type FormatOptions } from '../../output/format.js';
 import { splitOutputs } from '../../output/split.js';
 import type { SplitOutputs } from '../../output/ordered-writer.js';
 import { suggest } from '../../output/suggest.js';
-import { outputSink } from '../../output/sink.js';
+import { isStdout, outputSink } from '../../output/sink.js';
+import { workbookSink } from '../../output/workbook-sink.js';
 import { loadChalk } from '../../output/colors.js';
 import { createProgress } from '../../output/progress.js';
 import { formatSummary } from '../../output/summary.js';
@@ -58,7 +59,9 @@ async function validate(o: ValidateOptions, io: Io, facts: RunFacts): Promise<vo
   const plan = new Plan();
   try {
     const cache = await openCache(o, io, target, plan);
-    const overrides: LayoutOverrides = { column: o.column, delimiter: o.delimiter, noHeader: o.noHeader, keepColumns: o.keepColumns, encoding: o.encoding };
+    const overrides: LayoutOverrides = { column: o.column, delimiter: o.delimiter, noHeader: o.noHeader, keepColumns: o.keepColumns, encoding: o.encoding, sheet: o.sheet };
+    // A workbook written with every column keeps each cell's type from a workbook read.
+    overrides.cellTypes = o.keepColumns && (format === 'xlsx' || (o.split !== undefined && splitFormat(o) === 'xlsx'));
     // Notes (skipped lines, a close column choice, a doubtful encoding) go above the spinner once it turns.
     let say = (line: string) => warn(io, line);
     const note = (line: string) => say(`idv: note: ${line}`);
@@ -97,14 +100,17 @@ async function validate(o: ValidateOptions, io: Io, facts: RunFacts): Promise<vo
       suggest: o.suggest ? (item) => suggest(o.kind, item) : null,
       safeCsv: o.safeCsv,
     };
+    // Standard input or a FIFO: records are sent and written as they come (input/live.ts).
+    const live = [first, ...rest].some((s) => 'records' in s && s.live);
     const main = mainOutput(o, io, format)
       ? {
           formatter: await createFormatter(format, {
             ...layout,
             chalk: format === 'table' && io.color && !o.output ? await loadChalk(true) : null,
             lineWidth: o.output ? undefined : columnsOf(io.stdout, io.stdoutIsTTY),
+            live,
           }),
-          sink: outputSink(o.output, io),
+          sink: format === 'xlsx' ? workbookSink(outputSink(o.output, io), { sheetName: first.sheet?.name }) : outputSink(o.output, io, live),
         }
       : null;
     // Outputs that cannot be written (-o naming a folder, a missing folder; a --split folder that cannot be
@@ -122,7 +128,8 @@ async function validate(o: ValidateOptions, io: Io, facts: RunFacts): Promise<vo
     let spent: DispatchStats | null = null;
     let done: Finished | null;
     try {
-      done = await runPipeline({ o, io, target, plan, cache, records, main, split, progress, bytes: counted.bytes, onStats: (s) => (spent = s) });
+      const streaming = live ? { live: { waited: first.paused } } : {};
+      done = await runPipeline({ o, io, target, plan, cache, records, main, split, progress, bytes: counted.bytes, onStats: (s) => (spent = s), ...streaming });
     } finally {
       // Also when the run stops early (Ctrl-C, a refused key, a failed write): what was read and paid for.
       Object.assign(facts, countsOf(plan));
@@ -337,6 +344,7 @@ async function* recordsOf(
  * split files are the output (a table of every record would only scroll past).
  */
 function mainOutput(o: ValidateOptions, io: Io, format: Format): boolean {
+  if (o.split && !o.output && io.stdoutIsTTY && format === 'xlsx') return false; // the workbooks are the split files
   return !(o.split && !o.output && !o.format && io.stdoutIsTTY && format === 'table');
 }
 
@@ -347,9 +355,13 @@ function splitFormat(o: ValidateOptions): Exclude<Format, 'table'> {
 }
 
 function chooseFormat(o: ValidateOptions, io: Io): Format {
-  if (o.format) return o.format;
-  if (o.output) return formatForPath(o.output) ?? 'csv';
-  return io.stdoutIsTTY ? 'table' : 'csv';
+  if (o.output && !o.format) refuseExtension(o.output);
+  const format = o.format ?? (o.output ? (formatForPath(o.output) ?? 'csv') : io.stdoutIsTTY ? 'table' : 'csv');
+  // A workbook is bytes no terminal shows: to a terminal it goes to a file (a pipe, `> x.xlsx` or -o take it).
+  if (format === 'xlsx' && !o.dryRun && io.stdoutIsTTY && isStdout(o.output, io.cwd) && !(o.split && !o.output)) {
+    throw usageError('idv does not write a workbook to a terminal: give -o FILE.xlsx (or redirect it: > FILE.xlsx).');
+  }
+  return format;
 }
 
 /** A name in --only/--exclude that is no known status: a typo must not pass silently. */

@@ -35,6 +35,7 @@ const DEFAULTS: ValidateOptions = {
   delimiter: undefined,
   noHeader: false,
   encoding: undefined,
+  sheet: undefined,
   keepColumns: false,
   suggest: false,
   safeCsv: false,
@@ -70,6 +71,8 @@ describe('idv emails|domains: argv → options', () => {
     ['column, delimiter', 'emails', ['--column', 'E-mail', '--delimiter', ';'], { column: 'E-mail', delimiter: ';' }],
     ['--no-header sets noHeader', 'emails', ['--no-header'], { noHeader: true }],
     ['--encoding as given', 'emails', ['--encoding', 'windows-1251'], { encoding: 'windows-1251' }],
+    ['--sheet as given (a name or a number)', 'emails', ['--sheet', 'Contacts'], { sheet: 'Contacts' }],
+    ['-f xlsx', 'emails', ['-f', 'xlsx', '-o', 'clean.xlsx'], { format: 'xlsx', output: 'clean.xlsx' }],
     ['switches', 'emails', ['--keep-columns', '--suggest', '--safe-csv', '--dry-run', '-q', '--verbose', '--wait', '--sandbox'], {
       keepColumns: true, suggest: true, safeCsv: true, dryRun: true, quiet: true, verbose: true, wait: true, sandbox: true,
     }],
@@ -89,7 +92,7 @@ describe('idv emails|domains: argv → options', () => {
   });
 
   it.each<[string, string[], string]>([
-    ['a format idv does not write', ['-f', 'xml'], `error: option '-f, --format <format>' argument 'xml' is invalid. Allowed choices are table, csv, json, ndjson.`],
+    ['a format idv does not write', ['-f', 'xml'], `error: option '-f, --format <format>' argument 'xml' is invalid. Allowed choices are table, csv, json, ndjson, xlsx.`],
     ['a batch of none', ['--batch-size', '0'], `error: option '--batch-size <n>' argument '0' is invalid. Give a whole number of at least 1.`],
     ['a time-out of none', ['--timeout', '0'], `error: option '--timeout <seconds>' argument '0' is invalid. Give a number of seconds above 0, at most 86400 (a day).`],
     ['an unknown flag', ['--quiett'], `error: unknown option '--quiett'\n(Did you mean --quiet?)`],
