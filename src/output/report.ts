@@ -65,9 +65,9 @@ export function emptyFacts(command: 'emails' | 'domains', started: number, maxSp
   };
 }
 
-/** The exit code and its one-word reason, from how the run ended (null: it finished). */
+/** The exit code and its one-word reason, from how the run ended (null: it finished; anything else was thrown, undefined too). */
 export function ending(err: unknown, f: RunFacts): { exitCode: number; reason: Reason; message: string | null } {
-  if (err === null || err === undefined) return { exitCode: EXIT.ok, reason: 'done', message: null };
+  if (err === null) return { exitCode: EXIT.ok, reason: 'done', message: null };
   if (!(err instanceof IdvError)) return { exitCode: EXIT.failed, reason: 'failed', message: err instanceof Error ? err.message : String(err) };
   const exitCode = exitCodeFor(err.kind, err.signal);
   const reason: Reason = (() => {

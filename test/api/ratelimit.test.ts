@@ -2,7 +2,7 @@
 // not a whole one is none: a fractional `r` once made batches of half an item, sent without end).
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { MAX_RESET_SECONDS, parseRateHeaders, parseRetryAfter, type RateInfo } from '../../src/api/ratelimit.js';
+import { describeRateHeaders, MAX_RESET_SECONDS, parseRateHeaders, parseRetryAfter, type RateInfo } from '../../src/api/ratelimit.js';
 
 const headers = (h: Record<string, string>) => (name: string) => h[name];
 
@@ -24,6 +24,34 @@ describe('parseRateHeaders', () => {
       reset: 60,
       retryAfter: 7,
     });
+  });
+  it('the policy named "validations" wins wherever it stands among several', () => {
+    expect(parseRateHeaders(headers({ ratelimit: '"validations";r=5;t=10, "burst";r=1;t=1' }))).toMatchObject({ remaining: 5, reset: 10 });
+    expect(parseRateHeaders(headers({ 'ratelimit-policy': 'burst;q=10;w=1, "validations";q=50;w=3600' }))).toMatchObject({ quota: 50, window: 3600 });
+  });
+  it('without one, the first member that holds figures: an empty or garbled member before it does not hide it', () => {
+    expect(parseRateHeaders(headers({ ratelimit: 'garbage, "default";r=7;t=30, "burst";r=1;t=1' }))).toMatchObject({ remaining: 7, reset: 30 });
+  });
+  it('the older draft form is read from its own members, not from a named policy beside it', () => {
+    expect(parseRateHeaders(headers({ ratelimit: 'limit=50, remaining=3, reset=60, "burst";r=1;t=1' }))).toMatchObject({ remaining: 3, reset: 60 });
+  });
+  it('spaces around "=" and quoted figures are tolerated', () => {
+    expect(parseRateHeaders(headers({ ratelimit: '"validations"; r = 49 ; t = "3599"', 'ratelimit-policy': '"validations";q="50";w=3600' }))).toEqual({
+      remaining: 49,
+      reset: 3599,
+      quota: 50,
+      window: 3600,
+      retryAfter: undefined,
+    });
+  });
+  it('the older draft’s RateLimit-Remaining and RateLimit-Reset headers, when RateLimit says nothing', () => {
+    expect(parseRateHeaders(headers({ 'ratelimit-remaining': ' 3 ', 'ratelimit-reset': ' 60' }))).toMatchObject({ remaining: 3, reset: 60 });
+    expect(parseRateHeaders(headers({ ratelimit: '"validations";r=5;t=10', 'ratelimit-remaining': '3', 'ratelimit-reset': '60' }))).toMatchObject({ remaining: 5, reset: 10 });
+  });
+  it('a reset exactly 32 days away is believed; a second more is not', () => {
+    expect(parseRateHeaders(headers({ ratelimit: `"validations";r=0;t=${MAX_RESET_SECONDS}` })).reset).toBe(MAX_RESET_SECONDS);
+    expect(parseRateHeaders(headers({ ratelimit: `"validations";r=0;t=${MAX_RESET_SECONDS + 1}` })).reset).toBeUndefined();
+    expect(parseRetryAfter(String(MAX_RESET_SECONDS))).toBe(MAX_RESET_SECONDS);
   });
   it('ignores garbage', () => {
     expect(parseRateHeaders(headers({ ratelimit: 'nonsense;;;=', 'retry-after': 'soon' }))).toMatchObject({
@@ -96,7 +124,25 @@ describe('parseRetryAfter', () => {
   it('a number that is not a whole one is neither seconds nor a date (Date.parse reads "1.5" and "-1" as days of 2001)', () => {
     for (const v of ['1.5', '-1', '0.5', '1e3', 'NaN']) expect(parseRetryAfter(v, now), v).toBeUndefined();
   });
+  it('white space around the value is no part of it', () => {
+    expect(parseRetryAfter(' 120 ', now)).toBe(120);
+    expect(parseRetryAfter(' Sun, 22 Nov 2026 10:01:30 GMT ', now)).toBe(90);
+  });
+  it('the obsolete asctime date (no comma after the day) is read; a date without its day’s name is not', () => {
+    expect(parseRetryAfter('Sun Nov 22 10:01:30 2026', Date.parse('Sun Nov 22 10:00:00 2026'))).toBe(90);
+    expect(parseRetryAfter('22 Nov 2026 10:01:30 GMT', now)).toBeUndefined();
+  });
   it('a date past 32 days ahead is not believed', () => {
     expect(parseRetryAfter('Mon, 01 Jan 2029 00:00:00 GMT', now)).toBeUndefined();
+  });
+});
+
+describe('describeRateHeaders (--verbose)', () => {
+  it('each rate-limit header the answer has, by its name, in one line', () => {
+    expect(
+      describeRateHeaders(headers({ ratelimit: '"validations";r=49;t=3599', 'ratelimit-policy': '"validations";q=50;w=3600', 'retry-after': '7' })),
+    ).toBe('RateLimit: "validations";r=49;t=3599; RateLimit-Policy: "validations";q=50;w=3600; Retry-After: 7');
+    expect(describeRateHeaders(headers({ 'retry-after': '7' }))).toBe('Retry-After: 7');
+    expect(describeRateHeaders(headers({}))).toBe('');
   });
 });

@@ -26,6 +26,14 @@ describe('Breaker', () => {
       ],
     ],
     [
+      'an answer in the very millisecond the failing batch was first sent counts as an answer while it failed: no trip',
+      [
+        { answered: 100 },
+        { sent: 100, batch: 100, lastTry: false, at: 101, trips: false },
+        { sent: 102, batch: 100, lastTry: true, at: 103, trips: false },
+      ],
+    ],
+    [
       'an answer breaks the streak',
       [
         { sent: 0, batch: 0, lastTry: false, at: 1, trips: false },

@@ -55,6 +55,7 @@ describe('quotaWaitMs', () => {
     expect(quotaWaitMs(10_000, 4_000, Infinity)).toBe(7_000);
     expect(quotaWaitMs(3_000, 4_000, Infinity)).toBe(1_000);
     expect(quotaWaitMs(10_000, 4_000, 6_999)).toBe(null);
+    expect(quotaWaitMs(10_000, 4_000, 7_000)).toBe(7_000); // --max-wait exactly as long as the wait: it waits
     expect(quotaWaitMs(undefined, 4_000, Infinity)).toBe(null);
   });
 });

@@ -22,6 +22,17 @@ describe('QuotaGate.allowance', () => {
     g.waited(11_000, true);
     expect(g.allowance(0)).toBe(Infinity); // a new window: unknown again until the service says
   });
+  it('an answer still in flight that reports quota left does not reopen a stopped or waiting run', () => {
+    const stopped = new QuotaGate({ wait: false });
+    expect(stopped.usedUp(0)).toEqual({ stop: 'quota' });
+    stopped.note({ remaining: 50 }, 10);
+    expect(stopped.allowance(0)).toBe(0);
+    const waiting = new QuotaGate({ wait: true });
+    waiting.note({ reset: 10 }, 0);
+    expect(waiting.usedUp(0)).toEqual({ waitMs: 11_000 });
+    waiting.note({ remaining: 50 }, 10);
+    expect(waiting.allowance(0)).toBe(0);
+  });
 });
 
 // Each row: options, then steps; a step is a rate note, some validations, a use-up (with what it must answer)

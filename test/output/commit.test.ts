@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { fileSink, stdoutSink, type Sink } from '../../src/output/sink.js';
 import { commitTogether } from '../../src/output/commit.js';
+import { IdvError } from '../../src/errors.js';
 
 let dir: string;
 beforeEach(async () => {
@@ -32,6 +33,33 @@ async function threeOutputs(): Promise<{ paths: string[]; sinks: Sink[] }> {
 }
 
 const contents = async (paths: string[]) => Promise.all(paths.map((p) => readFile(p, 'utf8')));
+
+/** An output that records what was done to it; `fails` makes its rename throw `err`. */
+function fakeSink(name: string, replaces: boolean, done: string[], err?: Error): Sink {
+  return {
+    ready: async () => undefined,
+    write: async () => undefined,
+    prepare: async () => void done.push(`prepare ${name}`),
+    commit: async () => {
+      if (err) throw err;
+      done.push(`commit ${name}`);
+    },
+    abort: async () => void done.push(`abort ${name}`),
+    closed: false,
+    replaces,
+    name,
+  };
+}
+
+/** What `p` rejected with (a test must see the value itself: `rejects.toThrow(text)` passes on `undefined`). */
+async function rejection(p: Promise<unknown>): Promise<unknown> {
+  return p.then(
+    () => {
+      throw new Error('resolved, but it should have failed');
+    },
+    (err: unknown) => err,
+  );
+}
 
 describe('commitTogether', () => {
   it('puts every file in place; standard output among them is flushed', async () => {
@@ -59,7 +87,10 @@ describe('commitTogether', () => {
       if (++calls === 3) throw Object.assign(new Error('ENOSPC'), { code: 'ENOSPC' });
       return real.call(this);
     });
-    await expect(commitTogether(sinks)).rejects.toThrow(`Cannot write ${paths[2]}: no space left on the device (ENOSPC); the previous file is left as it was.`);
+    expect(await rejection(commitTogether(sinks))).toMatchObject({
+      kind: 'failed',
+      message: `Cannot write ${paths[2]}: no space left on the device (ENOSPC); the previous file is left as it was.`,
+    });
     expect(await contents(paths)).toEqual(['earlier\n', 'earlier\n', 'earlier\n']);
     expect((await readdir(dir)).sort()).toEqual(['fake.csv', 'ok.csv', 'out.csv']);
   });
@@ -71,10 +102,64 @@ describe('commitTogether', () => {
       if (to === paths[1]) throw Object.assign(new Error('EACCES'), { code: 'EACCES' });
       return rename(from, to);
     });
-    await expect(commitTogether(sinks)).rejects.toThrow(
-      `Cannot write ${paths[1]}: permission denied (EACCES); the previous file is left as it was; also left as they were: ${paths[2]}; already replaced by this run: ${paths[0]}.`,
-    );
+    expect(await rejection(commitTogether(sinks))).toMatchObject({
+      kind: 'failed',
+      message: `Cannot write ${paths[1]}: permission denied (EACCES); the previous file is left as it was; also left as they were: ${paths[2]}; already replaced by this run: ${paths[0]}.`,
+    });
     expect(await contents(paths)).toEqual(['this run\n', 'earlier\n', 'earlier\n']);
     expect((await readdir(dir)).sort()).toEqual(['fake.csv', 'ok.csv', 'out.csv']);
+  });
+});
+
+describe('commitTogether: what a failed rename says (exit 1)', () => {
+  const renameFailed = () => new IdvError('failed', 'Cannot write c.csv: permission denied (EACCES); the previous file is left as it was.');
+
+  it('the only file, or the first with nothing after it: its own error, untouched', async () => {
+    const done: string[] = [];
+    const err = renameFailed();
+    expect(await rejection(commitTogether([fakeSink('c.csv', true, done, err)]))).toBe(err);
+    expect(done).toEqual(['prepare c.csv']);
+  });
+
+  it('the last of several: which files this run already replaced, in order', async () => {
+    const done: string[] = [];
+    const got = await rejection(commitTogether([fakeSink('a.csv', true, done), fakeSink('b.csv', true, done), fakeSink('c.csv', true, done, renameFailed())]));
+    expect(got).toBeInstanceOf(IdvError);
+    expect(got).toMatchObject({
+      kind: 'failed',
+      message: 'Cannot write c.csv: permission denied (EACCES); the previous file is left as it was; already replaced by this run: a.csv, b.csv.',
+    });
+    expect(done).toEqual(['prepare a.csv', 'prepare b.csv', 'prepare c.csv', 'commit a.csv', 'commit b.csv']);
+  });
+
+  it('the first of several: which files were left as they were; each is given up', async () => {
+    const done: string[] = [];
+    const got = await rejection(commitTogether([fakeSink('c.csv', true, done, renameFailed()), fakeSink('d.csv', true, done), fakeSink('e.csv', true, done)]));
+    expect(got).toMatchObject({
+      kind: 'failed',
+      message: 'Cannot write c.csv: permission denied (EACCES); the previous file is left as it was; also left as they were: d.csv, e.csv.',
+    });
+    expect(done.slice(3)).toEqual(['abort d.csv', 'abort e.csv']);
+  });
+
+  it('an output written in place as it went (standard output, a device) is named neither replaced nor left', async () => {
+    const done: string[] = [];
+    const sinks = [
+      fakeSink('standard output', false, done),
+      fakeSink('a.csv', true, done),
+      fakeSink('c.csv', true, done, renameFailed()),
+      fakeSink('/dev/null', false, done),
+      fakeSink('e.csv', true, done),
+    ];
+    expect(await rejection(commitTogether(sinks))).toMatchObject({
+      kind: 'failed',
+      message: 'Cannot write c.csv: permission denied (EACCES); the previous file is left as it was; also left as they were: e.csv; already replaced by this run: a.csv.',
+    });
+  });
+
+  it('nothing else but outputs written in place: the failed rename’s own error', async () => {
+    const done: string[] = [];
+    const err = renameFailed();
+    expect(await rejection(commitTogether([fakeSink('standard output', false, done), fakeSink('c.csv', true, done, err), fakeSink('/dev/null', false, done)]))).toBe(err);
   });
 });

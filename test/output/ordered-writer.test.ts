@@ -1,7 +1,7 @@
 // The ordered writer on its own: records leave in input order once their status is known, --only/--exclude
 // filter the main output (not the counts or --split), the window makes reading wait and frees it at half,
 // and every way writing stops (a failed write, a reader gone, stop()) frees whoever waits on it.
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { NEW, PENDING, type Known } from '../../src/plan/plan.js';
 import type { PlannedRecord } from '../../src/plan/planned.js';
 import type { Formatter, OutRecord } from '../../src/output/format.js';
@@ -174,5 +174,111 @@ describe('OrderedWriter', () => {
     await new Promise((r) => setImmediate(r));
     await w.written();
     expect(w.failed).toBeNull();
+  });
+  it('a thousand records whose status is known leave for the output at once, without waiting for the reader', async () => {
+    const { w, main } = writer();
+    w.begin();
+    w.add(Array.from({ length: 1000 }, (_, i) => rec(`r${i}`, knownAs('ok'))));
+    await new Promise((r) => setImmediate(r));
+    expect(main!.sink.text.split('\n')).toHaveLength(1002); // [, 1,000 records, and the empty rest after the last newline
+  });
+
+  it('what is known when the reader waits for the writes is written then (a live stream gets its results as it goes)', async () => {
+    const { w, main } = writer();
+    w.begin();
+    w.add([rec('a', knownAs('ok')), rec('b'), rec('c', knownAs('invalid'))]);
+    await w.written();
+    expect(main!.sink.text).toBe('[\na=ok\n');
+  });
+
+  it('at the end, a record whose status the plan learnt after the last answer still leaves', async () => {
+    const { w, main, statuses } = writer();
+    w.begin();
+    w.add([rec('a', knownAs('invalid')), rec('b', PENDING)]);
+    statuses.set('b', 'ok');
+    await w.finish();
+    expect(main!.sink.text).toBe('[\na=invalid\nb=ok\n]\n');
+  });
+
+  it('waitForRoom() does not wait while the window has room, nor once writing stopped', async () => {
+    const { w } = writer({ windowMax: 2 });
+    w.add([rec('a')]);
+    let free = false;
+    void w.waitForRoom().then(() => (free = true));
+    await new Promise((r) => setImmediate(r));
+    expect(free).toBe(true);
+    w.add([rec('b')]);
+    expect(w.full).toBe(true);
+    w.stop();
+    free = false;
+    void w.waitForRoom().then(() => (free = true));
+    await new Promise((r) => setImmediate(r));
+    expect(free).toBe(true);
+  });
+
+  it('a stopped run (Ctrl-C) puts nothing in place at the end: the outputs are left as they were', async () => {
+    const { w, main } = writer();
+    w.begin();
+    w.add([rec('a', knownAs('ok'))]);
+    w.stop();
+    await w.finish();
+    expect(main!.sink.committed).toBe(false);
+    expect(main!.sink.text).toBe('');
+  });
+
+  it('writes queued before stop() are not made after it, when the write they waited on ends', async () => {
+    const out = sink({ stuckAt: 1 });
+    const { w } = writer({ main: { formatter: lines, sink: out } });
+    w.begin();
+    w.add(Array.from({ length: 1000 }, (_, i) => rec(`r${i}`, knownAs('ok')))); // a block queued behind the stuck write
+    await new Promise((r) => setImmediate(r));
+    w.stop();
+    out.release();
+    await new Promise((r) => setImmediate(r));
+    await w.written();
+    expect(out.text).toBe(''); // the test sink keeps no text of a write that hung
+  });
+
+  it('after a failed write nothing more is written, and a reader waiting for room is freed', async () => {
+    const out = sink({ failAt: 2 });
+    const { w } = writer({ main: { formatter: lines, sink: out }, windowMax: 3000 });
+    w.begin();
+    w.add(Array.from({ length: 1000 }, (_, i) => rec(`r${i}`, knownAs('ok')))); // write 2: fails
+    await new Promise((r) => setImmediate(r));
+    w.add(Array.from({ length: 1000 }, (_, i) => rec(`s${i}`, knownAs('ok')))); // would be write 3
+    const pending = Array.from({ length: 3000 }, (_, i) => rec(`t${i}`));
+    w.add(pending);
+    await w.waitForRoom();
+    expect(await w.halted).toBe('write-failed');
+    expect(await w.written().then(() => null, (e: unknown) => e)).toMatchObject({ code: 'ENOSPC' });
+    expect(out.text).toBe('[\n');
+  });
+
+  it('a reader that goes away after the run stopped for another reason does not halt it a second time', async () => {
+    const out = sink({ stuckAt: 1 });
+    const { w } = writer({ main: { formatter: lines, sink: out } });
+    let halt: string | null = null;
+    void w.halted.then((why) => (halt = why));
+    w.begin();
+    await new Promise((r) => setImmediate(r)); // the write has begun
+    w.stop();
+    (out as { closed: boolean }).closed = true;
+    out.release();
+    await new Promise((r) => setImmediate(r));
+    await new Promise((r) => setImmediate(r));
+    expect(halt).toBeNull();
+  });
+
+  it('abort() leaves no timer behind when no write was pending (an interrupted run exits at once)', async () => {
+    vi.useFakeTimers();
+    try {
+      const { w } = writer();
+      w.begin();
+      await vi.advanceTimersByTimeAsync(0);
+      await w.abort();
+      expect(vi.getTimerCount()).toBe(0);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

@@ -6,6 +6,10 @@ import { lstat, readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { makeHome, writeList, type Home } from '../helpers.js';
 import { run } from '../fake-io.js';
+import { IdvError } from '../../src/errors.js';
+import { Secrets } from '../../src/secrets.js';
+import type { Sink } from '../../src/output/sink.js';
+import { emptyFacts, ending, refusedRunReport, reportJson, writeReport, type RunFacts } from '../../src/output/report.js';
 
 let home: Home;
 beforeEach(async () => {
@@ -52,5 +56,123 @@ describe('where the report goes', () => {
     expect(csv).toBe('email,status\nada@example.com,ok\n');
     expect(JSON.parse(json)).toMatchObject({ reason: 'done', records: 1 });
     expect(await readdir(home.dir)).toEqual(['list.txt']);
+  });
+});
+
+describe('the reason and exit code a report gives', () => {
+  const facts = (f: Partial<RunFacts> = {}): RunFacts => ({ ...emptyFacts('emails', 0, undefined, undefined, false), ...f });
+  const rows: Array<[string, unknown, Partial<RunFacts>, { exitCode: number; reason: string; message: string | null }]> = [
+    ['a run that finished', null, {}, { exitCode: 0, reason: 'done', message: null }],
+    ['the service’s quota stopped it', new IdvError('quota', 'Quota used up.'), { quotaStopped: true }, { exitCode: 4, reason: 'quota', message: 'Quota used up.' }],
+    ['--max-spend left items unsent', new IdvError('quota', 'Stopped at --max-spend 10.'), { capped: 3 }, { exitCode: 4, reason: 'spend-cap', message: 'Stopped at --max-spend 10.' }],
+    ['a capped run that the service’s quota stopped too', new IdvError('quota', 'Quota used up.'), { capped: 3, quotaStopped: true }, { exitCode: 4, reason: 'quota', message: 'Quota used up.' }],
+    ['a quota stop that left nothing to the cap', new IdvError('quota', 'Quota used up.'), { capped: 0 }, { exitCode: 4, reason: 'quota', message: 'Quota used up.' }],
+    ['records that ended error', new IdvError('failed', '2 records not validated.'), { statuses: { ok: 1, error: 2 } }, { exitCode: 1, reason: 'errors', message: '2 records not validated.' }],
+    ['a failure with no error record (-o naming a folder)', new IdvError('failed', 'Cannot write out: it is a folder.'), { statuses: { ok: 1 } }, { exitCode: 1, reason: 'failed', message: 'Cannot write out: it is a folder.' }],
+    ['the key refused', new IdvError('auth', 'The service refused the API key.'), {}, { exitCode: 3, reason: 'auth', message: 'The service refused the API key.' }],
+    ['SIGTERM', new IdvError('interrupted', 'Interrupted.', 'SIGTERM'), {}, { exitCode: 143, reason: 'interrupted', message: 'Interrupted.' }],
+    ['a usage error', new IdvError('usage', 'Unknown flag.'), {}, { exitCode: 2, reason: 'usage', message: 'Unknown flag.' }],
+    ['unreadable input', new IdvError('input', 'Cannot read x.csv.'), {}, { exitCode: 2, reason: 'usage', message: 'Cannot read x.csv.' }],
+    ['an unexpected error', new TypeError('x is not a function'), {}, { exitCode: 1, reason: 'failed', message: 'x is not a function' }],
+    ['something thrown that is not an Error', 'broken', {}, { exitCode: 1, reason: 'failed', message: 'broken' }],
+    ['undefined thrown (exit 1, as the program says): failed, not done', undefined, {}, { exitCode: 1, reason: 'failed', message: 'undefined' }],
+  ];
+  for (const [name, err, f, expected] of rows) {
+    it(name, () => {
+      expect(ending(err, facts(f))).toEqual(expected);
+    });
+  }
+});
+
+describe('reportJson', () => {
+  it('the whole report: times in ISO form, the duration, every count, the message masked; one JSON text ending in a newline', () => {
+    const secrets = new Secrets();
+    secrets.add(KEY);
+    const f: RunFacts = {
+      ...emptyFacts('domains', Date.parse('2026-11-22T10:00:00.000Z'), 50, 'out.csv', false),
+      inputs: [{ path: 'list.csv', bytes: 120, records: 4 }],
+      records: 4,
+      unique: 3,
+      invalid: 1,
+      fromCache: 1,
+      statuses: { ok: 2, invalid: 1, quota_exceeded: 1 },
+      sent: 2,
+      requests: 2,
+      retries: 1,
+      capped: 1,
+      quota: { remaining: 0, limit: 50, resetsAt: '2026-11-22T11:00:00.000Z' },
+    };
+    const text = reportJson('1.1.0', f, new IdvError('quota', `Stopped at --max-spend 50 (key ${KEY}).`), Date.parse('2026-11-22T10:00:02.500Z'), secrets);
+    expect(text.endsWith('}\n')).toBe(true);
+    expect(JSON.parse(text)).toEqual({
+      format: 1,
+      idv: '1.1.0',
+      command: 'domains',
+      started: '2026-11-22T10:00:00.000Z',
+      ended: '2026-11-22T10:00:02.500Z',
+      durationMs: 2500,
+      dryRun: false,
+      inputs: [{ path: 'list.csv', bytes: 120, records: 4 }],
+      output: 'out.csv',
+      records: 4,
+      unique: 3,
+      invalid: 1,
+      statuses: { ok: 2, invalid: 1, quota_exceeded: 1 },
+      fromCache: 1,
+      sent: 2,
+      requests: 2,
+      retries: 1,
+      maxSpend: 50,
+      capped: 1,
+      quota: { remaining: 0, limit: 50, resetsAt: '2026-11-22T11:00:00.000Z' },
+      exitCode: 4,
+      reason: 'spend-cap',
+      message: 'Stopped at --max-spend 50 (key ****).',
+    });
+  });
+});
+
+describe('refusedRunReport: the report a run whose flags were refused still writes', () => {
+  const rows: Array<[string[], { command: string; path: string } | null]> = [
+    [['emails', 'list.csv', '--report', 'run.json', '--batch-size', 'x'], { command: 'emails', path: 'run.json' }],
+    [['domains', '--report=run.json', '--bogus'], { command: 'domains', path: 'run.json' }],
+    [['emails', '--report', 'first.json', '--report=second.json'], { command: 'emails', path: 'first.json' }],
+    [['auth', '--report', 'run.json'], null], // only emails and domains write a report
+    [['emails', 'list.csv', '--bogus'], null],
+    [['emails', '--', '--report', 'run.json'], null], // after --, a file name
+    [['emails', '--report'], null], // no value
+    [['emails', '--report', '--max-spend', '5'], null], // the next flag is no file name
+    [['emails', '--report='], null],
+    [['emails', 'report.csv', '-o', 'out.csv'], null],
+  ];
+  for (const [argv, expected] of rows) {
+    it(`${argv.join(' ')} → ${expected ? expected.path : 'none'}`, () => {
+      expect(refusedRunReport(argv)).toEqual(expected);
+    });
+  }
+});
+
+describe('writeReport', () => {
+  it('a report that cannot be put in place: the sink is given up (no temporary file left) and the error goes on to the caller', async () => {
+    const done: string[] = [];
+    const err = new IdvError('failed', 'Cannot write run.json: permission denied (EACCES); nothing was written.');
+    const sink: Sink = {
+      ready: async () => undefined,
+      write: async (t) => void done.push(`write ${t.length}`),
+      prepare: async () => undefined,
+      commit: async () => {
+        throw err;
+      },
+      abort: async () => void done.push('abort'),
+      closed: false,
+      replaces: true,
+      name: 'run.json',
+    };
+    const got = await writeReport(sink, '{}\n').then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect(got).toBe(err);
+    expect(done).toEqual(['write 3', 'abort']);
   });
 });

@@ -7,6 +7,9 @@ import { chmod, lstat, readdir, readFile, readlink, symlink, writeFile } from 'n
 import { join } from 'node:path';
 import { makeHome, sandbox, sentItems, writeList, type Home } from '../helpers.js';
 import { run } from '../fake-io.js';
+import { splitOutputs } from '../../src/output/split.js';
+import { commitTogether } from '../../src/output/commit.js';
+import type { FormatOptions } from '../../src/output/format.js';
 
 let home: Home;
 beforeEach(async () => {
@@ -122,4 +125,41 @@ describe('the outputs of a run are put in place together or not at all', () => {
       expect((await readdir(home.dir)).sort()).toEqual(['list.txt', 'out.csv', 'split']);
     });
   }
+});
+
+describe('splitOutputs: one file per status', () => {
+  const options: FormatOptions = { column: 'email', keepColumns: false, header: null, delimiter: null };
+  const records = (status: string, ...items: string[]) => items.map((item) => ({ item, status, fields: null }));
+
+  for (const [format, ext] of [['csv', '.csv'], ['json', '.json'], ['ndjson', '.ndjson']] as const) {
+    it(`in ${format}: each file named status${ext}, every status the command gives one, each holding its records`, async () => {
+      const dir = join(home.dir, 'split');
+      const split = await splitOutputs(dir, format, options, ['ok', 'fake']);
+      const ok = await split.get('ok');
+      await ok.sink.write(ok.formatter.records(records('ok', 'ada@example.com')));
+      for (const o of split.made()) await o.sink.write(o.formatter.end());
+      await commitTogether(split.made().map((o) => o.sink));
+      expect((await readdir(dir)).sort()).toEqual([`fake${ext}`, `ok${ext}`]);
+      const text = await readFile(join(dir, `ok${ext}`), 'utf8');
+      const read = format === 'csv' ? text : format === 'json' ? JSON.parse(text) : text.trim().split('\n').map((l) => JSON.parse(l));
+      expect(read).toEqual(format === 'csv' ? HEADER + 'ada@example.com,ok\n' : [{ email: 'ada@example.com', status: 'ok' }]);
+    });
+  }
+
+  it('records of one status arriving in several answers go to the one file; a status the service adds gets its file when first met', async () => {
+    const dir = join(home.dir, 'split');
+    const split = await splitOutputs(dir, 'csv', options, ['ok']);
+    const first = await split.get('ok');
+    await first.sink.write(first.formatter.records(records('ok', 'ada@example.com')));
+    const again = await split.get('ok');
+    expect(again).toBe(first);
+    await again.sink.write(again.formatter.records(records('ok', 'bob@example.com')));
+    const added = await split.get('risky');
+    await added.sink.write(added.formatter.records(records('risky', 'cy@example.com')));
+    expect(split.made()).toHaveLength(2);
+    await commitTogether(split.made().map((o) => o.sink));
+    expect((await readdir(dir)).sort()).toEqual(['ok.csv', 'risky.csv']);
+    expect(await readFile(join(dir, 'ok.csv'), 'utf8')).toBe(HEADER + 'ada@example.com,ok\nbob@example.com,ok\n');
+    expect(await readFile(join(dir, 'risky.csv'), 'utf8')).toBe(HEADER + 'cy@example.com,risky\n');
+  });
 });
