@@ -96,21 +96,21 @@ function endedBySignal(stdin: Readable, signal: AbortSignal): Readable {
 }
 
 /**
- * Fail before anything is sent when a named file cannot be read (not after paying for the first ones); the
- * size of each file, for the report.
+ * Each named file's size (for the report and the progress line's total), from stat(): a file that is missing
+ * or a folder fails here, before anything is sent (not after paying for the files before it).
  */
-export async function checkReadable(files: string[], cwd: string | null): Promise<Map<string, number>> {
+export async function statInputFiles(files: string[], cwd: string | null): Promise<Map<string, number>> {
   const sizes = new Map<string, number>();
-  for (const f of files) {
-    if (f === '-') continue;
-    let st;
+  for (const file of files) {
+    if (file === '-') continue;
+    let stats;
     try {
-      st = await fsp.stat(resolvePath(cwd, f));
+      stats = await fsp.stat(resolvePath(cwd, file));
     } catch (err) {
-      throw readError(err, f);
+      throw readError(err, file);
     }
-    if (st.isDirectory()) throw readError(Object.assign(new Error('directory'), { code: 'EISDIR' }), f);
-    sizes.set(f, st.size);
+    if (stats.isDirectory()) throw readError(Object.assign(new Error('directory'), { code: 'EISDIR' }), file);
+    sizes.set(file, stats.size);
   }
   return sizes;
 }
