@@ -50,6 +50,14 @@ function renderedHelp(): string | null {
   }
 }
 
+/** This process's run: whether it finished, the signals heard, and how to remove its temporary files at once. */
+const thisRun = {
+  finished: false,
+  signals: 0,
+  /** Set once the program is loaded (an exit at once skips the temporary files' own cleanup). */
+  removeTempFiles: () => {},
+};
+
 // Fast paths: `idv --version` and `--help` load nothing else (start-up is measured by npm run bench).
 const help = argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V') ? version() + '\n' : renderedHelp();
 if (help !== null) {
@@ -71,36 +79,56 @@ function colourChoice(stream: { isTTY?: boolean }): boolean {
 
 async function main(): Promise<void> {
   const controller = new AbortController();
-  // The safety net: if the event loop empties while the run has not finished (a promise that nothing will
-  // ever settle), the run would end with exit 0 and records unwritten. Say so and exit 1 instead.
-  let finished = false;
-  /** Set once the program is loaded: removes the temporary files being written (an exit at once skips their cleanup). */
-  let removeTempFiles = () => {};
-  let signals = 0;
+  hearSignals(controller);
+  process.stdout.on('error', () => undefined); // EPIPE: the sink notices and ends the run quietly
+  process.stderr.on('error', () => undefined);
+  keepTheSafetyNet();
+  const { runCli, fail, Secrets, removeTempFilesNow } = loadProgram();
+  thisRun.removeTempFiles = removeTempFilesNow;
+  const io = realIo(controller.signal, new Secrets());
+  // The last net: an error nothing caught (a library's callback, a stray rejection) is one line through the
+  // run's secrets, like any other failure, and its temporary files go: never Node's raw stack with the key in it.
+  const onUncaught = (err: unknown) => {
+    fail(err, io);
+    thisRun.removeTempFiles();
+    process.exit(1);
+  };
+  process.on('uncaughtException', onUncaught);
+  process.on('unhandledRejection', onUncaught);
+  const code = await runCli(argv, io);
+  thisRun.finished = true;
+  exit(code);
+}
+
+/** A first signal stops the run (the abort); a second one, or one while a finished run waits for standard output to drain (a reader that stopped reading), exits at once. */
+function hearSignals(controller: AbortController): void {
   const onSignal = (sig: Sig) => {
-    signals++;
-    // A second one, or one while a finished run waits for standard output to drain (a reader that stopped reading).
-    if (signals > 1 || finished) {
-      // At once, leaving no temporary file behind.
-      removeTempFiles();
+    thisRun.signals++;
+    if (thisRun.signals > 1 || thisRun.finished) {
+      thisRun.removeTempFiles(); // at once, leaving no temporary file behind
       process.exit(EXIT_ON_SECOND[sig]);
     }
     controller.abort(sig);
   };
   for (const sig of Object.keys(EXIT_ON_SECOND) as Sig[]) process.on(sig, () => onSignal(sig));
-  process.stdout.on('error', () => undefined); // EPIPE: the sink notices and ends the run quietly
-  process.stderr.on('error', () => undefined);
+}
 
+/**
+ * The safety net: if the event loop empties while the run has not finished (a promise that nothing will ever
+ * settle), the run would end with exit 0 and records unwritten. Say so and exit 1 instead.
+ */
+function keepTheSafetyNet(): void {
   process.once('beforeExit', () => {
-    if (finished) return;
+    if (thisRun.finished) return;
     process.stderr.write('idv: internal error: the run stopped before every record was written; nothing was completed. Please report this.\n');
-    removeTempFiles();
+    thisRun.removeTempFiles();
     process.exit(1);
   });
+}
 
-  const { runCli, fail, Secrets, removeTempFilesNow } = loadProgram();
-  removeTempFiles = removeTempFilesNow;
-  const io: Io = {
+/** The Io of the real process: its streams, whether they are terminals, colours, environment and signal. */
+function realIo(signal: AbortSignal, secrets: Io['secrets']): Io {
+  return {
     stdin: process.stdin,
     stdout: process.stdout,
     stderr: process.stderr,
@@ -111,22 +139,10 @@ async function main(): Promise<void> {
     colorErr: colourChoice(process.stderr),
     env: process.env,
     cwd: workingDirectory(),
-    signal: controller.signal,
-    secrets: new Secrets(),
+    signal,
+    secrets,
     uid: process.geteuid?.() ?? null,
   };
-  // The last net: an error nothing caught (a library's callback, a stray rejection) is one line through the
-  // run's secrets, like any other failure, and its temporary files go: never Node's raw stack with the key in it.
-  const onUncaught = (err: unknown) => {
-    fail(err, io);
-    removeTempFiles();
-    process.exit(1);
-  };
-  process.on('uncaughtException', onUncaught);
-  process.on('unhandledRejection', onUncaught);
-  const code = await runCli(argv, io);
-  finished = true;
-  exit(code);
 }
 
 /** The program (src/load-program.cts); in the single executable, its asset (scripts/build-binary.mjs). */

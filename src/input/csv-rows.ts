@@ -176,101 +176,144 @@ interface Scanned {
  * the very end, which may be half of a CRLF) waits for more text.
  */
 function scan(text: string, final: boolean, delimiter: string, records: Records, first = 1): Scanned {
-  const rows: string[][] = [];
-  const starts: number[] = [];
-  let lines = 0;
-  let pos = 0;
-  let quote = text.indexOf('"');
-  // The first CR at or after `crFrom`, kept: a search per line would rescan to a far one each time.
-  let crFrom = 0;
-  let cr = text.indexOf('\r');
-  /** The next line end at or after `from`: [its index, the index after it], or null if none is whole yet. */
-  const lineEnd = (from: number): [number, number] | null => {
-    const at = text.indexOf('\n', from);
-    if (from < crFrom || (cr !== -1 && cr < from)) {
-      cr = text.indexOf('\r', from);
-      crFrom = from;
-    }
-    if (cr !== -1) {
-      const r = cr;
-      if (at === -1 || r < at) {
-        if (r === text.length - 1 && !final) return null;
-        return [r, text.charCodeAt(r + 1) === 10 ? r + 2 : r + 1];
+  return new Scanner(text, final, delimiter, records, first).scan();
+}
+
+/** One scan() of a text: where it is, and the rows found so far, as fields. */
+class Scanner {
+  private readonly rows: string[][] = [];
+  private readonly starts: number[] = [];
+  private lines = 0;
+  private pos = 0;
+  /** The first quote at or after `pos`. */
+  private quote: number;
+  /** The first CR at or after `crFrom`, kept: a search per line would rescan to a far one each time. */
+  private cr: number;
+  private crFrom = 0;
+
+  constructor(
+    private readonly text: string,
+    private readonly final: boolean,
+    private readonly delimiter: string,
+    private readonly records: Records,
+    private readonly first: number,
+  ) {
+    this.quote = text.indexOf('"');
+    this.cr = text.indexOf('\r');
+  }
+
+  scan(): Scanned {
+    const { text } = this;
+    while (this.pos < text.length) {
+      const end = this.lineEnd(this.pos);
+      if (end === null) break;
+      if (this.quote === -1 || this.quote >= end[0]) {
+        if (end[0] > this.pos) {
+          this.rows.push(text.slice(this.pos, end[0]).split(this.delimiter));
+          this.starts.push(this.first + this.lines);
+        }
+        this.pos = end[1];
+        this.lines++;
+        continue;
       }
+      if (!this.quotedRun(end) && !this.quotedRecord(end)) break;
+    }
+    return { rows: this.rows, starts: this.starts, end: this.pos, lines: this.lines };
+  }
+
+  /** The next line end at or after `from`: [its index, the index after it], or null if none is whole yet. */
+  private lineEnd(from: number): [number, number] | null {
+    const { text } = this;
+    const at = text.indexOf('\n', from);
+    if (from < this.crFrom || (this.cr !== -1 && this.cr < from)) {
+      this.cr = text.indexOf('\r', from);
+      this.crFrom = from;
+    }
+    const cr = this.cr;
+    if (cr !== -1 && (at === -1 || cr < at)) {
+      if (cr === text.length - 1 && !this.final) return null;
+      return [cr, text.charCodeAt(cr + 1) === 10 ? cr + 2 : cr + 1];
     }
     if (at !== -1) return [at, at + 1];
-    return final && from < text.length ? [text.length, text.length] : null;
-  };
-  while (pos < text.length) {
-    const end = lineEnd(pos);
-    if (end === null) break;
-    if (quote === -1 || quote >= end[0]) {
-      if (end[0] > pos) {
-        rows.push(text.slice(pos, end[0]).split(delimiter));
-        starts.push(first + lines);
-      }
-      pos = end[1];
-      lines++;
-      continue;
-    }
-    // A quote on this line: csv-parse reads from here. First in one call, up to the last line end where the
-    // quotes counted so far are even (a record's end, in a file that quotes as RFC 4180 does) before a line
-    // without a quote: a file that quotes every cell is read a block at a time, not a call a line.
+    return this.final && from < text.length ? [text.length, text.length] : null;
+  }
+
+  /**
+   * A quote on the line that ends at `end`: csv-parse reads in one call up to the last line end where the quotes
+   * counted so far are even (a record's end, in a file that quotes as RFC 4180 does) before a line without a
+   * quote, so that a file that quotes every cell is read a block at a time, not a call a line. False when the
+   * quotes do not pair so.
+   */
+  private quotedRun(end: [number, number]): boolean {
+    const run = this.evenRun(end);
+    const read = run.even === -1 ? null : this.records(this.text.slice(this.pos, run.even));
+    if (read === null) return false;
+    const base = this.first + this.lines;
+    const within = run.begins.filter((b) => b < base + run.lines);
+    read.forEach((row, i) => {
+      this.rows.push(row);
+      this.starts.push(within.length === read.length ? within[i]! : base + i);
+    });
+    this.pos = run.even;
+    this.lines += run.lines;
+    this.quote = this.text.indexOf('"', this.pos);
+    return true;
+  }
+
+  /** From `end` on: the last line end where the quotes are even, the lines up to it, and where records begin. */
+  private evenRun(end: [number, number]): { even: number; lines: number; begins: number[] } {
+    const base = this.first + this.lines;
     let quotes = 0;
-    let reach = pos;
+    let reach = this.pos;
     let even = -1;
-    let linesToEven = 0;
+    let lines = 0;
     let walked = 0;
     const begins: number[] = []; // lines a record starts on, if the quotes pair as RFC 4180 has them
-    for (let e: [number, number] | null = end; e !== null; e = lineEnd(reach)) {
-      if (reach > pos && quotes % 2 === 0 && (quote === -1 || quote >= e[0])) break; // back to lines without quotes
-      if (quotes % 2 === 0 && e[0] > reach) begins.push(first + lines + walked);
-      const n = countQuotes(text, reach, e[1]);
+    for (let e: [number, number] | null = end; e !== null; e = this.lineEnd(reach)) {
+      if (reach > this.pos && quotes % 2 === 0 && (this.quote === -1 || this.quote >= e[0])) break; // back to lines without quotes
+      if (quotes % 2 === 0 && e[0] > reach) begins.push(base + walked);
+      const n = countQuotes(this.text, reach, e[1]);
       quotes += n;
-      if (n > 0) quote = text.indexOf('"', e[1]);
+      if (n > 0) this.quote = this.text.indexOf('"', e[1]);
       reach = e[1];
       walked++;
       if (quotes % 2 === 0) {
         even = reach;
-        linesToEven = walked;
+        lines = walked;
       }
     }
-    let read = even === -1 ? null : records(text.slice(pos, even));
-    if (read !== null) {
-      const within = begins.filter((b) => b < first + lines + linesToEven);
-      read.forEach((r, i) => {
-        rows.push(r);
-        starts.push(within.length === read!.length ? within[i]! : first + lines + i);
-      });
-      pos = even;
-      lines += linesToEven;
-      quote = text.indexOf('"', pos);
-      continue;
-    }
-    // Quotes that do not pair (a stray quote inside a cell, which csv-parse takes as it is; a quoted cell still
-    // open): csv-parse is asked at this line's end, then only where the quotes so far are even.
-    quotes = countQuotes(text, pos, end[1]);
+    return { even, lines, begins };
+  }
+
+  /**
+   * Quotes that do not pair (a stray quote inside a cell, which csv-parse takes as it is; a quoted cell still
+   * open): csv-parse is asked at this line's end, then only where the quotes so far are even. False when the
+   * text ends before the record does.
+   */
+  private quotedRecord(end: [number, number]): boolean {
+    const { text, pos } = this;
+    let quotes = countQuotes(text, pos, end[1]);
     let at = end;
-    read = records(text.slice(pos, at[1]));
+    let read = this.records(text.slice(pos, at[1]));
     let spanned = 1;
     while (read === null) {
-      const next = lineEnd(at[1]);
-      if (next === null) return { rows, starts, end: pos, lines };
+      const next = this.lineEnd(at[1]);
+      if (next === null) return false;
       quotes += countQuotes(text, at[1], next[1]);
       at = next;
       spanned++;
-      if (quotes % 2 === 0 || next[1] === text.length) read = records(text.slice(pos, at[1]));
-      if (read === null && next[1] === text.length && final) return { rows, starts, end: pos, lines };
+      if (quotes % 2 === 0 || next[1] === text.length) read = this.records(text.slice(pos, at[1]));
+      if (read === null && next[1] === text.length && this.final) return false;
     }
-    read.forEach((r, i) => {
-      rows.push(r);
-      starts.push(first + lines + i);
+    read.forEach((row, i) => {
+      this.rows.push(row);
+      this.starts.push(this.first + this.lines + i);
     });
-    pos = at[1];
-    lines += spanned;
-    quote = text.indexOf('"', pos);
+    this.pos = at[1];
+    this.lines += spanned;
+    this.quote = text.indexOf('"', this.pos);
+    return true;
   }
-  return { rows, starts, end: pos, lines };
 }
 
 function countQuotes(text: string, from: number, to: number): number {

@@ -70,7 +70,7 @@ export async function refuseItemsAsFiles(kind: Kind, files: readonly string[], c
     try {
       await fsp.stat(resolvePath(cwd, f));
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') continue; // checkReadable names it
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') continue; // statInputFiles names it
       const what = kind === 'emails' ? 'an address' : 'a domain';
       throw usageError(`No such file: ${f}. To validate it as ${what}, give it with --item (-i): idv ${kind} --item ${shellWord(f)}`);
     }

@@ -16,6 +16,7 @@ import { csvRows, findStrays, lineEndsIn, sampleRows, type RowBatch, type SyncPa
 import { recipientsOf } from './mailbox.js';
 import { lineList, num, preview } from './notes.js';
 import { contentOf, PAUSE_MS, within, type Content } from './content.js';
+import type { SheetRead } from './workbook.js';
 
 export interface InputRecord {
   /** The item cell (or line), untrimmed. */
@@ -96,21 +97,21 @@ function endedBySignal(stdin: Readable, signal: AbortSignal): Readable {
 }
 
 /**
- * Fail before anything is sent when a named file cannot be read (not after paying for the first ones); the
- * size of each file, for the report.
+ * Each named file's size (for the report and the progress line's total), from stat(): a file that is missing
+ * or a folder fails here, before anything is sent (not after paying for the files before it).
  */
-export async function checkReadable(files: string[], cwd: string | null): Promise<Map<string, number>> {
+export async function statInputFiles(files: string[], cwd: string | null): Promise<Map<string, number>> {
   const sizes = new Map<string, number>();
-  for (const f of files) {
-    if (f === '-') continue;
-    let st;
+  for (const file of files) {
+    if (file === '-') continue;
+    let stats;
     try {
-      st = await fsp.stat(resolvePath(cwd, f));
+      stats = await fsp.stat(resolvePath(cwd, file));
     } catch (err) {
-      throw readError(err, f);
+      throw readError(err, file);
     }
-    if (st.isDirectory()) throw readError(Object.assign(new Error('directory'), { code: 'EISDIR' }), f);
-    sizes.set(f, st.size);
+    if (stats.isDirectory()) throw readError(Object.assign(new Error('directory'), { code: 'EISDIR' }), file);
+    sizes.set(file, stats.size);
   }
   return sizes;
 }
@@ -143,51 +144,81 @@ interface Lines {
 }
 
 async function* linesOf(blocks: AsyncIterable<string>, strays?: StrayLines): AsyncGenerator<Lines> {
-  let pieces: string[] = [];
-  let cr = false; // the last block ended with CR: a LF starting the next one belongs to it
-  let block = -1;
-  let done = 0; // lines ended so far
-  let separators = false;
-  for await (let text of blocks) {
-    block++;
+  const splitter = new LineSplitter(strays);
+  for await (const text of blocks) {
+    const lines = splitter.split(text);
+    if (lines !== null) yield lines;
+  }
+  const last = splitter.rest();
+  if (last !== null) yield last;
+}
+
+/** Splits blocks into lines; a line cut by a block's end is carried over in pieces. */
+class LineSplitter {
+  private pieces: string[] = [];
+  /** The last block ended with CR: a LF starting the next one belongs to it. */
+  private cr = false;
+  private block = -1;
+  /** Lines ended so far. */
+  private done = 0;
+  private separators = false;
+
+  constructor(private readonly strays: StrayLines | undefined) {}
+
+  /** The lines a block ends (null: none). */
+  split(block: string): Lines | null {
+    this.block++;
+    let text = block;
     let shift = 0;
-    if (cr && text.startsWith('\n')) {
+    if (this.cr && text.startsWith('\n')) {
       text = text.slice(1);
       shift = -1;
     }
-    if (strays) findStrays(strays, block, text, shift, done + 1);
-    cr = text.endsWith('\r');
+    if (this.strays) findStrays(this.strays, this.block, text, shift, this.done + 1);
+    this.cr = text.endsWith('\r');
     const lines: string[] = [];
-    let start = 0;
-    const end = (line: string) => {
-      if (pieces.length === 0) lines.push(line);
-      else {
-        pieces.push(line);
-        lines.push(pieces.join(''));
-        pieces = [];
-      }
-    };
-    if (text.indexOf('\r') === -1) {
-      // LF only, as nearly every file: indexOf is several times faster than a pattern.
-      for (let nl = text.indexOf('\n'); nl !== -1; nl = text.indexOf('\n', start)) {
-        end(text.slice(start, nl));
-        start = nl + 1;
-      }
-    } else {
-      const re = /\r\n|\n|\r/g;
-      for (let m = re.exec(text); m !== null; m = re.exec(text)) {
-        end(text.slice(start, m.index));
-        start = m.index + m[0].length;
-      }
-    }
-    if (start < text.length) pieces.push(text.slice(start));
-    done += lines.length;
+    const start = text.indexOf('\r') === -1 ? this.splitLf(text, lines) : this.splitAny(text, lines);
+    if (start < text.length) this.pieces.push(text.slice(start));
+    this.done += lines.length;
     // A piece carried over may hold one too: the block it came from is not looked at again.
-    separators ||= text.indexOf(',') !== -1 || text.indexOf(';') !== -1;
-    if (lines.length) yield { lines, separators };
-    separators = pieces.length > 0 && separators;
+    const separators = this.separators || text.indexOf(',') !== -1 || text.indexOf(';') !== -1;
+    this.separators = this.pieces.length > 0 && separators;
+    return lines.length ? { lines, separators } : null;
   }
-  if (pieces.length) yield { lines: [pieces.join('')], separators: true };
+
+  /** The last line, when the input does not end with a line end. */
+  rest(): Lines | null {
+    return this.pieces.length ? { lines: [this.pieces.join('')], separators: true } : null;
+  }
+
+  /** LF only, as nearly every file: indexOf is several times faster than a pattern. Returns where the rest starts. */
+  private splitLf(text: string, lines: string[]): number {
+    let start = 0;
+    for (let nl = text.indexOf('\n'); nl !== -1; nl = text.indexOf('\n', start)) {
+      this.end(text.slice(start, nl), lines);
+      start = nl + 1;
+    }
+    return start;
+  }
+
+  private splitAny(text: string, lines: string[]): number {
+    let start = 0;
+    const re = /\r\n|\n|\r/g;
+    for (let m = re.exec(text); m !== null; m = re.exec(text)) {
+      this.end(text.slice(start, m.index), lines);
+      start = m.index + m[0].length;
+    }
+    return start;
+  }
+
+  private end(line: string, lines: string[]): void {
+    if (this.pieces.length === 0) lines.push(line);
+    else {
+      this.pieces.push(line);
+      lines.push(this.pieces.join(''));
+      this.pieces = [];
+    }
+  }
 }
 
 /**
@@ -245,21 +276,27 @@ export async function openSource(source: Source, kind: Kind, overrides: LayoutOv
     stream.destroy();
     throw readError(err, name);
   }
-  if (content.kind === 'zip') return openWorkbookSource(source, content, stream, kind, overrides, note, live);
+  const opening: Opening = { source, name, stream, kind, overrides, note, verbose, live };
+  if (content.kind === 'zip') return openWorkbookSource(opening, content);
   if (overrides.sheet !== undefined) note(`${name}: --sheet is for a workbook, which this file is not: ignored.`);
-  return openText(name, content, stream, kind, overrides, { note, verbose }, live);
+  return openText(opening, content);
+}
+
+/** A source being opened: its stream (and what it is), how to read it, and who hears what reading finds. */
+interface Opening {
+  source: Source;
+  name: string;
+  stream: Readable;
+  kind: Kind;
+  overrides: LayoutOverrides;
+  note: (line: string) => void;
+  verbose?: (line: string) => void;
+  live: boolean;
 }
 
 /** Text (a plain list, recipients, a vCard file or CSV): a sample, the layout guessed from it, then its records. */
-async function openText(
-  name: string,
-  content: Extract<Content, { kind: 'text' }>,
-  stream: Readable,
-  kind: Kind,
-  overrides: LayoutOverrides,
-  { note, verbose }: { note: (line: string) => void; verbose?: (line: string) => void },
-  live: boolean,
-): Promise<OpenedSource> {
+async function openText(opening: Opening, content: Extract<Content, { kind: 'text' }>): Promise<OpenedSource> {
+  const { name, stream, kind, overrides, note, verbose, live } = opening;
   const decoding = newDecoding();
   let opened = false;
   const onDetected = (e: EncodingInfo) => {
@@ -269,20 +306,10 @@ async function openText(
   const decodeOptions = { name, command: `idv ${kind}`, encoding: overrides.encoding, onDetected, sniffed: content.sniffed };
   const blocks = decodeText(content.chunks, decodeOptions, decoding)[Symbol.asyncIterator]();
   const sampled = await sampleOf(blocks, stream, name, live ? kind : null);
-  const text = sampled.blocks.join('');
-  // A sample with no quote is parsed without csv-parse, which is not even loaded (start-up counts).
-  const parse = parseSample(/"/.test(text) ? ((await import('csv-parse/sync')).parse as unknown as SyncParse) : null);
-  let layout: Layout;
-  try {
-    layout = detectLayout(kind, { text, whole: sampled.done }, overrides, name, parse);
-  } catch (err) {
-    stream.destroy();
-    throw err;
-  }
+  const layout = await layoutOf(opening, sampled);
   opened = true;
   for (const line of layout.notes) note(line);
   verbose?.(describeLayout(name, layout, decoding.encoding));
-
   const found = new Found(name, layout, decoding, note);
   const read =
     layout.delimiter === null
@@ -299,33 +326,23 @@ async function openText(
   };
 }
 
-/** A workbook: its sheet's rows under the record rule, as a table of CSV's are (workbook.ts). */
-async function openWorkbookSource(
-  source: Source,
-  content: Extract<Content, { kind: 'zip' }>,
-  stream: Readable,
-  kind: Kind,
-  overrides: LayoutOverrides,
-  note: (line: string) => void,
-  live: boolean,
-): Promise<OpenedSource> {
-  const name = source.name;
-  const { openSheet } = await import('./workbook.js');
-  // A file on disk is read where it is (a zip is read from its end); any other bytes are copied first.
-  const path = content.inPlace && !live && source.file !== undefined ? source.file : null;
-  if (path !== null) stream.destroy();
-  let sheet: Awaited<ReturnType<typeof openSheet>>;
+/** The layout guessed from a text's sample; the stream is let go when idv cannot read it. */
+async function layoutOf(opening: Opening, sampled: Sampled): Promise<Layout> {
+  const text = sampled.blocks.join('');
+  // A sample with no quote is parsed without csv-parse, which is not even loaded (start-up counts).
+  const parse = parseSample(/"/.test(text) ? ((await import('csv-parse/sync')).parse as unknown as SyncParse) : null);
   try {
-    sheet = await openSheet(path ?? content.chunks, { name, kind, overrides, note });
+    return detectLayout(opening.kind, { text, whole: sampled.done }, opening.overrides, opening.name, parse);
   } catch (err) {
-    stream.destroy();
-    const refused = err instanceof IdvError && err.message.startsWith(`${name} is `);
-    // A zip that names no workbook part up front and cannot be opened as one is an archive, whatever else is wrong.
-    if (!content.workbook && !refused && !(err instanceof IdvError && err.kind === 'interrupted')) {
-      throw inputError(`${name} is a zip archive, not a list or CSV file; unzip it and give the list or CSV file inside.`);
-    }
-    throw readError(err, name);
+    opening.stream.destroy();
+    throw err;
   }
+}
+
+/** A workbook: its sheet's rows under the record rule, as a table of CSV's are (workbook.ts). */
+async function openWorkbookSource(opening: Opening, content: Extract<Content, { kind: 'zip' }>): Promise<OpenedSource> {
+  const { name, stream, kind, note } = opening;
+  const sheet = await openWorkbookSheet(opening, content);
   for (const line of sheet.layout.notes) note(line);
   const found = new Found(name, sheet.layout, newDecoding(), note);
   async function* records(): AsyncGenerator<InputRecord[]> {
@@ -351,6 +368,25 @@ async function openWorkbookSource(
     },
     facts: () => found.facts(),
   };
+}
+
+/** The workbook's sheet; a zip that names no workbook part and cannot be opened as one is an archive. */
+async function openWorkbookSheet(opening: Opening, content: Extract<Content, { kind: 'zip' }>): Promise<SheetRead> {
+  const { source, name, stream, kind, overrides, note, live } = opening;
+  const { openSheet } = await import('./workbook.js');
+  // A file on disk is read where it is (a zip is read from its end); any other bytes are copied first.
+  const path = content.inPlace && !live && source.file !== undefined ? source.file : null;
+  if (path !== null) stream.destroy();
+  try {
+    return await openSheet(path ?? content.chunks, { name, kind, overrides, note });
+  } catch (err) {
+    stream.destroy();
+    const refused = err instanceof IdvError && err.message.startsWith(`${name} is `);
+    if (!content.workbook && !refused && !(err instanceof IdvError && err.kind === 'interrupted')) {
+      throw inputError(`${name} is a zip archive, not a list or CSV file; unzip it and give the list or CSV file inside.`);
+    }
+    throw readError(err, name);
+  }
 }
 
 /** The sample's blocks, then the block asked for when a live input paused, then the rest. */
@@ -542,52 +578,94 @@ function csvRecords(blocks: AsyncIterable<string>, layout: Layout, kind: Kind, n
  * lines), under the record rule as csvRecords says.
  */
 export async function* tableRecords(batches: AsyncIterable<RowBatch>, layout: Layout, kind: Kind, found: Found): AsyncGenerator<InputRecord[]> {
-  const col = layout.column;
-  const { header, width } = layout;
-  const skip = new Set(layout.skip);
-  const lastSkip = layout.skip.length ? Math.max(...layout.skip) : -1;
-  let index = -1;
-  let held: string[][] = [];
-  let heldLines: number[] = [];
-  let apart = false; // the rows held came after a blank row or line
-  let blank = false; // a blank row since the last row
-  let last: readonly string[] = header ?? []; // the last record's row (or the header), and its line
-  let lastLine = layout.headerLine ?? 0;
+  const rule = new RecordRule(layout, kind, found);
   for await (const batch of batches) {
+    const out = rule.records(batch);
+    if (out.length) yield out;
+  }
+  const { rest, footer } = rule.end();
+  if (rest.length) yield rest;
+  found.end(footer);
+}
+
+/** The record rule over a table's rows, a batch at a time: what it skips, and the short rows it holds back. */
+class RecordRule {
+  private readonly col: number;
+  private readonly header: readonly string[] | null;
+  private readonly width: number;
+  private readonly skip: Set<number>;
+  private readonly lastSkip: number;
+  /** Rows seen (blank ones aside), from 0. */
+  private index = -1;
+  /** Short rows without item-like text, held until a row follows them (records) or the input ends (a footer?). */
+  private held: string[][] = [];
+  private heldLines: number[] = [];
+  /** The rows held came after a blank row or line. */
+  private apart = false;
+  /** A blank row since the last row. */
+  private blank = false;
+  /** The last record's row (or the header), and its line. */
+  private last: readonly string[];
+  private lastLine: number;
+
+  constructor(
+    layout: Layout,
+    private readonly kind: Kind,
+    private readonly found: Found,
+  ) {
+    this.col = layout.column;
+    this.header = layout.header;
+    this.width = layout.width;
+    this.skip = new Set(layout.skip);
+    this.lastSkip = layout.skip.length ? Math.max(...layout.skip) : -1;
+    this.last = layout.header ?? [];
+    this.lastLine = layout.headerLine ?? 0;
+  }
+
+  records({ rows, lines }: RowBatch): InputRecord[] {
+    const { col, header, kind } = this;
     const out: InputRecord[] = [];
-    const { rows, lines } = batch;
     for (let i = 0; i < rows.length; i++) {
       const row = rows[i]!;
       if (isBlank(row)) {
-        blank = true;
+        this.blank = true;
         continue;
       }
-      if (++index <= lastSkip && skip.has(index)) continue;
+      if (++this.index <= this.lastSkip && this.skip.has(this.index)) continue;
       if (header !== null && row[col] === header[col] && sameRow(row, header) && !row.some((c) => itemLike(kind, c))) {
-        found.skip(lines[i]!, 'header repeated');
+        this.found.skip(lines[i]!, 'header repeated');
         continue;
       }
-      if ((row.length < width || width === 1) && held.length < FOOTER_MAX && !row.some((c) => itemLike(kind, c))) {
-        if (held.length === 0) apart = blank || (lastLine > 0 && lines[i]! > lastLine + 1 + lineBreaks(last));
-        held.push(row);
-        heldLines.push(lines[i]!);
-        blank = false;
+      if ((row.length < this.width || this.width === 1) && this.held.length < FOOTER_MAX && !row.some((c) => itemLike(kind, c))) {
+        this.hold(row, lines[i]!);
         continue;
       }
-      for (const h of held) out.push({ value: h[col] ?? '', fields: h });
-      held = [];
-      heldLines = [];
+      for (const h of this.held) out.push({ value: h[col] ?? '', fields: h });
+      this.held = [];
+      this.heldLines = [];
       out.push({ value: row[col] ?? '', fields: row });
-      last = row;
-      lastLine = lines[i]!;
-      blank = false;
+      this.last = row;
+      this.lastLine = lines[i]!;
+      this.blank = false;
     }
-    if (out.length) yield out;
+    return out;
   }
-  const footer = held.length > 0 && (apart || FOOTER_WORDS.test(held[0]!.filter((c) => c.trim() !== '').join(' ')));
-  if (footer) for (const l of heldLines) found.skip(l, 'below the data');
-  else if (held.length) yield held.map((h) => ({ value: h[col] ?? '', fields: h }));
-  found.end(footer ? held[0]! : null);
+
+  /** The rows still held: a footer (skipped) after a blank line or with a footer's words, else records. */
+  end(): { rest: InputRecord[]; footer: string[] | null } {
+    const { held, col } = this;
+    const footer = held.length > 0 && (this.apart || FOOTER_WORDS.test(held[0]!.filter((c) => c.trim() !== '').join(' ')));
+    if (!footer) return { rest: held.map((h) => ({ value: h[col] ?? '', fields: h })), footer: null };
+    for (const line of this.heldLines) this.found.skip(line, 'below the data');
+    return { rest: [], footer: held[0]! };
+  }
+
+  private hold(row: string[], line: number): void {
+    if (this.held.length === 0) this.apart = this.blank || (this.lastLine > 0 && line > this.lastLine + 1 + lineBreaks(this.last));
+    this.held.push(row);
+    this.heldLines.push(line);
+    this.blank = false;
+  }
 }
 
 /** How many line breaks the cells of a row hold (a quoted cell may span lines). */

@@ -34,71 +34,89 @@ export interface SheetOptions {
 }
 
 /** Open the workbook at `source` (a regular file's path, or its bytes: copied to a private temporary file). */
-export async function openSheet(source: string | AsyncIterable<Buffer>, o: SheetOptions): Promise<SheetRead> {
+export async function openSheet(source: string | AsyncIterable<Buffer>, options: SheetOptions): Promise<SheetRead> {
   const { openWorkbook } = await import('./xlsx.js');
   let wb: Workbook;
   try {
     const input = typeof source === 'string' ? source : Readable.from(source, { objectMode: false });
     wb = await openWorkbook(input, { tempFile: { opened: tempFileOpened, gone: tempFileGone } });
   } catch (err) {
-    throw workbookError(err, o.name);
+    throw workbookError(err, options.name);
   }
   try {
-    return await readSheet(wb, o);
+    return await readSheet(wb, options);
   } catch (err) {
     await wb.close().catch(() => undefined);
-    throw workbookError(err, o.name);
+    throw workbookError(err, options.name);
   }
 }
 
-async function readSheet(wb: Workbook, o: SheetOptions): Promise<SheetRead> {
-  const sheet = wb.sheet(o.overrides.sheet);
-  const others = o.overrides.sheet === undefined ? await otherSheetsWithData(wb, sheet) : [];
-  const typed = o.overrides.cellTypes === true;
-  const blocks = wb.rows(sheet)[Symbol.asyncIterator]();
-  const sample: RowBatch = { rows: [], lines: [] };
-  let line = 0;
-  let cells = 0;
-  let done = false;
-  while (sample.rows.length < SAMPLE_ROWS && cells < SAMPLE_CELLS) {
-    const next = await blocks.next();
-    if (next.done) {
-      done = true;
-      break;
-    }
-    for (const row of next.value) {
-      sample.rows.push(texts(row, typed));
-      sample.lines.push(++line);
-      cells += row.length;
-    }
-  }
-  const empty = sample.rows.every((r) => r.length === 0);
-  if (empty && others.length > 0) {
-    throw inputError(`${o.name}: its first sheet, "${sheet.name}", is empty; ${listOf(others)} ${others.length === 1 ? 'holds' : 'hold'} data: give --sheet NAME to read it.`);
+async function readSheet(wb: Workbook, options: SheetOptions): Promise<SheetRead> {
+  const sheet = wb.sheet(options.overrides.sheet);
+  const others = options.overrides.sheet === undefined ? await otherSheetsWithData(wb, sheet) : [];
+  const rows = new SheetRows(wb.rows(sheet), options.overrides.cellTypes === true);
+  const sample = await rows.sample();
+  const holds = others.length === 1 ? 'holds' : 'hold';
+  if (others.length > 0 && sample.rows.every((r) => r.length === 0)) {
+    throw inputError(`${options.name}: its first sheet, "${sheet.name}", is empty; ${listOf(others)} ${holds} data: give --sheet NAME to read it.`);
   }
   if (others.length > 0) {
-    o.note(`${o.name}: read sheet "${sheet.name}" (the first); ${listOf(others)} ${others.length === 1 ? 'holds' : 'hold'} data too: give --sheet NAME or --sheet N to read another.`);
+    options.note(`${options.name}: read sheet "${sheet.name}" (the first); ${listOf(others)} ${holds} data too: give --sheet NAME or --sheet N to read another.`);
   }
-  const layout = tableLayout(o.kind, sample, ',', o.overrides, o.name);
-  async function* rows(): AsyncGenerator<RowBatch> {
+  let closed: Promise<void> | null = null;
+  return {
+    layout: tableLayout(options.kind, sample, ',', options.overrides, options.name),
+    sheet: { name: sheet.name, number: sheet.number, of: wb.sheets.length },
+    rows: rows.all(sample),
+    close: () => (closed ??= wb.close()),
+  };
+}
+
+/** A sheet's rows as texts, each with its row number as its line: the sample the layout is guessed from, then all. */
+class SheetRows {
+  private readonly blocks: AsyncIterator<Row[]>;
+  private line = 0;
+  private done = false;
+
+  constructor(
+    rows: AsyncIterable<Row[]>,
+    private readonly typed: boolean,
+  ) {
+    this.blocks = rows[Symbol.asyncIterator]();
+  }
+
+  async sample(): Promise<RowBatch> {
+    const sample: RowBatch = { rows: [], lines: [] };
+    let cells = 0;
+    while (sample.rows.length < SAMPLE_ROWS && cells < SAMPLE_CELLS) {
+      const next = await this.blocks.next();
+      if (next.done) {
+        this.done = true;
+        break;
+      }
+      for (const row of next.value) {
+        sample.rows.push(texts(row, this.typed));
+        sample.lines.push(++this.line);
+        cells += row.length;
+      }
+    }
+    return sample;
+  }
+
+  /** The sample, then the rows after it. */
+  async *all(sample: RowBatch): AsyncGenerator<RowBatch> {
     if (sample.rows.length) yield sample;
-    if (done) return;
-    for (let next = await blocks.next(); !next.done; next = await blocks.next()) {
-      const batch: RowBatch = { rows: new Array(next.value.length), lines: new Array(next.value.length) };
-      for (let i = 0; i < next.value.length; i++) {
-        batch.rows[i] = texts(next.value[i]!, typed);
-        batch.lines[i] = ++line;
+    if (this.done) return;
+    for (let next = await this.blocks.next(); !next.done; next = await this.blocks.next()) {
+      const block = next.value;
+      const batch: RowBatch = { rows: new Array(block.length), lines: new Array(block.length) };
+      for (let i = 0; i < block.length; i++) {
+        batch.rows[i] = texts(block[i]!, this.typed);
+        batch.lines[i] = ++this.line;
       }
       if (batch.rows.length) yield batch;
     }
   }
-  let closed: Promise<void> | null = null;
-  return {
-    layout,
-    sheet: { name: sheet.name, number: sheet.number, of: wb.sheets.length },
-    rows: rows(),
-    close: () => (closed ??= wb.close()),
-  };
 }
 
 /** A row's texts as Excel shows them; with `typed`, its cells ride along (typed-row.ts). */

@@ -235,67 +235,104 @@ function bracket(inner: string, tokens: Token[], section: { cond: Section['cond'
 }
 
 function tokenize(src: string): Section {
-  const tokens: Token[] = [];
-  const section: Section = { tokens, cond: null, isDate: false, isText: false };
+  const section: Section = { tokens: [], cond: null, isDate: false, isText: false };
+  for (let i = 0; i < src.length; i = tokenAt(src, i, section) + 1);
+  section.isDate = section.tokens.some((t) => t.k === 'date' || t.k === 'elapsed');
+  return section;
+}
+
+/** Tokens that are one character. */
+const ONE_CHARACTER: Record<string, Token> = {
+  '0': { k: 'digit', c: '0' },
+  '#': { k: 'digit', c: '#' },
+  '?': { k: 'digit', c: '?' },
+  ',': { k: 'comma' },
+  '%': { k: 'percent' },
+  '/': { k: 'slash' },
+};
+
+/** The token that starts at `i`, added to the section; the index of its last character. */
+function tokenAt(src: string, i: number, section: Section): number {
+  const { tokens } = section;
+  const c = src[i];
   const lit = (s: string) => tokens.push({ k: 'lit', s });
-  for (let i = 0; i < src.length; i++) {
-    const c = src[i];
-    const lc = c.toLowerCase();
-    if (c === '"') {
+  switch (c) {
+    case '"': {
       const end = src.indexOf('"', i + 1);
       const stop = end < 0 ? src.length : end;
       lit(src.slice(i + 1, stop));
-      i = stop;
-    } else if (c === '\\') {
+      return stop;
+    }
+    case '\\':
       lit(src[i + 1] ?? '');
-      i++;
-    } else if (c === '_') {
+      return i + 1;
+    case '_':
       lit(' ');
-      i++;
-    } else if (c === '*') i++;
-    else if (c === '[') {
+      return i + 1;
+    case '*':
+      return i + 1;
+    case '[': {
       const end = src.indexOf(']', i);
       const stop = end < 0 ? src.length : end;
       bracket(src.slice(i + 1, stop), tokens, section);
-      i = stop;
-    } else if (src.slice(i, i + 7).toLowerCase() === 'general') {
-      tokens.push({ k: 'general' });
-      i += 6;
-    } else if (c === '0' || c === '#' || c === '?') tokens.push({ k: 'digit', c });
-    else if (c === '.') {
-      const m = /^\.(0+)/.exec(src.slice(i));
-      const prev = lastDatePart(tokens);
-      if (m && prev !== null && prev.startsWith('s')) {
-        tokens.push({ k: 'subsec', n: m[1].length });
-        i += m[1].length;
-      } else tokens.push({ k: 'point' });
-    } else if (c === ',') tokens.push({ k: 'comma' });
-    else if (c === '%') tokens.push({ k: 'percent' });
-    else if (c === '@') {
+      return stop;
+    }
+    case '.':
+      return pointAt(src, i, tokens);
+    case '@':
       tokens.push({ k: 'text' });
       section.isText = true;
-    } else if ((c === 'E' || c === 'e') && (src[i + 1] === '+' || src[i + 1] === '-') && tokens.some((t) => t.k === 'digit')) {
-      tokens.push({ k: 'exp', sign: src[i + 1] as '+' | '-' });
-      i++;
-    } else if (c === '/') tokens.push({ k: 'slash' });
-    else if (src.slice(i, i + 5).toLowerCase() === 'am/pm') {
-      tokens.push({ k: 'date', s: 'ampm' });
-      i += 4;
-    } else if (src.slice(i, i + 3).toLowerCase() === 'a/p') {
-      tokens.push({ k: 'date', s: src[i] === 'a' ? 'ap' : 'AP' });
-      i += 2;
-    } else if (DATE_LETTERS.test(c)) {
-      let j = i;
-      while (src[j + 1]?.toLowerCase() === lc) j++;
-      tokens.push({ k: 'date', s: (lc === 'e' ? 'yyyy' : src.slice(i, j + 1).toLowerCase()) });
-      i = j;
-    } else if (lc === 'b' && (src[i + 1] === '1' || src[i + 1] === '2')) i++;
-    else if (lc === 'g') {
-      /* an era's name: no era in the Gregorian calendar */
-    } else lit(c);
+      return i;
   }
-  section.isDate = tokens.some((t) => t.k === 'date' || t.k === 'elapsed');
-  return section;
+  if (src.slice(i, i + 7).toLowerCase() === 'general') {
+    tokens.push({ k: 'general' });
+    return i + 6;
+  }
+  const one = ONE_CHARACTER[c];
+  if (one) {
+    tokens.push(one);
+    return i;
+  }
+  return letterAt(src, i, tokens);
+}
+
+/** A `.`: a decimal point, or the fraction of a second right after seconds (`ss.00`). */
+function pointAt(src: string, i: number, tokens: Token[]): number {
+  const m = /^\.(0+)/.exec(src.slice(i));
+  const prev = lastDatePart(tokens);
+  if (m && prev !== null && prev.startsWith('s')) {
+    tokens.push({ k: 'subsec', n: m[1].length });
+    return i + m[1].length;
+  }
+  tokens.push({ k: 'point' });
+  return i;
+}
+
+/** A letter: an exponent, AM/PM, a run of one date letter, or a literal. */
+function letterAt(src: string, i: number, tokens: Token[]): number {
+  const c = src[i];
+  const lc = c.toLowerCase();
+  if ((c === 'E' || c === 'e') && (src[i + 1] === '+' || src[i + 1] === '-') && tokens.some((t) => t.k === 'digit')) {
+    tokens.push({ k: 'exp', sign: src[i + 1] as '+' | '-' });
+    return i + 1;
+  }
+  if (src.slice(i, i + 5).toLowerCase() === 'am/pm') {
+    tokens.push({ k: 'date', s: 'ampm' });
+    return i + 4;
+  }
+  if (src.slice(i, i + 3).toLowerCase() === 'a/p') {
+    tokens.push({ k: 'date', s: src[i] === 'a' ? 'ap' : 'AP' });
+    return i + 2;
+  }
+  if (DATE_LETTERS.test(c)) {
+    let j = i;
+    while (src[j + 1]?.toLowerCase() === lc) j++;
+    tokens.push({ k: 'date', s: lc === 'e' ? 'yyyy' : src.slice(i, j + 1).toLowerCase() });
+    return j;
+  }
+  if (lc === 'b' && (src[i + 1] === '1' || src[i + 1] === '2')) return i + 1; // the Buddhist calendar: shown as Gregorian
+  if (lc !== 'g') tokens.push({ k: 'lit', s: c }); // g: an era's name, and the Gregorian calendar has none
+  return i;
 }
 
 function lastDatePart(tokens: Token[]): string | null {
@@ -549,14 +586,16 @@ export function inCalendar(serial: number): boolean {
 }
 
 interface Parts {
-  y: number;
-  mo: number;
-  d: number;
-  wd: number;
-  h: number;
-  mi: number;
-  s: number;
-  sub: number; // fraction of a second, in units of 10^-subDigits
+  year: number;
+  month: number;
+  day: number;
+  /** 0 for Sunday. */
+  weekday: number;
+  hour: number;
+  minute: number;
+  second: number;
+  /** The fraction of a second, in units of 10^-subDigits. */
+  sub: number;
   totalSeconds: number;
 }
 
@@ -568,35 +607,35 @@ export function dateParts(serial: number, subDigits: number): Parts | null {
   const day = Math.floor(ticks / (86400 * unit));
   const inDay = ticks - day * 86400 * unit;
   const secs = Math.floor(inDay / unit);
-  let y: number;
-  let mo: number;
-  let d: number;
-  if (day === 60) [y, mo, d] = [1900, 2, 29];
-  else if (day === 0) [y, mo, d] = [1900, 1, 0];
-  else {
-    // The civil date of a day count (H. Hinnant's civil_from_days): 25569 is 1 January 1970's serial, and a
-    // serial before 1 March 1900 counts Excel's 29 February 1900.
-    const z = day - (day < 60 ? 25568 : 25569) + 719468;
-    const era = Math.floor(z / 146097);
-    const doe = z - era * 146097;
-    const yoe = Math.floor((doe - Math.floor(doe / 1460) + Math.floor(doe / 36524) - Math.floor(doe / 146096)) / 365);
-    const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100));
-    const mp = Math.floor((5 * doy + 2) / 153);
-    d = doy - Math.floor((153 * mp + 2) / 5) + 1;
-    mo = mp < 10 ? mp + 3 : mp - 9;
-    y = yoe + era * 400 + (mo <= 2 ? 1 : 0);
-  }
+  const [year, month, dayOfMonth] = civilDate(day);
   return {
-    y,
-    mo,
-    d,
-    wd: (day + 6) % 7,
-    h: Math.floor(secs / 3600),
-    mi: Math.floor(secs / 60) % 60,
-    s: secs % 60,
+    year,
+    month,
+    day: dayOfMonth,
+    weekday: (day + 6) % 7,
+    hour: Math.floor(secs / 3600),
+    minute: Math.floor(secs / 60) % 60,
+    second: secs % 60,
     sub: inDay % unit,
     totalSeconds: Math.floor(ticks / unit),
   };
+}
+
+/** Year, month and day of a serial's day, Excel's 29 February 1900 and 0 January 1900 included. */
+function civilDate(day: number): [number, number, number] {
+  if (day === 60) return [1900, 2, 29];
+  if (day === 0) return [1900, 1, 0];
+  // The civil date of a day count (H. Hinnant's civil_from_days): 25569 is 1 January 1970's serial, and a
+  // serial before 1 March 1900 counts Excel's 29 February 1900.
+  const z = day - (day < 60 ? 25568 : 25569) + 719468;
+  const era = Math.floor(z / 146097);
+  const doe = z - era * 146097;
+  const yoe = Math.floor((doe - Math.floor(doe / 1460) + Math.floor(doe / 36524) - Math.floor(doe / 146096)) / 365);
+  const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100));
+  const mp = Math.floor((5 * doy + 2) / 153);
+  const dayOfMonth = doy - Math.floor((153 * mp + 2) / 5) + 1;
+  const month = mp < 10 ? mp + 3 : mp - 9;
+  return [yoe + era * 400 + (month <= 2 ? 1 : 0), month, dayOfMonth];
 }
 
 /** Which `m` tokens mean minutes: right after an hour, or right before a second (literals between allowed). */
@@ -615,8 +654,10 @@ function minuteTokens(tokens: Token[]): Set<number> {
 
 /** A date format, worked out once: literal text, and the fields to fill in. */
 interface DateField {
-  f: string; // y, yyyy, m…mmmmm (month), M, MM (minute), d…dddd, h, hh, s, ss, ampm, ap, AP, sub, [h], [m], [s]
-  n: number; // sub: digits shown; elapsed: width
+  /** yy, yyyy, m…mmmmm (month), M, MM (minute), d…dddd, h, hh, s, ss, ampm, ap, AP, sub, [h], [m], [s] */
+  field: string;
+  /** sub: digits shown; elapsed: width */
+  width: number;
 }
 interface DatePlan {
   subDigits: number;
@@ -631,9 +672,9 @@ function datePlanOf(tokens: Token[]): DatePlan {
   const minutes = minuteTokens(tokens);
   const parts: (string | DateField)[] = tokens.map((t, i): string | DateField => {
     if (t.k === 'lit') return t.s;
-    if (t.k === 'subsec') return { f: 'sub', n: t.n };
-    if (t.k === 'elapsed') return { f: `[${t.s[0]}]`, n: t.s.length };
-    if (t.k === 'date') return { f: minutes.has(i) ? t.s.toUpperCase() : t.s[0] === 'y' ? (t.s.length <= 2 ? 'yy' : 'yyyy') : t.s, n: 0 };
+    if (t.k === 'subsec') return { field: 'sub', width: t.n };
+    if (t.k === 'elapsed') return { field: `[${t.s[0]}]`, width: t.s.length };
+    if (t.k === 'date') return { field: minutes.has(i) ? t.s.toUpperCase() : t.s[0] === 'y' ? (t.s.length <= 2 ? 'yy' : 'yyyy') : t.s, width: 0 };
     return t.k === 'point' ? '.' : t.k === 'digit' ? (t.c === '0' ? '0' : '') : t.k === 'comma' ? ',' : t.k === 'percent' ? '%' : t.k === 'slash' ? '/' : '';
   });
   plan = {
@@ -647,68 +688,49 @@ function datePlanOf(tokens: Token[]): DatePlan {
 
 function formatDate(tokens: Token[], serial: number): string | null {
   const plan = datePlanOf(tokens);
-  const p = dateParts(serial, plan.subDigits);
-  if (p === null) return null;
-  const hour = plan.twelve ? (p.h % 12 === 0 ? 12 : p.h % 12) : p.h;
+  const parts = dateParts(serial, plan.subDigits);
+  if (parts === null) return null;
+  const hour = plan.twelve ? (parts.hour % 12 === 0 ? 12 : parts.hour % 12) : parts.hour;
   let out = '';
-  for (const part of plan.parts) out += typeof part === 'string' ? part : dateField(part, p, hour, plan.subDigits);
+  for (const part of plan.parts) out += typeof part === 'string' ? part : dateField(part, parts, hour, plan.subDigits);
   return out;
 }
 
 const pad2 = (n: number) => (n < 10 ? `0${n}` : String(n));
 
-function dateField(field: DateField, p: Parts, hour: number, subDigits: number): string {
-  switch (field.f) {
-    case 'yy':
-      return pad2(p.y % 100);
-    case 'yyyy':
-      return String(p.y);
-    case 'm':
-      return String(p.mo);
-    case 'mm':
-      return pad2(p.mo);
-    case 'mmm':
-      return MONTHS[p.mo - 1].slice(0, 3);
-    case 'mmmmm':
-      return MONTHS[p.mo - 1][0];
-    case 'M':
-      return String(p.mi);
-    case 'MM':
-      return pad2(p.mi);
-    case 'd':
-      return String(p.d);
-    case 'dd':
-      return pad2(p.d);
-    case 'ddd':
-      return DAYS[p.wd].slice(0, 3);
-    case 'h':
-      return String(hour);
-    case 'hh':
-      return pad2(hour);
-    case 's':
-      return String(p.s);
-    case 'ss':
-      return pad2(p.s);
-    case 'ampm':
-      return p.h >= 12 ? 'PM' : 'AM';
-    case 'ap':
-      return p.h >= 12 ? 'p' : 'a';
-    case 'AP':
-      return p.h >= 12 ? 'P' : 'A';
-    case 'sub':
-      return '.' + String(p.sub).padStart(subDigits, '0').slice(0, field.n);
-    case '[h]':
-      return String(Math.floor(p.totalSeconds / 3600)).padStart(field.n, '0');
-    case '[m]':
-      return String(Math.floor(p.totalSeconds / 60)).padStart(field.n, '0');
-    case '[s]':
-      return String(p.totalSeconds).padStart(field.n, '0');
-    default:
-      // mmmm and longer: the month's name; dddd and longer: the day's; hhh, sss: as hh, ss
-      if (field.f.startsWith('mmmm')) return MONTHS[p.mo - 1];
-      if (field.f.startsWith('dddd')) return DAYS[p.wd];
-      if (field.f.startsWith('hh')) return pad2(hour);
-      if (field.f.startsWith('ss')) return pad2(p.s);
-      return field.f.startsWith('MM') ? pad2(p.mi) : '';
-  }
+/** Each field's text from the parts; `hour` as shown (on a 12-hour clock with AM/PM), `p.hour` the 24-hour one. */
+const FIELDS: Record<string, (p: Parts, hour: number, width: number, subDigits: number) => string> = {
+  yy: (p) => pad2(p.year % 100),
+  yyyy: (p) => String(p.year),
+  m: (p) => String(p.month),
+  mm: (p) => pad2(p.month),
+  mmm: (p) => MONTHS[p.month - 1].slice(0, 3),
+  mmmmm: (p) => MONTHS[p.month - 1][0],
+  M: (p) => String(p.minute),
+  MM: (p) => pad2(p.minute),
+  d: (p) => String(p.day),
+  dd: (p) => pad2(p.day),
+  ddd: (p) => DAYS[p.weekday].slice(0, 3),
+  h: (_, hour) => String(hour),
+  hh: (_, hour) => pad2(hour),
+  s: (p) => String(p.second),
+  ss: (p) => pad2(p.second),
+  ampm: (p) => (p.hour >= 12 ? 'PM' : 'AM'),
+  ap: (p) => (p.hour >= 12 ? 'p' : 'a'),
+  AP: (p) => (p.hour >= 12 ? 'P' : 'A'),
+  sub: (p, _, width, subDigits) => '.' + String(p.sub).padStart(subDigits, '0').slice(0, width),
+  '[h]': (p, _, width) => String(Math.floor(p.totalSeconds / 3600)).padStart(width, '0'),
+  '[m]': (p, _, width) => String(Math.floor(p.totalSeconds / 60)).padStart(width, '0'),
+  '[s]': (p, _, width) => String(p.totalSeconds).padStart(width, '0'),
+};
+
+function dateField(part: DateField, parts: Parts, hour: number, subDigits: number): string {
+  const field = part.field;
+  if (Object.hasOwn(FIELDS, field)) return FIELDS[field](parts, hour, part.width, subDigits);
+  // mmmm and longer: the month's name; dddd and longer: the day's; hhh, sss: as hh, ss
+  if (field.startsWith('mmmm')) return MONTHS[parts.month - 1];
+  if (field.startsWith('dddd')) return DAYS[parts.weekday];
+  if (field.startsWith('hh')) return pad2(hour);
+  if (field.startsWith('ss')) return pad2(parts.second);
+  return field.startsWith('MM') ? pad2(parts.minute) : '';
 }

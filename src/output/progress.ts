@@ -1,6 +1,7 @@
 // The spinner on standard error, only when it is a terminal that can show one (and not --quiet): one line,
 // never wider than the terminal, drawn at most ten times a second; lines printed above it fit the terminal too.
 import type { Writable } from 'node:stream';
+import type { Ora } from 'ora';
 import { hanging } from '../wrap.js';
 import { fit } from './progress-line.js';
 
@@ -43,37 +44,53 @@ export async function createProgress(stream: Writable, enabled: boolean, color: 
     discardStdin: false,
     interval: REDRAW_MS,
   }).start();
-  // The width is asked at each drawing: the terminal may have been resized.
-  const width = () => Math.max(1, columns() - FRAME_COLUMNS);
-  const textOf = (t: ProgressText) => fit(typeof t === 'function' ? t(width()) : t, width());
-  // At most one new text every REDRAW_MS; the last text of a burst is shown when its time is up, not lost.
-  let last = 0;
-  let pending: ProgressText | null = null;
-  let timer: NodeJS.Timeout | null = null;
-  const show = () => {
-    timer = null;
-    last = Date.now();
-    if (pending !== null) spinner.text = textOf(pending);
-    pending = null;
-  };
-  return {
-    live: true,
-    update(text) {
-      pending = text;
-      const wait = REDRAW_MS - (Date.now() - last);
-      if (wait <= 0) show();
-      else timer ??= setTimeout(show, wait);
-    },
-    log(line) {
-      spinner.clear();
-      const lines = line.replace(/\n$/, '').split('\n');
-      stream.write(lines.map((l) => hanging(l, columns())).join('\n') + '\n');
-      spinner.render();
-    },
-    stop() {
-      if (timer) clearTimeout(timer);
-      if (pending !== null) spinner.text = textOf(pending);
-      spinner.stop();
-    },
-  };
+  return new SpinnerLine(spinner, stream, columns);
+}
+
+/** The spinner's line: at most one new text every REDRAW_MS; the last text of a burst is shown when its time is up, not lost. */
+class SpinnerLine implements Progress {
+  readonly live = true;
+  /** When a text was last shown, the text waiting to be, and the timer that shows it. */
+  private shownAt = 0;
+  private pending: ProgressText | null = null;
+  private timer: NodeJS.Timeout | null = null;
+
+  constructor(
+    private readonly spinner: Ora,
+    private readonly stream: Writable,
+    private readonly columns: () => number,
+  ) {}
+
+  update(text: ProgressText): void {
+    this.pending = text;
+    const wait = REDRAW_MS - (Date.now() - this.shownAt);
+    if (wait <= 0) this.show();
+    else this.timer ??= setTimeout(() => this.show(), wait);
+  }
+
+  log(line: string): void {
+    this.spinner.clear();
+    const lines = line.replace(/\n$/, '').split('\n');
+    this.stream.write(lines.map((each) => hanging(each, this.columns())).join('\n') + '\n');
+    this.spinner.render();
+  }
+
+  stop(): void {
+    if (this.timer) clearTimeout(this.timer);
+    if (this.pending !== null) this.spinner.text = this.textOf(this.pending);
+    this.spinner.stop();
+  }
+
+  private show(): void {
+    this.timer = null;
+    this.shownAt = Date.now();
+    if (this.pending !== null) this.spinner.text = this.textOf(this.pending);
+    this.pending = null;
+  }
+
+  /** The width is asked at each drawing: the terminal may have been resized. */
+  private textOf(text: ProgressText): string {
+    const width = Math.max(1, this.columns() - FRAME_COLUMNS);
+    return fit(typeof text === 'function' ? text(width) : text, width);
+  }
 }

@@ -91,88 +91,107 @@ function drained(stream: Writable, signal?: AbortSignal): Promise<void> {
  * live stream's records as they settle); bytes go as they are, after the text before them. The first failure
  * is kept.
  */
-function blockWriter(out: (data: string | Uint8Array) => Promise<void>, live = false) {
-  let buffer = '';
-  let failed: NodeJS.ErrnoException | null = null;
-  const send = async (data: string | Uint8Array) => {
-    try {
-      await out(data);
-    } catch (err) {
-      failed ??= err as NodeJS.ErrnoException;
+class BlockWriter {
+  private buffer = '';
+  private failure: NodeJS.ErrnoException | null = null;
+
+  constructor(
+    private readonly out: (data: string | Uint8Array) => Promise<void>,
+    private readonly live = false,
+  ) {}
+
+  async write(data: string | Uint8Array): Promise<void> {
+    if (this.failure) return;
+    if (typeof data !== 'string') {
+      await this.flush();
+      if (!this.failure) await this.send(data);
+      return;
     }
-  };
-  const flush = async () => {
-    if (!buffer || failed) return;
-    const text = buffer;
-    buffer = '';
-    await send(text);
-  };
-  return {
-    async write(data: string | Uint8Array) {
-      if (failed) return;
-      if (typeof data !== 'string') {
-        await flush();
-        if (!failed) await send(data);
-        return;
-      }
-      buffer += data;
-      if (live || buffer.length >= FLUSH_AT) await flush();
-    },
-    flush,
-    fail(err: NodeJS.ErrnoException) {
-      failed ??= err;
-    },
-    failed: () => failed,
-  };
+    this.buffer += data;
+    if (this.live || this.buffer.length >= FLUSH_AT) await this.flush();
+  }
+
+  async flush(): Promise<void> {
+    if (!this.buffer || this.failure) return;
+    const text = this.buffer;
+    this.buffer = '';
+    await this.send(text);
+  }
+
+  fail(err: NodeJS.ErrnoException): void {
+    this.failure ??= err;
+  }
+
+  failed(): NodeJS.ErrnoException | null {
+    return this.failure;
+  }
+
+  private async send(data: string | Uint8Array): Promise<void> {
+    try {
+      await this.out(data);
+    } catch (err) {
+      this.failure ??= err as NodeJS.ErrnoException;
+    }
+  }
 }
 
 /** Blocks written to a stream, waiting for it to drain (or `signal`); its 'error' is the failure. */
-function streamWriter(stream: Writable, signal?: AbortSignal, onError?: (err: NodeJS.ErrnoException) => void, live = false) {
-  const w = blockWriter(async (data) => {
+function streamWriter(stream: Writable, signal?: AbortSignal, onError?: (err: NodeJS.ErrnoException) => void, live = false): BlockWriter {
+  const writer = new BlockWriter(async (data) => {
     if (!stream.write(data)) await drained(stream, signal);
   }, live);
   stream.on('error', (err: NodeJS.ErrnoException) => {
-    w.fail(err);
+    writer.fail(err);
     onError?.(err);
   });
-  return w;
+  return writer;
 }
 
 /** Standard output; `live`: each write goes at once (a live stream's records as they settle). */
 export function stdoutSink(stdout: Writable, signal?: AbortSignal, live = false): Sink {
-  let closed = false;
-  const w = streamWriter(
-    stdout,
-    signal,
-    (err) => {
-      if (err.code === 'EPIPE' || err.code === 'ERR_STREAM_DESTROYED') closed = true;
-    },
-    live,
-  );
+  return new StdoutSink(stdout, signal, live);
+}
+
+class StdoutSink implements Sink {
+  readonly replaces = false;
+  readonly name = 'standard output';
+  private readerGone = false;
+  private readonly writer: BlockWriter;
+
+  constructor(stdout: Writable, signal: AbortSignal | undefined, live: boolean) {
+    const onError = (err: NodeJS.ErrnoException) => {
+      if (err.code === 'EPIPE' || err.code === 'ERR_STREAM_DESTROYED') this.readerGone = true;
+    };
+    this.writer = streamWriter(stdout, signal, onError, live);
+  }
+
+  get closed(): boolean {
+    return this.readerGone;
+  }
+
+  async ready(): Promise<void> {}
+
+  async write(data: string | Uint8Array): Promise<void> {
+    await this.writer.write(data);
+    this.check();
+  }
+
+  async prepare(): Promise<void> {
+    await this.writer.flush();
+    this.check();
+  }
+
+  commit(): Promise<void> {
+    return this.prepare();
+  }
+
+  async abort(): Promise<void> {}
+
   /** A standard output that failed for another reason than its reader going away (a full disk) is an error. */
-  const check = () => {
-    const err = w.failed();
-    if (err && !closed) throw new IdvError('failed', `Cannot write to standard output: ${fsReason(err)}.`);
-  };
-  const prepare = async () => {
-    await w.flush();
-    check();
-  };
-  return {
-    ready: async () => undefined,
-    write: async (t) => {
-      await w.write(t);
-      check();
-    },
-    prepare,
-    commit: prepare,
-    abort: async () => undefined,
-    get closed() {
-      return closed;
-    },
-    replaces: false,
-    name: 'standard output',
-  };
+  private check(): void {
+    const err = this.writer.failed();
+    if (err && !this.readerGone) throw new IdvError('failed', `Cannot write to standard output: ${fsReason(err)}.`);
+  }
 }
 
 /** What a path holds, as lstat() sees the path itself (never what a link leads to). */
@@ -212,43 +231,67 @@ function reasonOf(err: unknown): string {
  * by ready(). `signal` ends the waits a FIFO can cause (for a reader to come, for a slow one to read).
  */
 export function fileSink(path: string, signal?: AbortSignal, live = false): Sink {
-  let inner: Sink | null = null;
-  let examined: Promise<Sink> | null = null;
-  const get = (): Promise<Sink> =>
-    (examined ??= (async () => {
-      let found: Found;
-      try {
-        found = await examine(path);
-      } catch (err) {
-        const folder = (err as NodeJS.ErrnoException).code === 'EISDIR';
-        throw new IdvError('failed', `Cannot write ${path}: ${reasonOf(err)}${folder ? '; give a file name' : ''}.`);
-      }
-      inner = found.kind === 'in-place' ? inPlaceSink(path, found.follow, signal, live) : replacingSink(path, found.kind === 'file' ? found : null);
-      await inner.ready();
-      return inner;
-    })());
-  return {
-    async ready() {
-      await get();
-    },
-    write: async (text) => (await get()).write(text),
-    prepare: async () => (await get()).prepare(),
-    commit: async () => (await get()).commit(),
-    async abort() {
-      await examined?.catch(() => undefined);
-      await inner?.abort();
-    },
-    get closed() {
-      return false;
-    },
-    get replaces() {
-      return inner?.replaces ?? true;
-    },
-    get tempPath() {
-      return inner?.tempPath;
-    },
-    name: path,
-  };
+  return new FileSink(path, signal, live);
+}
+
+class FileSink implements Sink {
+  readonly closed = false;
+  /** The sink for what lstat() found at the path, once ready. */
+  private inner: Sink | null = null;
+  private examined: Promise<Sink> | null = null;
+
+  constructor(
+    readonly name: string,
+    private readonly signal: AbortSignal | undefined,
+    private readonly live: boolean,
+  ) {}
+
+  get replaces(): boolean {
+    return this.inner?.replaces ?? true;
+  }
+
+  get tempPath(): string | undefined {
+    return this.inner?.tempPath;
+  }
+
+  async ready(): Promise<void> {
+    await this.opened();
+  }
+
+  async write(data: string | Uint8Array): Promise<void> {
+    return (await this.opened()).write(data);
+  }
+
+  async prepare(): Promise<void> {
+    return (await this.opened()).prepare();
+  }
+
+  async commit(): Promise<void> {
+    return (await this.opened()).commit();
+  }
+
+  async abort(): Promise<void> {
+    await this.examined?.catch(() => undefined);
+    await this.inner?.abort();
+  }
+
+  private opened(): Promise<Sink> {
+    return (this.examined ??= this.open());
+  }
+
+  private async open(): Promise<Sink> {
+    const path = this.name;
+    let found: Found;
+    try {
+      found = await examine(path);
+    } catch (err) {
+      const folder = (err as NodeJS.ErrnoException).code === 'EISDIR';
+      throw new IdvError('failed', `Cannot write ${path}: ${reasonOf(err)}${folder ? '; give a file name' : ''}.`);
+    }
+    this.inner = found.kind === 'in-place' ? new InPlaceSink(path, found.follow, this.signal, this.live) : new ReplacingSink(path, found.kind === 'file' ? found : null);
+    await this.inner.ready();
+    return this.inner;
+  }
 }
 
 /** Every byte of `text` written to `fd` at `position` (null: the device's own), through short writes and a device's EAGAIN. */
@@ -274,142 +317,181 @@ async function writeAll(handle: FileHandle | number, data: string | Uint8Array, 
 }
 
 /** A character device, FIFO or descriptor path, written in place: nothing to rename, nothing to take back. */
-function inPlaceSink(path: string, follow: boolean, signal?: AbortSignal, live = false): Sink {
-  let fd: number | null = null;
-  let stream: Writable | null = null;
-  let w: ReturnType<typeof blockWriter> | null = null;
-  const fail = (err: unknown) => new IdvError('failed', `Cannot write ${path}: ${reasonOf(err)}.`);
-  const check = () => {
-    if (w?.failed()) throw fail(w.failed());
-  };
-  const ready = async () => {
+class InPlaceSink implements Sink {
+  readonly closed = false;
+  readonly replaces = false;
+  private fd: number | null = null;
+  private stream: Writable | null = null;
+  private writer: BlockWriter | null = null;
+  private prepared = false;
+
+  constructor(
+    readonly name: string,
+    private readonly follow: boolean,
+    private readonly signal: AbortSignal | undefined,
+    private readonly live: boolean,
+  ) {}
+
+  async ready(): Promise<void> {
+    const { name: path, follow, signal } = this;
     try {
-      fd = await openInPlace(path, follow, signal);
-      const st = await new Promise<Stats>((resolve, reject) => fstatFd(fd!, (err, s) => (err ? reject(err) : resolve(s))));
+      const fd = (this.fd = await openInPlace(path, follow, signal));
+      const st = await new Promise<Stats>((resolve, reject) => fstatFd(fd, (err, stats) => (err ? reject(err) : resolve(stats))));
       // Replaced between lstat() and open(): a regular file is only ever replaced whole (a descriptor path aside).
       if (st.isDirectory() || (st.isFile() && !follow)) throw fsError('ENOTREG', 'it changed as it was opened');
-      stream = inPlaceStream(fd, st);
-      const handle = fd;
-      w = stream ? streamWriter(stream, signal, undefined, live) : blockWriter(async (data) => void (await writeAll(handle, data, null, signal)), live);
+      const stream = (this.stream = inPlaceStream(fd, st));
+      this.writer = stream
+        ? streamWriter(stream, signal, undefined, this.live)
+        : new BlockWriter(async (data) => void (await writeAll(fd, data, null, signal)), this.live);
     } catch (err) {
-      await release();
-      throw signal?.aborted ? interruptedError(signal.reason) : fail(err);
+      await this.release();
+      throw signal?.aborted ? interruptedError(signal.reason) : this.failure(err);
     }
-  };
-  const release = async () => {
-    if (stream) stream.destroy();
-    else if (fd !== null) await new Promise<void>((resolve) => closeFd(fd!, () => resolve()));
-    fd = null;
-    stream = null;
-  };
-  let prepared = false;
-  const prepare = async () => {
-    if (prepared) return;
-    await w!.flush();
-    check();
+  }
+
+  async write(data: string | Uint8Array): Promise<void> {
+    await this.writer!.write(data);
+    this.check();
+  }
+
+  async prepare(): Promise<void> {
+    if (this.prepared) return;
+    await this.writer!.flush();
+    this.check();
+    const stream = this.stream;
     if (stream) {
-      const s = stream;
-      const finished = new Promise<void>((resolve) => s.once('finish', resolve));
-      s.end();
-      await Promise.race([finished, drained(s, signal)]);
-      check();
+      const finished = new Promise<void>((resolve) => stream.once('finish', resolve));
+      stream.end();
+      await Promise.race([finished, drained(stream, this.signal)]);
+      this.check();
     }
-    prepared = true;
-    await release();
-  };
-  return {
-    ready,
-    async write(data) {
-      await w!.write(data);
-      check();
-    },
-    prepare,
-    commit: prepare,
-    abort: release,
-    closed: false,
-    replaces: false,
-    name: path,
-  };
+    this.prepared = true;
+    await this.release();
+  }
+
+  commit(): Promise<void> {
+    return this.prepare();
+  }
+
+  abort(): Promise<void> {
+    return this.release();
+  }
+
+  private async release(): Promise<void> {
+    const fd = this.fd;
+    if (this.stream) this.stream.destroy();
+    else if (fd !== null) await new Promise<void>((resolve) => closeFd(fd, () => resolve()));
+    this.fd = null;
+    this.stream = null;
+  }
+
+  private check(): void {
+    const err = this.writer?.failed();
+    if (err) throw this.failure(err);
+  }
+
+  private failure(err: unknown): IdvError {
+    return new IdvError('failed', `Cannot write ${this.name}: ${reasonOf(err)}.`);
+  }
 }
 
+type Existing = { mode: number; uid: number; gid: number };
+
 /** A regular file (or a new one), replaced whole: a temporary file beside it, renamed over it by commit(). */
-function replacingSink(path: string, existing: { mode: number; uid: number; gid: number } | null): Sink {
-  const tmp = join(dirname(path), `.${basename(path)}.${randomHex(4)}.tmp`);
-  const fail = (err: unknown) =>
-    new IdvError('failed', `Cannot write ${path}: ${reasonOf(err)}; ${existing ? 'the previous file is left as it was' : 'nothing was written'}.`);
-  let handle: FileHandle | null = null;
-  let size = 0;
-  let aborted = false;
-  let state: 'open' | 'prepared' | 'done' = 'open';
-  const w = blockWriter(async (data) => {
-    size += await writeAll(handle!, data, size);
+class ReplacingSink implements Sink {
+  readonly closed = false;
+  readonly replaces = true;
+  readonly tempPath: string;
+  private handle: FileHandle | null = null;
+  private size = 0;
+  private aborted = false;
+  private state: 'open' | 'prepared' | 'done' = 'open';
+  private readonly writer = new BlockWriter(async (data) => {
+    this.size += await writeAll(this.handle!, data, this.size);
   });
-  const check = () => {
-    if (w.failed()) throw fail(w.failed());
-  };
-  const release = async () => {
-    const h = handle;
-    handle = null;
-    await h?.close().catch(() => undefined);
-  };
-  return {
-    async ready() {
-      try {
-        tempFileOpened(tmp);
-        handle = await fsp.open(tmp, C.O_WRONLY | C.O_CREAT | C.O_EXCL, existing?.mode ?? 0o666);
-        if (aborted) throw new Error('aborted');
-        if (existing) {
-          await handle.chmod(existing.mode); // the umask narrowed the mode open() was given
-          await handle.chown(existing.uid, existing.gid).catch(() => undefined); // allowed to root or the owner only
-        }
-      } catch (err) {
-        await release();
-        await fsp.rm(tmp, { force: true }).catch(() => undefined);
-        tempFileGone(tmp);
-        throw fail(err);
+
+  constructor(
+    readonly name: string,
+    private readonly existing: Existing | null,
+  ) {
+    this.tempPath = join(dirname(name), `.${basename(name)}.${randomHex(4)}.tmp`);
+  }
+
+  async ready(): Promise<void> {
+    const { tempPath, existing } = this;
+    try {
+      tempFileOpened(tempPath);
+      const handle = (this.handle = await fsp.open(tempPath, C.O_WRONLY | C.O_CREAT | C.O_EXCL, existing?.mode ?? 0o666));
+      if (this.aborted) throw new Error('aborted');
+      if (existing) {
+        await handle.chmod(existing.mode); // the umask narrowed the mode open() was given
+        await handle.chown(existing.uid, existing.gid).catch(() => undefined); // allowed to root or the owner only
       }
-    },
-    async write(data) {
-      await w.write(data);
-      check();
-    },
-    async prepare() {
-      if (state !== 'open') return;
-      try {
-        await w.flush();
-        check();
-        // On the disk before any output is put in place: a full disk or a quota fails here, not after.
-        await handle!.sync();
-        await handle!.close();
-        handle = null;
-      } catch (err) {
-        throw err instanceof IdvError ? err : fail(err);
-      }
-      state = 'prepared';
-    },
-    async commit() {
-      await this.prepare();
-      if (state === 'done') return;
-      try {
-        await fsp.rename(tmp, path);
-      } catch (err) {
-        await fsp.rm(tmp, { force: true }).catch(() => undefined);
-        tempFileGone(tmp);
-        throw fail(err);
-      }
-      state = 'done';
-      tempFileGone(tmp);
-    },
-    async abort() {
-      aborted = true;
-      await release();
-      if (state === 'done') return;
-      await fsp.rm(tmp, { force: true }).catch(() => undefined);
-      tempFileGone(tmp);
-    },
-    closed: false,
-    replaces: true,
-    tempPath: tmp,
-    name: path,
-  };
+    } catch (err) {
+      await this.release();
+      await this.removeTemp();
+      throw this.failure(err);
+    }
+  }
+
+  async write(data: string | Uint8Array): Promise<void> {
+    await this.writer.write(data);
+    this.check();
+  }
+
+  async prepare(): Promise<void> {
+    if (this.state !== 'open') return;
+    try {
+      await this.writer.flush();
+      this.check();
+      // On the disk before any output is put in place: a full disk or a quota fails here, not after.
+      await this.handle!.sync();
+      await this.handle!.close();
+      this.handle = null;
+    } catch (err) {
+      throw err instanceof IdvError ? err : this.failure(err);
+    }
+    this.state = 'prepared';
+  }
+
+  async commit(): Promise<void> {
+    await this.prepare();
+    if (this.state === 'done') return;
+    try {
+      await fsp.rename(this.tempPath, this.name);
+    } catch (err) {
+      await this.removeTemp();
+      throw this.failure(err);
+    }
+    this.state = 'done';
+    tempFileGone(this.tempPath);
+  }
+
+  async abort(): Promise<void> {
+    this.aborted = true;
+    await this.release();
+    if (this.state === 'done') return;
+    await this.removeTemp();
+  }
+
+  private async removeTemp(): Promise<void> {
+    await fsp.rm(this.tempPath, { force: true }).catch(() => undefined);
+    tempFileGone(this.tempPath);
+  }
+
+  private async release(): Promise<void> {
+    const handle = this.handle;
+    this.handle = null;
+    await handle?.close().catch(() => undefined);
+  }
+
+  private check(): void {
+    const err = this.writer.failed();
+    if (err) throw this.failure(err);
+  }
+
+  private failure(err: unknown): IdvError {
+    const left = this.existing ? 'the previous file is left as it was' : 'nothing was written';
+    return new IdvError('failed', `Cannot write ${this.name}: ${reasonOf(err)}; ${left}.`);
+  }
 }

@@ -19,95 +19,121 @@ export interface WorkbookSinkOptions {
 }
 
 /** A workbook written to `dest` (a sink from sink.ts: a file replaced whole, standard output, a FIFO…). */
-export function workbookSink(dest: Sink, o: WorkbookSinkOptions = {}): Sink {
-  let path: string | null = null; // where the workbook is built
-  let own: string | null = null; // a private temporary file of our own (dest is written in place)
-  let writer: XlsxWriter | null = null;
-  let state: 'open' | 'prepared' | 'done' | 'aborted' = 'open';
-  const fail = (err: unknown) => (err instanceof IdvError ? err : new IdvError('failed', `Cannot write ${dest.name}: ${fsReason(err)}.`));
+export function workbookSink(dest: Sink, options: WorkbookSinkOptions = {}): Sink {
+  return new WorkbookSink(dest, options.sheetName);
+}
 
-  const start = async (header: readonly string[]) => {
-    const { createXlsxWriter } = await import('./xlsx.js');
-    writer = await createXlsxWriter(path!, header, { sheetName: o.sheetName });
-  };
-  const removeOwn = async () => {
-    if (own === null) return;
-    await fsp.rm(own, { force: true }).catch(() => undefined);
-    tempFileGone(own);
-    own = null;
-  };
-  const finish = async () => {
-    if (writer === null) await start([]);
-    await writer!.end();
-    if (own !== null) {
-      // Standard output, a FIFO or a device: the complete workbook, its bytes as they are.
-      for await (const chunk of createReadStream(own, { highWaterMark: 1024 * 1024 })) await dest.write(chunk as Buffer);
-      await removeOwn();
+class WorkbookSink implements Sink {
+  readonly name: string;
+  /** Where the workbook is built: the sink's own temporary file, or `own`. */
+  private path: string | null = null;
+  /** A private temporary file of our own, when `dest` is written in place. */
+  private own: string | null = null;
+  private writer: XlsxWriter | null = null;
+  private state: 'open' | 'prepared' | 'done' | 'aborted' = 'open';
+  private readied: Promise<void> | null = null;
+
+  constructor(
+    private readonly dest: Sink,
+    private readonly sheetName: string | undefined,
+  ) {
+    this.name = dest.name;
+  }
+
+  get closed(): boolean {
+    return this.dest.closed;
+  }
+
+  get replaces(): boolean {
+    return this.dest.replaces;
+  }
+
+  ready(): Promise<void> {
+    return (this.readied ??= this.open());
+  }
+
+  async write(): Promise<void> {
+    throw new Error('a workbook takes rows, not text');
+  }
+
+  async writeRows(chunk: SheetRows): Promise<void> {
+    await this.ready();
+    try {
+      if (chunk.header !== undefined && this.writer === null) await this.start(chunk.header);
+      for (const row of chunk.rows) await this.writer!.write(row);
+    } catch (err) {
+      throw this.failure(err);
     }
-  };
-  let readied: Promise<void> | null = null;
-  const ready = () =>
-    (readied ??= (async () => {
-      await dest.ready();
-      if (dest.tempPath !== undefined) {
-        path = dest.tempPath;
-        return;
-      }
-      own = join(tmpdir(), `idv-workbook-out-${randomHex(8)}.xlsx`);
-      tempFileOpened(own);
-      try {
-        await (await fsp.open(own, C.O_WRONLY | C.O_CREAT | C.O_EXCL, 0o600)).close();
-      } catch (err) {
-        await removeOwn();
-        throw fail(err);
-      }
-      path = own;
-    })());
-  return {
-    ready,
-    async write() {
-      throw new Error('a workbook takes rows, not text');
-    },
-    async writeRows(chunk: SheetRows) {
-      await ready();
-      try {
-        if (chunk.header !== undefined && writer === null) await start(chunk.header);
-        for (const row of chunk.rows) await writer!.write(row);
-      } catch (err) {
-        throw fail(err);
-      }
-    },
-    async prepare() {
-      if (state !== 'open') return;
-      await ready();
-      try {
-        await finish();
-      } catch (err) {
-        throw fail(err);
-      }
-      await dest.prepare();
-      state = 'prepared';
-    },
-    async commit() {
-      await this.prepare();
-      if (state === 'done') return;
-      await dest.commit();
-      state = 'done';
-    },
-    async abort() {
-      if (state === 'done') return;
-      state = 'aborted';
-      await readied?.catch(() => undefined);
-      await (writer as XlsxWriter | null)?.abort().catch(() => undefined);
-      await removeOwn();
-      await dest.abort();
-    },
-    get closed() {
-      return dest.closed;
-    },
-    get replaces() {
-      return dest.replaces;
-    },
-    name: dest.name,
-  };
+  }
+
+  async prepare(): Promise<void> {
+    if (this.state !== 'open') return;
+    await this.ready();
+    try {
+      await this.finish();
+    } catch (err) {
+      throw this.failure(err);
+    }
+    await this.dest.prepare();
+    this.state = 'prepared';
+  }
+
+  async commit(): Promise<void> {
+    await this.prepare();
+    if (this.state === 'done') return;
+    await this.dest.commit();
+    this.state = 'done';
+  }
+
+  async abort(): Promise<void> {
+    if (this.state === 'done') return;
+    this.state = 'aborted';
+    await this.readied?.catch(() => undefined);
+    await this.writer?.abort().catch(() => undefined);
+    await this.removeOwn();
+    await this.dest.abort();
+  }
+
+  private async open(): Promise<void> {
+    await this.dest.ready();
+    if (this.dest.tempPath !== undefined) {
+      this.path = this.dest.tempPath;
+      return;
+    }
+    const own = (this.own = join(tmpdir(), `idv-workbook-out-${randomHex(8)}.xlsx`));
+    tempFileOpened(own);
+    try {
+      await (await fsp.open(own, C.O_WRONLY | C.O_CREAT | C.O_EXCL, 0o600)).close();
+    } catch (err) {
+      await this.removeOwn();
+      throw this.failure(err);
+    }
+    this.path = own;
+  }
+
+  private async start(header: readonly string[]): Promise<void> {
+    const { createXlsxWriter } = await import('./xlsx.js');
+    this.writer = await createXlsxWriter(this.path!, header, { sheetName: this.sheetName });
+  }
+
+  private async finish(): Promise<void> {
+    if (this.writer === null) await this.start([]);
+    await this.writer!.end();
+    if (this.own !== null) {
+      // Standard output, a FIFO or a device: the complete workbook, its bytes as they are.
+      for await (const chunk of createReadStream(this.own, { highWaterMark: 1024 * 1024 })) await this.dest.write(chunk as Buffer);
+      await this.removeOwn();
+    }
+  }
+
+  private async removeOwn(): Promise<void> {
+    if (this.own === null) return;
+    await fsp.rm(this.own, { force: true }).catch(() => undefined);
+    tempFileGone(this.own);
+    this.own = null;
+  }
+
+  private failure(err: unknown): IdvError {
+    return err instanceof IdvError ? err : new IdvError('failed', `Cannot write ${this.dest.name}: ${fsReason(err)}.`);
+  }
 }

@@ -152,9 +152,9 @@ describe('dates and times', () => {
   it('agrees with the calendar for every day from 1 March 1900 to 9999', () => {
     fc.assert(
       fc.property(fc.integer({ min: 61, max: 2958465 }), (serial) => {
-        const p = dateParts(serial, 0)!;
+        const parts = dateParts(serial, 0)!;
         const d = new Date(Date.UTC(1899, 11, 30) + serial * 86400000);
-        expect([p.y, p.mo, p.d, p.wd]).toEqual([d.getUTCFullYear(), d.getUTCMonth() + 1, d.getUTCDate(), d.getUTCDay()]);
+        expect([parts.year, parts.month, parts.day, parts.weekday]).toEqual([d.getUTCFullYear(), d.getUTCMonth() + 1, d.getUTCDate(), d.getUTCDay()]);
       }),
       { seed: 27, numRuns: 2000 },
     );

@@ -4,6 +4,8 @@ import { formatDuration } from '../../duration.js';
 import { clockTime, notWaited } from '../../output/summary.js';
 import { ERROR, QUOTA_EXCEEDED } from '../../statuses.js';
 import { MAX_EMPTY_WINDOWS, type QuotaStop } from '../../dispatch/quota-gate.js';
+import type { ValidateOptions } from './flags.js';
+import type { Finished } from './pipeline.js';
 
 export interface Ending {
   /** Records per status. */
@@ -70,4 +72,21 @@ export function outcomeOf(e: Ending): IdvError | null {
     return new IdvError('failed', `${records(errors)} could not be validated (error${why}); run the same command again to retry them.`);
   }
   return null;
+}
+
+/** How a run that went to its end ended, for outcomeOf(). */
+export function endingOf(options: ValidateOptions, done: Finished, cached: boolean): Ending {
+  const { stats } = done;
+  return {
+    counts: done.counts,
+    resetAt: stats.resetAt,
+    now: Date.now(),
+    cached,
+    lastFailure: done.lastFailure,
+    maxSpend: options.maxSpend,
+    capped: stats.capped,
+    quotaStopped: stats.quotaStopped,
+    quotaStop: stats.quotaStop,
+    wait: options.wait ? { maxWaitSeconds: options.maxWaitSeconds, waitedMs: stats.waitedMs } : undefined,
+  };
 }

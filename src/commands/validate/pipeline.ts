@@ -4,7 +4,8 @@
 // window, the scheduler sends part-filled batches, so that the three never all wait on each other.
 // The run stops in one place (`stop`): a signal, the writer halting, or the scheduler's fatal error.
 import { interruptedError, IdvError } from '../../errors.js';
-import { forStderr, type Io } from '../../io.js';
+import type { Io } from '../../io.js';
+import type { Client } from '../../api/client.js';
 import type { CacheScope } from '../../cache/store.js';
 import { Scheduler, type DispatchStats } from '../../dispatch/scheduler.js';
 import type { Plan } from '../../plan/plan.js';
@@ -19,9 +20,10 @@ import { ENDPOINT, FIELD } from '../../defaults.js';
 import { liveRecords } from '../../input/live.js';
 import type { ValidateOptions } from './flags.js';
 import type { Target } from './target.js';
+import type { RunLog } from './run-log.js';
 
 export interface Pipeline {
-  o: ValidateOptions;
+  options: ValidateOptions;
   io: Io;
   target: Target;
   plan: Plan;
@@ -30,7 +32,9 @@ export interface Pipeline {
   /** Standard output or -o (null: --split alone); the files of --split. */
   main: Output | null;
   split: SplitOutputs | null;
+  /** The spinner's line; `log` has taken it over (lines go above it) and stops it. */
   progress: Progress;
+  log: RunLog;
   /** Bytes read of the bytes the input holds, when every input's size is known (for the total while reading). */
   bytes?: () => { read: number; total: number } | null;
   /** Given the dispatcher's live counts once it exists, so that a run that stops early can still tell them. */
@@ -47,96 +51,140 @@ export interface Finished {
 }
 
 /** Run it to the end. Null: the reader of standard output went away, and the run ended quietly. */
-export async function runPipeline(p: Pipeline): Promise<Finished | null> {
-  const { o, io, plan, progress } = p;
-  const showProgress = progress.live; // a spinner line: not --quiet, and a terminal that can show one
-
-  // Stops: Ctrl-C / SIGTERM / SIGHUP from the caller, a failed write, a reader that closed standard output,
-  // or the scheduler's fatal error (the key refused, the host unreachable). Any of them frees a waiting reader.
-  const stop = new AbortController();
-  const onSignal = () => stop.abort(io.signal.reason);
-  if (io.signal.aborted) onSignal();
-  else io.signal.addEventListener('abort', onSignal, { once: true });
-
-  const writer = new OrderedWriter({
-    main: p.main,
-    split: p.split,
-    statusOf: (key) => plan.statusOf(key),
-    knownAs: (status) => plan.knownAs(status),
-    only: o.only ? new Set(o.only) : null,
-    exclude: o.exclude ? new Set(o.exclude) : null,
-    live: p.live !== undefined,
-  });
-  void writer.halted.then((why) => stop.abort(why));
-  stop.signal.addEventListener('abort', () => writer.stop(), { once: true });
-
-  const countdown = waitCountdown(io, progress, showProgress && !o.quiet, !o.quiet);
-  let report: ProgressReport | null = null; // started once the dispatcher, whose counts it tells, exists
-  const update = () => report?.changed();
-  let readDone = false;
-  // Between the plan and the dispatcher: what another idv run is validating is waited for, not sent again.
-  const gate = new ClaimGate(plan, stop.signal, (line) => progress.log(forStderr(io, line)));
-  const { client, dispatcher } = await startDispatcher(p, writer, stop.signal, { progress: update, wait: (until) => countdown.start(until) });
-  p.onStats?.(dispatcher.stats);
-  report = progressReport(p, writer, dispatcher, countdown, () => readDone);
-  void dispatcher.fatal.then((err) => stop.abort(err));
-  // Part-filled batches go at once while output waits on them, or while other runs wait on this one's (or it on theirs).
-  let outputWaits = false;
-  let inputWaits = false; // a live input's records have waited their time for a batch to fill
-  const partialBatches = () => dispatcher.sendPartialBatches(outputWaits || gate.urgent || inputWaits);
-  const records = p.live ? liveRecords(p.records, (go) => ((inputWaits = go), partialBatches()), p.live.waited) : p.records;
-  await gate.open(p.cache, {
-    send: (record) => dispatcher.push(record),
-    sendPartialBatches: partialBatches,
-    whenQueueHasRoom: () => dispatcher.whenQueueHasRoom(),
-    answered: (results) => writer.settle(results),
-  });
-
+export async function runPipeline(pipeline: Pipeline): Promise<Finished | null> {
+  const run = new PipelineRun(pipeline);
+  const client = await run.startDispatcher();
   try {
+    return await run.toTheEnd();
+  } catch (err) {
+    return await run.stopped(err);
+  } finally {
+    await run.close(client);
+  }
+}
+
+/** One run of the pipeline: what its parts share (the stop, the writer, the claim gate) as fields. */
+class PipelineRun {
+  private readonly stop = new AbortController();
+  private readonly writer: OrderedWriter;
+  private readonly gate: ClaimGate;
+  private readonly countdown: WaitCountdown;
+  /** Started once the dispatcher, whose counts it tells, exists. */
+  private report: ProgressReport | null = null;
+  private readDone = false;
+  /** Part-filled batches go at once while output waits on them, or a live input's records waited their time. */
+  private outputWaits = false;
+  private inputWaits = false;
+  private dispatcher!: Scheduler<PlannedRecord>;
+  private readonly onSignal = () => this.stop.abort(this.p.io.signal.reason);
+
+  constructor(private readonly p: Pipeline) {
+    const { options, io, plan, progress, log } = p;
+    if (io.signal.aborted) this.onSignal();
+    else io.signal.addEventListener('abort', this.onSignal, { once: true });
+    this.writer = new OrderedWriter({
+      main: p.main,
+      split: p.split,
+      statusOf: (key) => plan.statusOf(key),
+      knownAs: (status) => plan.knownAs(status),
+      only: options.only ? new Set(options.only) : null,
+      exclude: options.exclude ? new Set(options.exclude) : null,
+      live: p.live !== undefined,
+    });
+    void this.writer.halted.then((why) => this.stop.abort(why));
+    this.stop.signal.addEventListener('abort', () => this.writer.stop(), { once: true });
+    this.countdown = new WaitCountdown(progress, log, progress.live && !options.quiet, !options.quiet);
+    // Between the plan and the dispatcher: what another idv run is validating is waited for, not sent again.
+    this.gate = new ClaimGate(plan, this.stop.signal, (line) => log.line(line));
+  }
+
+  /** The client and the scheduler: answers settle the plan, go to the cache, and then to the writer. */
+  async startDispatcher(): Promise<Client> {
+    const { client, dispatcher } = await startDispatcher(this.p, this.writer, this.stop.signal, {
+      progress: () => this.report?.changed(),
+      wait: (until) => this.countdown.start(until),
+    });
+    this.dispatcher = dispatcher;
+    this.p.onStats?.(dispatcher.stats);
+    this.report = progressReport(this.p, this.writer, dispatcher, this.countdown, () => this.readDone);
+    void dispatcher.fatal.then((err) => this.stop.abort(err));
+    return client;
+  }
+
+  /** Read every record, hand the new ones on, then wait for the answers and the writes. */
+  async toTheEnd(): Promise<Finished> {
+    const { gate, writer, dispatcher } = this;
+    await gate.open(this.p.cache, {
+      send: (record) => dispatcher.push(record),
+      sendPartialBatches: () => this.sendPartialBatches(),
+      whenQueueHasRoom: () => dispatcher.whenQueueHasRoom(),
+      answered: (results) => writer.settle(results),
+    });
     writer.begin();
-    for await (const block of records) {
-      if (stop.signal.aborted) break;
-      writer.add(block);
-      await gate.push(block); // the NEW records: sent, or held while another run validates them
-      update();
-      await writer.written(); // output keeps pace with input
-      await dispatcher.whenQueueHasRoom();
-      if (writer.full) {
-        // Output waits on the records at the window's head: their batch must not wait for more input.
-        const room = writer.waitForRoom();
-        outputWaits = true;
-        partialBatches();
-        await room;
-        outputWaits = false;
-        partialBatches();
-      }
-    }
-    readDone = true;
-    update();
+    await this.readAll();
+    this.readDone = true;
+    this.report!.changed();
     await gate.drain();
     const stats = await dispatcher.finish();
     await writer.finish();
-    if (stop.signal.aborted) throw interruptedError(stop.signal.reason);
-    report.stop();
-    progress.stop();
-    countdown.stop();
+    if (this.stop.signal.aborted) throw interruptedError(this.stop.signal.reason);
+    this.stopShowing();
     return { counts: writer.counts, stats, lastFailure: dispatcher.lastFailure() };
-  } catch (err) {
-    report.stop();
-    progress.stop();
-    countdown.stop();
-    await writer.abort();
-    if (writer.failed) throw writer.failed;
-    if (stop.signal.reason === 'EPIPE') return null; // a reader that went away: end quietly
-    if (stop.signal.aborted && !(err instanceof IdvError && err.kind !== 'interrupted')) {
-      await dispatcher.finish().catch(() => undefined);
-      throw interruptedError(stop.signal.reason);
+  }
+
+  private async readAll(): Promise<void> {
+    const { p, writer, dispatcher } = this;
+    const records = p.live ? liveRecords(p.records, (go) => ((this.inputWaits = go), this.sendPartialBatches()), p.live.waited) : p.records;
+    for await (const block of records) {
+      if (this.stop.signal.aborted) break;
+      writer.add(block);
+      await this.gate.push(block); // the NEW records: sent, or held while another run validates them
+      this.report!.changed();
+      await writer.written(); // output keeps pace with input
+      await dispatcher.whenQueueHasRoom();
+      if (writer.full) await this.outputWaitsForBatches();
+    }
+  }
+
+  /** Output waits on the records at the window's head: their batch must not wait for more input. */
+  private async outputWaitsForBatches(): Promise<void> {
+    const windowHasRoom = this.writer.waitForRoom();
+    this.outputWaits = true;
+    this.sendPartialBatches();
+    await windowHasRoom;
+    this.outputWaits = false;
+    this.sendPartialBatches();
+  }
+
+  /** Part-filled batches go while output, another run (or this run, on theirs) or a live input waits on them. */
+  private sendPartialBatches(): void {
+    this.dispatcher.sendPartialBatches(this.outputWaits || this.gate.urgent || this.inputWaits);
+  }
+
+  /** The run stopped before its end: what it wrote is taken back, and the error says why (null: a reader that went away). */
+  async stopped(err: unknown): Promise<null> {
+    this.stopShowing();
+    await this.writer.abort();
+    if (this.writer.failed) throw this.writer.failed;
+    const { signal } = this.stop;
+    if (signal.reason === 'EPIPE') return null; // a reader that went away: end quietly
+    if (signal.aborted && !(err instanceof IdvError && err.kind !== 'interrupted')) {
+      await this.dispatcher.finish().catch(() => undefined);
+      throw interruptedError(signal.reason);
     }
     throw err;
-  } finally {
-    report.stop(); // also when the claim gate failed to open
-    io.signal.removeEventListener('abort', onSignal);
-    gate.close();
+  }
+
+  private stopShowing(): void {
+    this.report!.stop();
+    this.p.log.handBack();
+    this.countdown.stop();
+  }
+
+  async close(client: Client): Promise<void> {
+    this.report?.stop();
+    this.p.io.signal.removeEventListener('abort', this.onSignal);
+    this.gate.close();
     await client.close();
   }
 }
@@ -149,7 +197,7 @@ function progressReport(
   countdown: { running(): boolean },
   readDone: () => boolean,
 ): ProgressReport {
-  const { o, io, plan, progress } = p;
+  const { options, plan, progress } = p;
   return startProgressReport({
     progress,
     facts: () => ({
@@ -163,77 +211,87 @@ function progressReport(
     }),
     // While the countdown to the quota's reset runs, it keeps the line (it stops itself at the reset).
     paused: () => countdown.running(),
-    log: o.verbose && !o.quiet ? (line) => progress.log(forStderr(io, line)) : null,
+    log: options.verbose && !options.quiet ? (line) => p.log.line(line) : null,
   });
 }
 
 /** The client and the scheduler of a run: answers settle the plan, go to the cache, and then to the writer. */
-async function startDispatcher(
-  p: Pipeline,
-  writer: OrderedWriter,
-  signal: AbortSignal,
-  on: { progress(): void; wait(until: number): void },
-) {
-  const { o, io, plan, progress } = p;
-  let cacheWarned = false;
+async function startDispatcher(p: Pipeline, writer: OrderedWriter, signal: AbortSignal, on: { progress(): void; wait(until: number): void }) {
+  const { options, io, log } = p;
   const { createClient } = await import('../../api/client.js');
   const client = await createClient({
     baseUrl: p.target.baseUrl,
     key: p.target.key,
-    timeoutMs: o.timeoutSeconds * 1000,
-    connections: o.concurrency,
+    timeoutMs: options.timeoutSeconds * 1000,
+    connections: options.concurrency,
     env: io.env,
     secrets: io.secrets,
     network: io.network,
-    log: o.verbose ? (line) => progress.log(forStderr(io, `idv: ${line}`)) : undefined,
+    log: options.verbose ? (line) => log.verbose(line) : undefined,
   });
+  const settle = settleAnswers(p, writer);
   const dispatcher = new Scheduler<PlannedRecord>({
     client,
-    endpoint: ENDPOINT[o.kind],
-    field: FIELD[o.kind],
+    endpoint: ENDPOINT[options.kind],
+    field: FIELD[options.kind],
     host: new URL(p.target.baseUrl).host,
-    batchSize: o.batchSize,
-    concurrency: o.concurrency,
-    retries: o.retries,
-    maxSpend: o.maxSpend,
-    wait: o.wait,
-    maxWaitSeconds: o.maxWaitSeconds,
+    batchSize: options.batchSize,
+    concurrency: options.concurrency,
+    retries: options.retries,
+    maxSpend: options.maxSpend,
+    wait: options.wait,
+    maxWaitSeconds: options.maxWaitSeconds,
     signal,
-    onResults(results) {
-      for (const [record, status] of results) plan.settle(record.key, status);
-      if (p.cache) {
-        p.cache.append(results.map(([i, s]) => [i.key, s])); // the store keeps only what is cacheable
-        const err = p.cache.writeError();
-        if (err && !cacheWarned) {
-          cacheWarned = true;
-          progress.log(forStderr(io, `idv: warning: cannot write the cache (${err.code ?? err.message}: ${p.cache.path}); this run's results will be paid for again by the next run.`));
-        }
-      }
-      writer.settle(results);
-    },
+    onResults: settle,
     onProgress: on.progress,
     onWait: on.wait,
   });
   return { client, dispatcher };
 }
 
+/** Answers settle the plan, go to the cache (its first failure to write said once), then to the writer. */
+function settleAnswers(p: Pipeline, writer: OrderedWriter): (results: Array<[PlannedRecord, string]>) => void {
+  let cacheWarned = false;
+  return (results) => {
+    for (const [record, status] of results) p.plan.settle(record.key, status);
+    if (p.cache) {
+      p.cache.append(results.map(([record, status]) => [record.key, status])); // the store keeps only what is cacheable
+      const err = p.cache.writeError();
+      if (err && !cacheWarned) {
+        cacheWarned = true;
+        p.log.warning(`cannot write the cache (${err.code ?? err.message}: ${p.cache.path}); this run's results will be paid for again by the next run.`);
+      }
+    }
+    writer.settle(results);
+  };
+}
+
 /** The wait for the quota (--wait): a countdown on the spinner line on a terminal, one line otherwise. */
-function waitCountdown(io: Io, progress: Progress, live: boolean, say: boolean) {
-  let timer: NodeJS.Timeout | null = null;
-  const stop = () => {
-    if (timer) clearInterval(timer);
-    timer = null;
-  };
-  return {
-    start(until: number) {
-      const line = () => `Quota used up; waiting ${formatDuration((until - Date.now()) / 1000)} for it to reset (at ${clockTime(until, Date.now())}), as --wait asks.`;
-      stop();
-      if (live) {
-        progress.update(line());
-        timer = setInterval(() => (Date.now() >= until ? stop() : progress.update(line())), 1000);
-      } else if (say) progress.log(forStderr(io, `idv: ${line()}`));
-    },
-    stop,
-    running: () => timer !== null,
-  };
+class WaitCountdown {
+  private timer: NodeJS.Timeout | null = null;
+
+  constructor(
+    private readonly progress: Progress,
+    private readonly log: RunLog,
+    private readonly onTheLine: boolean,
+    private readonly said: boolean,
+  ) {}
+
+  start(until: number): void {
+    const line = () => `Quota used up; waiting ${formatDuration((until - Date.now()) / 1000)} for it to reset (at ${clockTime(until, Date.now())}), as --wait asks.`;
+    this.stop();
+    if (this.onTheLine) {
+      this.progress.update(line());
+      this.timer = setInterval(() => (Date.now() >= until ? this.stop() : this.progress.update(line())), 1000);
+    } else if (this.said) this.log.line(`idv: ${line()}`);
+  }
+
+  stop(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+  }
+
+  running(): boolean {
+    return this.timer !== null;
+  }
 }

@@ -1,0 +1,154 @@
+// The inputs of `idv emails|domains`: files, standard input and the items given with --item, as one stream of
+// records. Every source is checked before anything is sent (a file that cannot be read, or whose layout idv
+// cannot guess, is refused first, not after paying for the files before it), and each source's records and
+// bytes are counted as they are read, for the report and the progress line's total.
+import type { Io } from '../../io.js';
+import { inputError } from '../../errors.js';
+import { openSource, sourcesFor, statInputFiles, type InputRecord, type OpenedSource, type Source } from '../../input/read.js';
+import { isItemsSource, itemsSources, openItems, refuseItemsAsFiles } from '../../input/items.js';
+import type { LayoutOverrides } from '../../input/detect.js';
+import type { ReportInput } from '../../output/report.js';
+import type { ValidateOptions } from './flags.js';
+import { countBytes, type ByteCount } from './progress-report.js';
+import { fileLayout, type FileLayout } from './dry-run.js';
+import { emptyInputLine } from './wrote.js';
+import type { RunLog } from './run-log.js';
+
+export class RunInputs {
+  /** Each source once opened (its layout, what reading it found), by its place among the sources. */
+  private readonly opened: OpenedSource[] = [];
+  private readonly records: number[];
+
+  private constructor(
+    private readonly options: ValidateOptions,
+    private readonly sources: Source[],
+    private readonly sizes: Map<string, number>,
+    private readonly counted: ByteCount,
+  ) {
+    this.records = sources.map(() => 0);
+  }
+
+  /**
+   * The run's sources: files, standard input, the items given with --item. An address typed where a FILE goes,
+   * and a named file that is missing or a folder, are refused before anything is read or sent.
+   */
+  static async check(options: ValidateOptions, io: Io): Promise<RunInputs> {
+    await refuseItemsAsFiles(options.kind, options.files, io.cwd);
+    const given = sourcesFor(options.files, io, itemsSources(options.items));
+    const sizes = await statInputFiles(options.files, io.cwd);
+    // A size of 0 is an empty file or a FIFO: no total can be told from it.
+    const counted = countBytes(given, (s) => (isItemsSource(s) ? 0 : sizes.get(s.path) || undefined));
+    return new RunInputs(options, counted.sources, sizes, counted);
+  }
+
+  /**
+   * Open the first source (its layout shapes the output) and make sure of the others: with --keep-columns they
+   * are opened and must have its columns; else each is opened to guess its layout and closed again.
+   */
+  async open(overrides: LayoutOverrides, log: RunLog): Promise<OpenedInputs> {
+    const open = (s: Source) => this.openOne(s, overrides, log);
+    const first = await open(this.sources[0]!);
+    const rest = this.options.keepColumns
+      ? await sameColumns(first, this.sources.slice(1), open)
+      : await probeLayouts(this.sources.slice(1), (s) => this.openOne(s, overrides, null), open);
+    const all = [first, ...rest];
+    return {
+      first,
+      // Standard input or a FIFO: records are sent and written as they come (input/live.ts).
+      live: all.some((s) => 'records' in s && s.live),
+      records: this.read(all, open, log),
+    };
+  }
+
+  /** Bytes read of the bytes the inputs hold, when every size is known. */
+  bytes(): { read: number; total: number } | null {
+    return this.counted.bytes();
+  }
+
+  reportInputs(): ReportInput[] {
+    return this.sources.map((s, i) => ({ path: s.path, bytes: this.sizes.get(s.path) ?? null, records: this.records[i]! }));
+  }
+
+  /** Lines that held text and were no records, in every source read so far. */
+  skippedLines(): number {
+    return this.opened.reduce((n, s) => n + s.facts().skippedLines, 0);
+  }
+
+  /** Each source's layout, once read (for --dry-run). */
+  layouts(): FileLayout[] {
+    return this.opened.map((s, i) => fileLayout(this.sources[i]!.path === '-' ? '-' : this.sources[i]!.name, s, this.records[i]!));
+  }
+
+  /** `log`: where its notes go; null to open it silently (its notes are said when its turn comes). */
+  private openOne(source: Source, overrides: LayoutOverrides, log: RunLog | null): Promise<OpenedSource> {
+    if (isItemsSource(source)) return openItems(source, this.options.kind, this.options.keepColumns, openSource);
+    return openSource(source, this.options.kind, overrides, log?.listeners);
+  }
+
+  /** The records of every source in turn, counted; an input without records is said, not passed over. */
+  private async *read(sources: Array<Source | OpenedSource>, open: (s: Source) => Promise<OpenedSource>, log: RunLog): AsyncGenerator<InputRecord[]> {
+    for (let i = 0; i < sources.length; i++) {
+      const source = sources[i]!;
+      const opened = 'records' in source ? source : await open(source);
+      this.opened[i] = opened;
+      for await (const block of opened.records) {
+        this.counted.reading(i);
+        this.records[i]! += block.length;
+        yield block;
+      }
+      if (this.records[i] === 0) log.line(emptyInputLine(opened.name, i === sources.length - 1 && this.records.every((n) => n === 0)));
+    }
+  }
+}
+
+export interface OpenedInputs {
+  first: OpenedSource;
+  live: boolean;
+  records: AsyncIterable<InputRecord[]>;
+}
+
+/**
+ * The other sources, opened, when their columns are the first's: --keep-columns writes one header, and a
+ * file whose columns differ would be misaligned under it. Refused before anything is sent (exit 2).
+ */
+async function sameColumns(first: OpenedSource, rest: Source[], open: (s: Source) => Promise<OpenedSource>): Promise<OpenedSource[]> {
+  const shape = (l: OpenedSource['layout']) => (l.delimiter === null ? 'a plain list' : l.header ? l.header.map((h) => h.trim()).join(l.delimiter) : 'no header');
+  const opened: OpenedSource[] = [];
+  for (const source of rest) {
+    const next = await open(source);
+    opened.push(next);
+    if (shape(next.layout) !== shape(first.layout)) {
+      for (const each of opened) await each.close();
+      throw inputError(
+        `${next.name} has other columns than ${first.name} (${shape(next.layout)} / ${shape(first.layout)}); with --keep-columns every file needs the same header: run them one at a time.`,
+      );
+    }
+  }
+  return opened;
+}
+
+/**
+ * The other sources, each opened once to guess its layout (which throws when idv cannot read it) and closed
+ * again, silently: it is read, and its notes said, when its turn comes. Standard input cannot be opened twice,
+ * so it stays open.
+ */
+async function probeLayouts(
+  rest: Source[],
+  probe: (s: Source) => Promise<OpenedSource>,
+  open: (s: Source) => Promise<OpenedSource>,
+): Promise<Array<Source | OpenedSource>> {
+  const checked: Array<Source | OpenedSource> = [];
+  try {
+    for (const source of rest) {
+      if (source.path === '-') checked.push(await open(source));
+      else {
+        await (await probe(source)).close();
+        checked.push(source);
+      }
+    }
+  } catch (err) {
+    for (const s of checked) if ('records' in s) await s.close();
+    throw err;
+  }
+  return checked;
+}

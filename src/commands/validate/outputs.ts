@@ -1,0 +1,93 @@
+// The outputs of `idv emails|domains`: the format, the main output (standard output or -o) and the --split
+// files, opened before anything is sent: an output that cannot be written (-o naming a folder, a missing
+// folder, a --split folder that cannot be made) fails before anything is paid for, leaving no temporary file.
+import type { Io } from '../../io.js';
+import { usageError } from '../../errors.js';
+import { COLUMN } from '../../defaults.js';
+import { resolvePath } from '../../paths.js';
+import { STATUSES_OF } from '../../statuses.js';
+import { columnsOf } from '../../wrap.js';
+import type { OpenedSource } from '../../input/read.js';
+import { createFormatter, formatForPath, refuseExtension, type Format, type FormatOptions } from '../../output/format.js';
+import type { Output, SplitOutputs } from '../../output/ordered-writer.js';
+import { isStdout, outputSink } from '../../output/sink.js';
+import { workbookSink } from '../../output/workbook-sink.js';
+import { splitOutputs } from '../../output/split.js';
+import { suggest } from '../../output/suggest.js';
+import { loadChalk } from '../../output/colors.js';
+import type { ValidateOptions } from './flags.js';
+
+export interface Outputs {
+  /** Standard output or -o; null: --split alone. */
+  main: Output | null;
+  split: SplitOutputs | null;
+}
+
+/** The format of the main output: -f, else -o's extension, else a table on a terminal and CSV elsewhere. */
+export function chooseFormat(options: ValidateOptions, io: Io): Format {
+  if (options.output && !options.format) refuseExtension(options.output);
+  const format = options.format ?? (options.output ? (formatForPath(options.output) ?? 'csv') : io.stdoutIsTTY ? 'table' : 'csv');
+  // A workbook is bytes no terminal shows: to a terminal it goes to a file (a pipe, `> x.xlsx` or -o take it).
+  if (format === 'xlsx' && !options.dryRun && io.stdoutIsTTY && isStdout(options.output, io.cwd) && !(options.split && !options.output)) {
+    throw usageError('idv does not write a workbook to a terminal: give -o FILE.xlsx (or redirect it: > FILE.xlsx).');
+  }
+  return format;
+}
+
+/** The split files' format: the one asked for, or -o's; csv for a table. */
+export function splitFormat(options: ValidateOptions): Exclude<Format, 'table'> {
+  const format = options.format ?? (options.output ? formatForPath(options.output) : undefined) ?? 'csv';
+  return format === 'table' ? 'csv' : format;
+}
+
+/** Whether a workbook is written with every input column (then each cell keeps the type a workbook gave it). */
+export function writesWorkbookColumns(options: ValidateOptions, format: Format): boolean {
+  return options.keepColumns && (format === 'xlsx' || (options.split !== undefined && splitFormat(options) === 'xlsx'));
+}
+
+/** Open the main output and the --split folder, shaped by the first input's layout; nothing is left behind on failure. */
+export async function openOutputs(options: ValidateOptions, io: Io, format: Format, first: OpenedSource, live: boolean): Promise<Outputs> {
+  const layout = formatOptions(options, first);
+  const main = hasMainOutput(options, io, format) ? await mainOutput(options, io, format, layout, first, live) : null;
+  try {
+    await main?.sink.ready();
+    const split = options.split ? await splitOutputs(resolvePath(io.cwd, options.split), splitFormat(options), layout, STATUSES_OF[options.kind], io.signal) : null;
+    return { main, split };
+  } catch (err) {
+    await main?.sink.abort();
+    throw err;
+  }
+}
+
+function formatOptions(options: ValidateOptions, first: OpenedSource): FormatOptions {
+  return {
+    column: COLUMN[options.kind],
+    keepColumns: options.keepColumns,
+    header: first.layout.header,
+    delimiter: first.layout.delimiter,
+    width: first.layout.width,
+    itemColumn: first.layout.column,
+    suggest: options.suggest ? (item) => suggest(options.kind, item) : null,
+    safeCsv: options.safeCsv,
+  };
+}
+
+async function mainOutput(options: ValidateOptions, io: Io, format: Format, layout: FormatOptions, first: OpenedSource, live: boolean): Promise<Output> {
+  const formatter = await createFormatter(format, {
+    ...layout,
+    chalk: format === 'table' && io.color && !options.output ? await loadChalk(true) : null,
+    lineWidth: options.output ? undefined : columnsOf(io.stdout, io.stdoutIsTTY),
+    live,
+  });
+  const sink = format === 'xlsx' ? workbookSink(outputSink(options.output, io), { sheetName: first.sheet?.name }) : outputSink(options.output, io, live);
+  return { formatter, sink };
+}
+
+/**
+ * Whether there is a main output: always, but with --split to a terminal and no -o or --format, where the
+ * split files are the output (a table of every record would only scroll past).
+ */
+function hasMainOutput(options: ValidateOptions, io: Io, format: Format): boolean {
+  if (options.split && !options.output && io.stdoutIsTTY && format === 'xlsx') return false; // the workbooks are the split files
+  return !(options.split && !options.output && !options.format && io.stdoutIsTTY && format === 'table');
+}
