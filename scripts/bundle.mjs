@@ -22,6 +22,8 @@ import * as esbuild from 'esbuild';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const DIST = join(ROOT, 'dist');
+// Every bundle: one CommonJS file for the oldest Node idv supports.
+const CJS = { bundle: true, platform: 'node', format: 'cjs', target: 'node20.19', legalComments: 'none', logLevel: 'warning' };
 // The code caches of an earlier build go first: a build that stops half-way leaves none.
 for (const old of readdirSync(DIST)) if (/^program.*\.cache$/.test(old)) rmSync(join(DIST, old));
 
@@ -30,12 +32,7 @@ for (const old of readdirSync(DIST)) if (/^program.*\.cache$/.test(old)) rmSync(
 await esbuild.build({
   stdin: { contents: "export { default as ora } from 'ora';\nexport { Chalk } from 'chalk';\n", resolveDir: ROOT, loader: 'js' },
   outfile: join(DIST, 'terminal.cjs'),
-  bundle: true,
-  platform: 'node',
-  format: 'cjs',
-  target: 'node20.19',
-  legalComments: 'none',
-  logLevel: 'warning',
+  ...CJS,
 });
 
 // Workbooks (.xlsx in and out: dist/input/xlsx.js, dist/output/xlsx.js, the modules they import, and saxes) are
@@ -46,29 +43,19 @@ const WORKBOOK = { input: join(DIST, 'input', 'xlsx.js'), output: join(DIST, 'ou
 await esbuild.build({
   stdin: { contents: `export * as input from ${JSON.stringify(WORKBOOK.input)};\nexport * as output from ${JSON.stringify(WORKBOOK.output)};\n`, resolveDir: ROOT, loader: 'js' },
   outfile: join(DIST, 'xlsx.cjs'),
-  bundle: true,
-  platform: 'node',
-  format: 'cjs',
-  target: 'node20.19',
-  legalComments: 'none',
-  logLevel: 'warning',
+  ...CJS,
 });
 
 const result = await esbuild.build({
   entryPoints: [join(DIST, 'run-entry.js')],
   outfile: join(DIST, 'program.cjs'),
-  bundle: true,
-  platform: 'node',
-  format: 'cjs',
-  target: 'node20.19',
+  ...CJS,
   // Every import() becomes a require(), lazy as before (see above).
   supported: { 'dynamic-import': false },
   external: ['undici', 'iconv-lite', 'jschardet', './terminal.cjs', './xlsx.cjs'],
   // dist/version.js finds package.json from its own URL; in the bundle that is dist/program.cjs's.
   define: { 'import.meta.url': '__idvModuleUrl' },
   banner: { js: "const __idvModuleUrl = require('node:url').pathToFileURL(__filename).href;" },
-  legalComments: 'none',
-  logLevel: 'warning',
   metafile: true,
   plugins: [
     {
