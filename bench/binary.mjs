@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // The single executable (`npm run build:binary` → dist-bin/idv): its size, and its start-up against
-// `node bin/idv.js` (issue 11: no slower), as the median wall time and the mean CPU time of N interleaved
+// `node bin/idv.js` (it must be no slower), as the median wall time and the mean CPU time of N interleaved
 // runs. bench/run.mjs calls this when the binary exists; alone: `node bench/binary.mjs [--quick] [--runs N]`.
 //
 // Two comparisons: with the machine's node (what a user who has Node runs), and with the Node the binary

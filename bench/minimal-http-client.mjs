@@ -1,4 +1,4 @@
-// The yardstick of `npm run bench`'s throughput and start-up lines (issue 14): the fastest client a user
+// The yardstick of `npm run bench`'s throughput and start-up lines: the fastest client a user
 // could write by hand. node:http with a keep-alive agent, batches of 100, 4 requests in flight, CSV on
 // stdout. No checks, no retries, no dedup, no cache, no ordering beyond "each batch as it is answered".
 // Usage: BASE=http://127.0.0.1:PORT KEY=... node bench/minimal-http-client.mjs FILE

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm run bench` (issues 5, 14, 27): start-up, throughput against the fastest hand-written client, peak memory,
+// `npm run bench`: start-up, throughput against the fastest hand-written client, peak memory,
 // cached rerun, a small run with a big cache, a live stream's line-to-result time and memory, a 1,000,000-row
 // workbook, and a 10,000,000-line dry run.
 // Plain Node ESM, built-ins only. Run after `npm run build` (the npm script does it).
@@ -23,7 +23,7 @@ import { fileURLToPath } from 'node:url';
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const OUT = join(ROOT, 'bench', 'out');
 const IDV = join(ROOT, 'bin', 'idv.js');
-// The yardstick: node:http keep-alive, batches of 100, 4 in flight, CSV out, no checks (issue 14). The fetch
+// The yardstick: node:http keep-alive, batches of 100, 4 in flight, CSV out, no checks. The fetch
 // client is kept as a second, weaker line.
 const MINIMAL = join(ROOT, 'bench', 'minimal-http-client.mjs');
 const MINIMAL_FETCH = join(ROOT, 'bench', 'minimal-client.mjs');
@@ -486,7 +486,7 @@ async function cachedRerun() {
   });
 }
 
-// A small run with a big cache (issue 14): 10 new addresses with the cached rerun's results in the cache,
+// A small run with a big cache: 10 new addresses with the cached rerun's results in the cache,
 // against the same run with an empty cache. Both send their 10 (new ones each time) and keep the cache on.
 async function bigCache() {
   const n = CFG.cachedSize;
@@ -550,7 +550,7 @@ async function httpLayer() {
   });
 }
 
-// A live stream on standard input (issue 27): lines written at a steady rate into idv's stdin through a pipe,
+// A live stream on standard input: lines written at a steady rate into idv's stdin through a pipe,
 // each result's arrival held against its line's: the median and the worst, and peak memory over a longer run.
 async function streams() {
   await withSandbox(async (url) => {
@@ -656,7 +656,7 @@ function streamed(url, count, gapMs, rss = false) {
   });
 }
 
-// A workbook at Excel's scale (issue 27): bench/xlsx.mjs's reader and writer alone, then idv reading the same
+// A workbook at Excel's scale: bench/xlsx.mjs's reader and writer alone, then idv reading the same
 // 1,000,000-row sheet (--dry-run: every row read, checked and counted), with its time and peak RSS.
 async function workbooks() {
   const rows = QUICK ? 100_000 : 1_000_000;

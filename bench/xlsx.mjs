@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Workbooks at scale (issue 27): a 1,000,000-row sheet read, and 1,000,000 records written, each in a process
+// Workbooks at scale: a 1,000,000-row sheet read, and 1,000,000 records written, each in a process
 // of its own through dist/xlsx.cjs (what the program requires when it meets a workbook), with its time and
 // peak RSS. Target: each within ~300 MB (the largest sheet Excel allows is 1,048,576 rows).
 //

@@ -1,6 +1,6 @@
 // What src/cli.cts needs of the program, from one module. The build bundles it, with everything it imports,
 // into dist/program.cjs (scripts/bundle.mjs), which cli.cts require()s: one file read and compiled instead of
-// some sixty ES modules resolved one by one, which cost a short run more than its work (issue 14).
+// some sixty ES modules resolved one by one, which cost a short run more than its work.
 export { runCli, fail } from './main.js';
 export { Secrets } from './secrets.js';
 export { removeTempFilesNow } from './temp-files.js';
