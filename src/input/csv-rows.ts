@@ -1,5 +1,5 @@
 // CSV rows from decoded blocks, exactly as csv-parse reads them with parseOptions(delimiter), at a fraction of
-// its cost (csv-parse spends ~4 µs a row; a 1,000,000-line export read twice as slowly as a plain list):
+// its cost (through csv-parse alone, a large export read far more slowly than a plain list):
 //   - a line without a quote (most lines of most exports) is split at the delimiter: with no quote there is no
 //     escape either, so its cells are the text between delimiters, as csv-parse gives them;
 //   - from a line with a quote on, csv-parse itself reads the text up to the first line end after which its
