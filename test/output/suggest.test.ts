@@ -1,8 +1,8 @@
-// --suggest for a provider's name typed without its ending: `x@gmail` gets gmail.com as `x@gmailcom` does;
-// `@hotmail`, `@yahoo` likewise; one edit of a long enough name (`gmial`) too; a dotless word that is no
-// provider's name gets nothing.
+// --suggest (src/output/suggest.ts): pairs both ways, since a miss costs little and a wrong suggestion costs a
+// subscriber. A provider's name typed without its ending (`x@gmail` gets gmail.com as `x@gmailcom` does; `@hotmail`,
+// `@yahoo` likewise; one edit of a long enough name, `gmial`, too); a dotless word that is no provider's name gets nothing.
 import { describe, expect, it } from 'vitest';
-import { suggest, suggestDomain } from '../../src/output/suggest.js';
+import { suggest, suggestDomain, oneEdit } from '../../src/output/suggest.js';
 import { run } from '../fake-io.js';
 
 describe('a provider\'s name without its ending', () => {
@@ -41,5 +41,56 @@ describe('idv emails --suggest', () => {
       'email,status,suggestion\nx@gmail,invalid,x@gmail.com\ny@hotmail,invalid,y@hotmail.com\nz@yahoo,invalid,z@yahoo.com\nw@gmailcom,invalid,w@gmail.com\nu@example,invalid,\n',
     );
     expect(r.exitCode).toBe(0);
+  });
+});
+
+describe('suggestDomain', () => {
+  const suggests: Array<[string, string]> = [
+    ['gmial.com', 'gmail.com'],
+    ['gmai.com', 'gmail.com'],
+    ['gnail.com', 'gmail.com'],
+    ['gmaill.com', 'gmail.com'],
+    ['gmail.con', 'gmail.com'],
+    ['gmail.co', 'gmail.com'],
+    ['gmail.cm', 'gmail.com'],
+    ['hotmail.con', 'hotmail.com'],
+    ['hotmial.com', 'hotmail.com'],
+    ['hotmal.com', 'hotmail.com'],
+    ['yaho.com', 'yahoo.com'],
+    ['yahooo.com', 'yahoo.com'],
+    ['outlok.com', 'outlook.com'],
+    ['iclod.com', 'icloud.com'],
+    ['aol.con', 'aol.com'],
+    ['aol.cmo', 'aol.com'],
+    ['qq.co', 'qq.com'],
+    ['comcast.ent', 'comcast.net'],
+    ['hotmail.co.ul', 'hotmail.co.uk'],
+    ['GMIAL.COM', 'gmail.com'],
+  ];
+  for (const [typo, meant] of suggests) it(`${typo} → ${meant}`, () => expect(suggestDomain(typo)).toBe(meant));
+
+  const none: string[] = [
+    'gmail.com', 'gmx.com', 'gmx.net', 'mail.com', 'ymail.com', 'me.com', 'mac.com', 'live.com', 'msn.com', 'aol.com', 'hotmail.fr',
+    'outlook.de', 'yahoo.co.jp', 'googlemail.com', 'web.de', 'proton.me',
+    'aon.com', 'gmc.com', 'msa.com', 'web.dk', 'life.com', 'mall.com', 'qq.cc',
+    'acme-corp.com', 'example.com', 'company.co', 'gmail-support.com', 'mail.google.com', 'eu.gmail.com',
+    'hotmail.com.', 'gmail.org.uk',
+  ];
+  for (const d of none) it(`${d}: none`, () => expect(suggestDomain(d)).toBe(null));
+});
+
+describe('suggest', () => {
+  it('mends the domain of an address, never its local part', () => {
+    expect(suggest('emails', 'Jane.Doe+news@gmial.com')).toBe('Jane.Doe+news@gmail.com');
+    expect(suggest('emails', 'jane@gmail.com')).toBe(null);
+    expect(suggest('emails', 'not-an-address')).toBe(null);
+    expect(suggest('domains', 'yaho.com')).toBe('yahoo.com');
+  });
+});
+
+describe('oneEdit', () => {
+  it('insertion, deletion, substitution, neighbour swap; not two edits, not none', () => {
+    expect([oneEdit('gmal', 'gmail'), oneEdit('gmaiil', 'gmail'), oneEdit('gmaik', 'gmail'), oneEdit('gmial', 'gmail')]).toEqual([true, true, true, true]);
+    expect([oneEdit('gmail', 'gmail'), oneEdit('gmx', 'gmail'), oneEdit('giaml', 'gmail'), oneEdit('abcd', 'badc')]).toEqual([false, false, false, false]);
   });
 });

@@ -3,8 +3,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { makeHome, type Home } from './helpers.js';
-import { run } from './fake-io.js';
+import { makeHome, type Home } from '../helpers.js';
+import { run } from '../fake-io.js';
 
 let home: Home;
 beforeEach(async () => {
@@ -57,7 +57,7 @@ describe('header', () => {
 
 describe('several files', () => {
   it('a later file idv cannot read is refused before anything is sent, not after paying for the files before it', async () => {
-    const { sandbox, sentItems } = await import('./helpers.js');
+    const { sandbox, sentItems } = await import('../helpers.js');
     const { sb, env } = await sandbox({ quota: 0 }, home);
     try {
       // Large enough that whole batches of it go out while it is read.
@@ -119,7 +119,7 @@ describe('one-column lists', () => {
 
 describe('idv domains', () => {
   it('a host with a label that starts or ends with a hyphen, or is longer than 63 characters, is invalid and never sent', async () => {
-    const { sandbox, sentItems } = await import('./helpers.js');
+    const { sandbox, sentItems } = await import('../helpers.js');
     const { sb, env } = await sandbox({ quota: 0 }, home);
     try {
       const long = 'a'.repeat(64);

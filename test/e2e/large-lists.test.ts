@@ -4,9 +4,9 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { makeHome, sandbox, sentBatches, type Home } from './helpers.js';
-import { run } from './fake-io.js';
-import { cacheDir, openScope } from '../src/cache/store.js';
+import { makeHome, sandbox, sentBatches, type Home } from '../helpers.js';
+import { run } from '../fake-io.js';
+import { cacheDir, openScope } from '../../src/cache/store.js';
 
 let home: Home;
 beforeEach(async () => {

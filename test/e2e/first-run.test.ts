@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { fixture, idv, makeHome, sandbox, sentItems, type Home } from './helpers.js';
+import { fixture, idv, makeHome, sandbox, sentItems, type Home } from '../helpers.js';
 
 let home: Home;
 beforeEach(async () => {

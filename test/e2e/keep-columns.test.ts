@@ -2,8 +2,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { makeHome, type Home } from './helpers.js';
-import { run } from './fake-io.js';
+import { makeHome, type Home } from '../helpers.js';
+import { run } from '../fake-io.js';
 
 let home: Home;
 beforeEach(async () => {

@@ -6,11 +6,11 @@ import type { AddressInfo } from 'node:net';
 import { chmod, readdir, readFile, stat, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { execa } from 'execa';
-import { IDV, makeHome, sandbox, sentBatches, type Home, writeList } from './helpers.js';
-import { run } from './fake-io.js';
-import { cacheDir, openScope } from '../src/cache/store.js';
-import { defaultSleep } from '../src/dispatch/sleep.js';
-import { checkerFor } from '../src/input/check.js';
+import { IDV, makeHome, sandbox, sentBatches, type Home, writeList } from '../helpers.js';
+import { run } from '../fake-io.js';
+import { cacheDir, openScope } from '../../src/cache/store.js';
+import { defaultSleep } from '../../src/dispatch/sleep.js';
+import { checkerFor } from '../../src/input/check.js';
 
 let home: Home;
 beforeEach(async () => {

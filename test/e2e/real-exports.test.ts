@@ -4,8 +4,8 @@
 import { describe, expect, it } from 'vitest';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fixture, makeHome, sandbox, sentItems } from './helpers.js';
-import { run } from './fake-io.js';
+import { fixture, makeHome, sandbox, sentItems } from '../helpers.js';
+import { run } from '../fake-io.js';
 
 const DIR = fixture('exports');
 const inputs = readdirSync(DIR).filter((f) => !f.includes('.expected.'));

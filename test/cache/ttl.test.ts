@@ -3,9 +3,9 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { appendFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { makeHome, sandbox, sentItems, type Home } from './helpers.js';
-import { run } from './fake-io.js';
-import { cacheDir, openScope } from '../src/cache/store.js';
+import { makeHome, sandbox, sentItems, type Home } from '../helpers.js';
+import { run } from '../fake-io.js';
+import { cacheDir, openScope } from '../../src/cache/store.js';
 
 let home: Home;
 beforeEach(async () => {
