@@ -1,9 +1,12 @@
-// Issue 10.1's safety net, in a real process: if the event loop empties while a run is unfinished (a
-// promise nothing will settle), idv says so and exits 1, never 0 with records unwritten.
+// The last net at the CLI edge (src/cli.cts), in a real process: a run whose event loop empties unfinished exits 1
+// with one line, never 0 with records unwritten; an error nothing caught is one masked line, exit 1, -o intact.
 import { describe, expect, it } from 'vitest';
 import { execa } from 'execa';
 import { join } from 'node:path';
-import { fixture, IDV, makeHome, ROOT } from './helpers.js';
+import { fixture, IDV, makeHome, ROOT, sandbox, homeForEachTest } from './helpers.js';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
+import http from 'node:http';
+import { run } from './fake-io.js';
 
 describe('safety net', () => {
   it('a run that can never finish exits 1 with one line, not 0', async () => {
@@ -21,6 +24,31 @@ describe('safety net', () => {
       expect(r.stderr).toBe('idv: internal error: the run stopped before every record was written; nothing was completed. Please report this.');
     } finally {
       await home.cleanup();
+    }
+  });
+});
+
+describe('issue 16 / 10.1: the last net at the CLI edge', () => {
+  const home = homeForEachTest();
+  const list = home.list;
+  it('an error nothing caught, quoting the key: one masked line, exit 1, -o intact, no .tmp (before: Node\'s raw stack with the key)', async () => {
+    const { sb, env } = await sandbox({ delayMs: 3000 }, home);
+    try {
+      const file = await list(['a@example.com', 'b@example.com']);
+      const out = join(home.dir, 'out.csv');
+      await writeFile(out, 'old\n');
+      const r = await execa('node', ['--require', join(ROOT, 'test', 'throws-later.cjs'), IDV, 'emails', file, '-o', out], {
+        env: { ...env, THROW_AFTER_MS: '300' },
+        extendEnv: false,
+        reject: false,
+      });
+      expect(r.stderr).toBe('idv: unexpected error: boom: Authorization: Bearer **** (set IDV_DEBUG=1 for details)');
+      expect(r.exitCode).toBe(1);
+      expect(r.stdout).toBe('');
+      expect(await readFile(out, 'utf8')).toBe('old\n');
+      expect((await readdir(home.dir)).filter((n) => n.endsWith('.tmp'))).toEqual([]);
+    } finally {
+      await sb.close();
     }
   });
 });

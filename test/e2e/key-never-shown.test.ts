@@ -4,11 +4,11 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { makeHome, sandbox, type Home } from './helpers.js';
-import { run } from './fake-io.js';
-import type { Fault, TestSandbox } from './sandbox/test-sandbox.js';
-import { createClient } from '../src/api/client.js';
-import { Secrets } from '../src/secrets.js';
+import { makeHome, sandbox, type Home } from '../helpers.js';
+import { run } from '../fake-io.js';
+import type { Fault, TestSandbox } from '../sandbox/test-sandbox.js';
+import { createClient } from '../../src/api/client.js';
+import { Secrets } from '../../src/secrets.js';
 
 // Characters that make its URL-encoded and JSON-escaped forms differ from the key itself.
 const KEY = 'sk_live_Zx9+/Q"w\\T~1aB';
