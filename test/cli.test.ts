@@ -28,10 +28,10 @@ describe('safety net', () => {
   });
 });
 
-describe('issue 16 / 10.1: the last net at the CLI edge', () => {
+describe('the last net at the CLI edge: an error nothing caught', () => {
   const home = homeForEachTest();
   const list = home.list;
-  it('an error nothing caught, quoting the key: one masked line, exit 1, -o intact, no .tmp (before: Node\'s raw stack with the key)', async () => {
+  it('an error nothing caught, quoting the key: one masked line, exit 1, -o intact, no .tmp, never Node\'s raw stack with the key', async () => {
     const { sb, env } = await sandbox({ delayMs: 3000 }, home);
     try {
       const file = await list(['a@example.com', 'b@example.com']);

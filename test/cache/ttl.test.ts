@@ -54,7 +54,7 @@ describe('--cache-ttl by status', () => {
   });
 });
 
-describe('issue 12.4: --cache-ttl by status', () => {
+describe('--cache-ttl by status: durations, compaction, what is refused', () => {
   it('a stale ok is sent again, a fresh disposable is not (ok=1d,disposable=180d,7d)', async () => {
     const { sb, env } = await sandbox({}, home);
     try {

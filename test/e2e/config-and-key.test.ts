@@ -164,7 +164,7 @@ describe.concurrent('key hygiene', () => {
   });
 });
 
-describe('issue 16: a key too short to be masked is never sent, so never echoed', () => {
+describe('a key too short to be masked is never sent, so never echoed', () => {
   const home = homeForEachTest();
   const list = home.list;
   // Masking a 3-character key would have to rewrite every "abc" in every message (a 1-character one, every "e"),
@@ -205,7 +205,7 @@ describe('issue 16: a key too short to be masked is never sent, so never echoed'
   });
 });
 
-describe('issue 16: the stored key is masked from the first message on, as the environment\'s is', () => {
+describe('the stored key is masked from the first message on, as the environment\'s is', () => {
   const home = homeForEachTest();
   const list = home.list;
   it('a key from the config file given by mistake as a flag value: masked in the usage error, like IDV_API_KEY', async () => {
@@ -214,7 +214,7 @@ describe('issue 16: the stored key is masked from the first message on, as the e
     expect((await run(['auth', 'login', '--no-check'], { env, input: KEY + '\n' })).exitCode).toBe(0);
     const file = await list(['a@example.com']);
     const url = await run(['emails', file, '--base-url', KEY], { env });
-    expect(url.stderr).toBe('idv: The base URL "****" is not a URL; give one like https://api.valididentities.com.\n'); // before: the key
+    expect(url.stderr).toBe('idv: The base URL "****" is not a URL; give one like https://api.valididentities.com.\n'); // not the key
     expect(url.exitCode).toBe(2);
     const flag = await run(['emails', file, '--max-spend', KEY], { env });
     expect(flag.stderr).toBe("idv: option '--max-spend <n>' argument '****' is invalid. Give a whole number.\n(run with --help for usage)\n");

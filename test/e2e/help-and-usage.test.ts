@@ -46,7 +46,7 @@ describe.concurrent('help, version, usage errors', () => {
   });
 });
 
-describe('issue 10.2: --timeout is bounded too', () => {
+describe('--timeout is bounded: past Node\'s timer limit is refused', () => {
   it('a --timeout past Node\'s timer limit (25 days) is refused, not turned into "no answer within 2200000 s" at once', async () => {
     const r = await run(['emails', '--sandbox', '--timeout', '2200000'], { input: 'a@example.com\n' });
     expect(r.stderr).toBe("idv: option '--timeout <seconds>' argument '2200000' is invalid. Give a number of seconds above 0, at most 86400 (a day).\n(run with --help for usage)\n");

@@ -1,4 +1,4 @@
-// The environments a real install meets (issue 11, item 6): each failure ends with one line and its
+// The environments a real install meets: each failure ends with one line and its
 // documented exit code, never "unexpected error". Where the process itself matters (a user with no
 // passwd entry, a deleted working directory, how the bin is found, a terminal) the built idv is spawned;
 // the rest runs in-process.

@@ -1,4 +1,4 @@
-// Issue 9: exports as the real products write them (fixtures/exports/, described in fixtures/README.md).
+// Exports as the real products write them (fixtures/exports/, described in fixtures/README.md).
 // Every fixture: one output record per input record, in order, the right column, every cell of
 // --keep-columns byte-identical to the input cell (UTF-8 out), what was skipped said on stderr, exit 0.
 import { describe, expect, it } from 'vitest';

@@ -106,7 +106,7 @@ describe('--report', () => {
   });
 });
 
-describe('issue 12.2: --report of a run that stopped early still says what it read, sent and paid', () => {
+describe('--report of a run that stopped early still says what it read, sent and paid', () => {
   const addresses = (n: number) => Array.from({ length: n }, (_, i) => `user${String(i).padStart(2, '0')}@example.com`);
 
   it('interrupted (Ctrl-C) after two answers: records, unique, sent and requests are those of the run, not 0', async () => {
@@ -155,7 +155,7 @@ describe('issue 12.2: --report of a run that stopped early still says what it re
   });
 });
 
-describe('issue 12.2: --report also for a flag that commander refuses', () => {
+describe('--report also for a flag that commander refuses', () => {
   it('a bad --max-spend value: exit 2, one line, and a usage report replaces the last run\'s "done"', async () => {
     const report = join(home.dir, 'run.json');
     await writeFile(report, JSON.stringify({ reason: 'done', exitCode: 0 }));

@@ -146,7 +146,7 @@ describe.concurrent('signals and output files', () => {
   });
 });
 
-describe('issue 10.5: no temporary file is left behind, even by a second Ctrl-C', () => {
+describe('no temporary file is left behind, even by a second Ctrl-C', () => {
   const home = homeForEachTest();
   const list = home.list;
   it('a second SIGINT exits 130 at once and removes the .tmp files of -o, --split and --report', async () => {
@@ -177,10 +177,10 @@ describe('issue 10.5: no temporary file is left behind, even by a second Ctrl-C'
   });
 });
 
-describe('issue 10.5: -o naming a folder fails before anything is paid for', () => {
+describe('-o naming a folder fails before anything is paid for', () => {
   const home = homeForEachTest();
   const list = home.list;
-  it('exit 1, one line, no request sent, no .tmp beside it (before: 9 requests, 738 items paid, then the error)', async () => {
+  it('exit 1, one line, no request sent, no .tmp beside it, not after paying for the items', async () => {
     const { sb, env } = await sandbox({}, home);
     try {
       const { mkdir } = await import('node:fs/promises');
@@ -197,7 +197,7 @@ describe('issue 10.5: -o naming a folder fails before anything is paid for', () 
   });
 });
 
-describe('issue 10.5: an output that cannot be made leaves no temporary file of the others', () => {
+describe('an output that cannot be made leaves no temporary file of the others', () => {
   const home = homeForEachTest();
   const list = home.list;
   it('--split naming a file: exit 1 before any request, and no .tmp of -o left', async () => {
@@ -210,14 +210,14 @@ describe('issue 10.5: an output that cannot be made leaves no temporary file of 
       expect(r.stderr).toBe(`idv: Cannot make the --split folder ${notAFolder}: a file of that name is in the way (EEXIST).\n`);
       expect(r.exitCode).toBe(1);
       expect(sentBatches(sb)).toEqual([]);
-      expect((await readdir(home.dir)).filter((n) => n.endsWith('.tmp'))).toEqual([]); // before: .out.csv.1a2b3c4d.tmp
+      expect((await readdir(home.dir)).filter((n) => n.endsWith('.tmp'))).toEqual([]); // no .out.csv.1a2b3c4d.tmp
     } finally {
       await sb.close();
     }
   });
 });
 
-describe('issue 10.1: Ctrl-C frees a reader waiting on a full output window', () => {
+describe('Ctrl-C frees a reader waiting on a full output window', () => {
   const home = homeForEachTest();
   const list = home.list;
   it('60,000 lines of 50 addresses, their one request never answered: Ctrl-C ends the run (130), not a hang', async () => {

@@ -1,4 +1,4 @@
-// The single executable (issue 11, item 5): the end-to-end core cases run against dist-bin/idv, built by
+// The single executable: the end-to-end core cases run against dist-bin/idv, built by
 // `npm run build:binary` (not by `npm test`: it downloads a Node binary and takes a minute). When it has not
 // been built these tests are skipped, and say so loudly.
 //

@@ -47,11 +47,11 @@ describe('terminal safety: control characters from files and the service are sho
   });
 });
 
-describe('issue 10.3: a line break in a file name cannot forge a line of its own', () => {
+describe('a line break in a file name cannot forge a line of its own', () => {
   it('file names with \\n and \\r are shown escaped in one-line errors and notes', async () => {
     const missing = join(home.dir, 'no\nidv: all good.csv');
     const r = await run(['emails', missing]);
-    expect(r.stderr).toBe(`idv: Cannot read ${join(home.dir, 'no\\nidv: all good.csv')}: no such file.\n`); // before: two lines
+    expect(r.stderr).toBe(`idv: Cannot read ${join(home.dir, 'no\\nidv: all good.csv')}: no such file.\n`); // one line, not two
     expect(r.exitCode).toBe(2);
 
     const out = join(home.dir, 'gone\r\nidv: done', 'out.csv');
@@ -66,7 +66,7 @@ describe('issue 10.3: a line break in a file name cannot forge a line of its own
   });
 });
 
-describe('issue 10.3 / 10.2: what a person reads is exact', () => {
+describe('what a person reads is exact', () => {
   it('a header with an escape code is shown as \\x1b in the table, not upper-cased into \\X1B', async () => {
     const file = await list(['email,na\x1bme', 'a@example.com,x'], 'h.csv');
     const r = await run(['emails', file, '--sandbox', '-q', '--keep-columns'], { stdoutIsTTY: true });
@@ -81,7 +81,7 @@ describe('issue 10.3 / 10.2: what a person reads is exact', () => {
       expect(r.exitCode).toBe(4);
       const at = new Date(Date.now() + 2592000 * 1000).toISOString();
       const when = new RegExp(`It resets in 720h( 1s)? \\(at ${at.slice(0, 10)} \\d\\d:\\d\\d UTC\\)`);
-      expect(r.stderr).toMatch(when); // before: "(at 12:15 UTC)", as if today
+      expect(r.stderr).toMatch(when); // not "(at 12:15 UTC)", as if today
     } finally {
       await sb.close();
     }

@@ -97,7 +97,7 @@ describe('oneEdit', () => {
   });
 });
 
-describe('issue 12.5: --suggest never "corrects" a provider\'s real domain in another country', () => {
+describe('--suggest never "corrects" a provider\'s real domain in another country', () => {
   // Each of these is a real address domain of the same provider (Yahoo Greece, Microsoft Belgium…), one
   // letter of its country code away from a listed one: a suggestion would send a subscriber's mail elsewhere.
   const real = ['yahoo.gr', 'yahoo.in', 'yahoo.dk', 'yahoo.cn', 'yahoo.cl', 'yahoo.com.ar', 'hotmail.dk', 'hotmail.be', 'outlook.dk', 'outlook.be', 'yahoo.com.ua'];
