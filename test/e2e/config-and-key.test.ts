@@ -158,7 +158,7 @@ describe.concurrent('key hygiene', () => {
     const r = await runChecked(['emails', file, '--verbose', ...FAST], noKeyEnv);
     expect(r.exitCode, String(r.stderr)).toBe(1);
     expect(r.stdout).toBe(csv(xs.map(([e]) => [e, 'error'])));
-    expect(String(r.stderr)).not.toContain(KEY); // test/redaction.test.ts covers each way the service may repeat it
+    expect(String(r.stderr)).not.toContain(KEY); // test/e2e/key-never-shown.test.ts covers each way the service may repeat it
     const st = await runChecked(['auth', 'status'], noKeyEnv);
     expect(st.exitCode, String(st.stderr)).toBe(0);
   });

@@ -10,7 +10,7 @@ import { cacheDir, openScope } from '../../src/cache/store.js';
 
 const home = homeForEachTest();
 
-describe('liveness', () => {
+describe('reading, dispatch and writing never all wait on each other', () => {
   it('60,000 lines holding 50 distinct addresses: every record written, one request of 50', async () => {
     const { sb, env } = await sandbox({ quota: 0 }, home);
     try {

@@ -268,7 +268,7 @@ describe.concurrent('relative XDG_CONFIG_HOME / XDG_CACHE_HOME are ignored (the 
 });
 
 // ---------------------------------------------------------------------------------------------
-// Terminals, through util-linux `script` (see e2e-tty.test.ts for the harness this follows).
+// Terminals, through util-linux `script` (see test/e2e/terminal-harness.ts for the harness this follows).
 const SCRIPT = findOnPath('script');
 if (!SCRIPT) {
   console.warn('\n*** test/e2e/odd-machines.test.ts: the TERM=dumb and narrow-terminal tests are SKIPPED — util-linux `script` is not on PATH. ***\n');
