@@ -12,8 +12,6 @@ import { run as runIn, type FakeOptions, type FakeRun } from '../fake-io.js';
 export const KEY = 'sk_test_0123456789abcdef';
 export const KEY_SECRET = '0123456789abcdef';
 
-// --- helpers ------------------------------------------------------------------------------------
-
 /** Key hygiene and "never a stack trace", checked after every run. */
 export function hygiene(r: { stdout?: unknown; stderr?: unknown }): void {
   const text = `${String(r.stdout ?? '')}\n${String(r.stderr ?? '')}`;

@@ -109,7 +109,7 @@ describe.concurrent('key', () => {
   });
 });
 
-// --- 7. key hygiene ----------------------------------------------------------------------------
+// --- key hygiene ---------------------------------------------------------------------------------
 
 describe.concurrent('key hygiene', () => {
   it('--verbose logs each request (endpoint, items, HTTP status, rate-limit headers) with the key masked', async ({ onTestFinished }) => {

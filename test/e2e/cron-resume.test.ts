@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { fixture, idv, makeHome, sandbox, sentItems } from '../helpers.js';
 import { hygiene, runChecked, runProcess, items, listOf, csv, setup, since, until, sleep, spawnIdv, cacheLogs, FAST } from './checked-run.js';
 
-// --- 1. cache and resume ---------------------------------------------------------------------
+// --- cache and resume ----------------------------------------------------------------------------
 
 describe.concurrent('cache and resume', () => {
   it('quota 10 over 25 → exit 4; refill; rerun sends exactly the 15 left; third run sends nothing', async ({ onTestFinished }) => {
@@ -225,7 +225,7 @@ describe.concurrent('cache and resume', () => {
   });
 });
 
-// --- 2. SIGKILL mid-run ------------------------------------------------------------------------
+// --- SIGKILL mid-run ------------------------------------------------------------------------------
 
 describe.concurrent('kill -9 and resume', () => {
   it('a rerun after SIGKILL sends no item the first run saw answered', async ({ onTestFinished }) => {

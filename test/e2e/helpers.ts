@@ -6,8 +6,6 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { sandbox, type Home, withHome } from '../helpers.js';
 
-// Tests run concurrently (describe.concurrent): each one gets its own HOME and sandbox.
-
 export type Rec = { email?: string; domain?: string; status: string };
 
 /** Run fn with a fresh HOME and a sandbox (and the env pointing idv at it), always closing both. */

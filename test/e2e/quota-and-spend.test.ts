@@ -73,7 +73,7 @@ describe.concurrent('quota', () => {
   });
 });
 
-// --- 3. rate limits ----------------------------------------------------------------------------
+// --- rate limits ---------------------------------------------------------------------------------
 
 describe.concurrent('rate limits', () => {
   it('RateLimit r smaller than the batch cuts the next batch to r; r = 0 sends nothing more', async ({ onTestFinished }) => {

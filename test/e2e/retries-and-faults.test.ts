@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { idv, makeHome, sentBatches, sentItems } from '../helpers.js';
 import { KEY, runChecked, items, listOf, csv, setup, since, FAST, refused } from './checked-run.js';
 
-// --- 4. retries ------------------------------------------------------------------------------
+// --- retries -------------------------------------------------------------------------------------
 
 describe.concurrent('retries and faults', () => {
   it('500 twice then success → all validated, 3 requests for that batch, exit 0', async ({ onTestFinished }) => {

@@ -9,7 +9,7 @@ import { IDV, idv, makeHome, sandbox, sentBatches, homeForEachTest, addresses } 
 import { run } from '../fake-io.js';
 import { hygiene, runChecked, items, listOf, csv, setup, since, until, sleep, spawnIdv, FAST } from './checked-run.js';
 
-// --- 5. signals, atomic output, closed stdout --------------------------------------------------
+// --- signals, atomic output, closed stdout -------------------------------------------------------
 
 describe.concurrent('signals and output files', () => {
   for (const [sig, code] of [['SIGINT', 130], ['SIGTERM', 143]] as const) {
