@@ -250,7 +250,7 @@ if (said.status !== 0 || said.stdout !== `${pkg.version}\n`) {
 mkdirSync(dirname(opt.out), { recursive: true });
 renameSync(exe, opt.out);
 // What bench/binary.mjs compares against (the same Node running bin/idv.js).
-// What it was built from: test/binary.test.ts skips (loudly) a binary older than the dist/ under test.
+// What it was built from: test/e2e/single-executable.test.ts skips (loudly) a binary older than the dist/ under test.
 const builtFrom = createHash('sha256').update(readFileSync(join(ROOT, 'dist', 'program.cjs'))).digest('hex');
 const facts = { version: pkg.version, node, nodeVersion, codeCache: opt.codeCache, entryBytes: statSync(bundle).size, programBytes: statSync(program).size, bytes: statSync(opt.out).size, builtFrom };
 writeFileSync(`${opt.out}.build.json`, JSON.stringify(facts, null, 2) + '\n');

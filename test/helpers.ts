@@ -1,7 +1,8 @@
 // Shared by the end-to-end tests: run the built `idv` (bin/idv.js → dist/) with execa, in a clean
 // environment with its own HOME, config and cache folders, against a sandbox started in this process.
 import { execa, type Options, type Result } from 'execa';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { afterEach, beforeEach } from 'vitest';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -45,12 +46,59 @@ export async function withHome<T>(fn: (home: Home) => Promise<T>): Promise<T> {
   }
 }
 
+export interface TestHome extends Home {
+  /** Write `content` as the file `name` in the home's folder; its path. */
+  file(name: string, content: string | Buffer): Promise<string>;
+  /** Write `lines` as a list file in the home's folder; its path. */
+  list(lines: string[], name?: string): Promise<string>;
+}
+
+/** A fresh HOME for each test of the file (or describe) that calls this, removed after the test; read it inside tests. */
+export function homeForEachTest(): TestHome {
+  // Each test's own home, by test: a concurrent test beside these never shares or leaks one.
+  const homes = new Map<string, Home>();
+  let current: Home | undefined;
+  beforeEach(async ({ task }) => {
+    current = await makeHome();
+    homes.set(task.id, current);
+  });
+  afterEach(async ({ task }) => {
+    await homes.get(task.id)?.cleanup();
+    homes.delete(task.id);
+  });
+  const now = (): Home => {
+    if (!current) throw new Error('homeForEachTest(): the home exists only while a test runs');
+    return current;
+  };
+  return {
+    get dir() {
+      return now().dir;
+    },
+    get env() {
+      return now().env;
+    },
+    cleanup: () => now().cleanup(),
+    file: async (name, content) => {
+      const p = join(now().dir, name);
+      await writeFile(p, content);
+      return p;
+    },
+    list: (lines, name) => writeList(now(), lines, name),
+  };
+}
+
 /** Write `lines` as a list file in the home's folder; its path. */
 export async function writeList(home: Home, lines: string[], name = 'list.txt'): Promise<string> {
   const p = join(home.dir, name);
   await writeFile(p, lines.join('\n') + '\n');
   return p;
 }
+
+/** `n` distinct addresses of the sandbox's `ok` class, in order: user00@example.com, user01@… */
+export const addresses = (n: number) => Array.from({ length: n }, (_, i) => `user${String(i).padStart(2, '0')}@example.com`);
+
+/** A JSON file (a --report) as an object. */
+export const readJson = async (p: string) => JSON.parse(await readFile(p, 'utf8')) as Record<string, unknown>;
 
 export interface RunOptions {
   env?: Record<string, string | undefined>;

@@ -1,5 +1,5 @@
 // Text for a person (src/io.ts): the run's secrets masked, control characters escaped, one line where one
-// line is promised.
+// line is promised; a warning wrapped to a terminal's width, one line elsewhere.
 import { describe, expect, it } from 'vitest';
 import { forPerson, oneLine, warn } from '../src/io.js';
 import { fakeIo } from './fake-io.js';
@@ -25,5 +25,23 @@ describe('text for a person', () => {
     warn(io, 'second\n');
     expect(io.err.text).toBe('idv: warning: ****\\r\nsecond\n');
     expect(io.out.text).toBe('');
+  });
+});
+
+describe('warn', () => {
+  const message = 'idv: warning: --exclude names "spamtrap", not a known status (known: ok, alias, disposable, fake, quota_exceeded, invalid, error).';
+
+  it('on a terminal, wraps at its width', () => {
+    const io = fakeIo({ stderrIsTTY: true, columns: 60 });
+    warn(io, message);
+    expect(io.err.text).toBe(
+      'idv: warning: --exclude names "spamtrap", not a known status\n  (known: ok, alias, disposable, fake, quota_exceeded,\n  invalid, error).\n',
+    );
+  });
+
+  it('elsewhere (a log file), one line', () => {
+    const io = fakeIo({ columns: 60 });
+    warn(io, message);
+    expect(io.err.text).toBe(message + '\n');
   });
 });

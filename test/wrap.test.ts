@@ -1,10 +1,8 @@
-// Text for a person fitted to a terminal: words filled, never broken; a message's lines after the first
+// Text fitted to a terminal (src/wrap.ts): words filled, never broken; a message's lines after the first
 // indented; the width of a terminal, and none for a pipe or a pty that does not say.
 import { describe, expect, it } from 'vitest';
 import { PassThrough } from 'node:stream';
 import { columnsOf, hanging, wrap } from '../src/wrap.js';
-import { warn } from '../src/io.js';
-import { fakeIo } from './fake-io.js';
 
 describe('wrap', () => {
   it('fills words into lines, a word longer than the line alone on its own', () => {
@@ -26,23 +24,5 @@ describe('columnsOf', () => {
     expect(columnsOf(stream, true)).toBe(72);
     expect(columnsOf(stream, false)).toBeUndefined();
     expect(columnsOf(Object.assign(new PassThrough(), { columns: 0 }), true)).toBeUndefined();
-  });
-});
-
-describe('warn', () => {
-  const message = 'idv: warning: --exclude names "spamtrap", not a known status (known: ok, alias, disposable, fake, quota_exceeded, invalid, error).';
-
-  it('on a terminal, wraps at its width', () => {
-    const io = fakeIo({ stderrIsTTY: true, columns: 60 });
-    warn(io, message);
-    expect(io.err.text).toBe(
-      'idv: warning: --exclude names "spamtrap", not a known status\n  (known: ok, alias, disposable, fake, quota_exceeded,\n  invalid, error).\n',
-    );
-  });
-
-  it('elsewhere (a log file), one line', () => {
-    const io = fakeIo({ columns: 60 });
-    warn(io, message);
-    expect(io.err.text).toBe(message + '\n');
   });
 });

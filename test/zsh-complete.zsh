@@ -1,6 +1,6 @@
 # What zsh offers for a command line: zsh completes only in its line editor, so a zsh in a pseudo-terminal
 # (zsh/zpty) loads the completion script, gets the line and a Tab, and compadd, wrapped, prints every match
-# it is given (between << and >>) before adding it. Used by test/completion.test.ts.
+# it is given (between << and >>) before adding it. Used by test/commands/completion.test.ts.
 # Usage: zsh -f zsh-complete.zsh SCRIPT LINE
 zmodload zsh/zpty || exit 3
 zpty z zsh -f -i

@@ -180,7 +180,7 @@ function parseBody(text: string, field: string, secrets: Secrets, accepted: Set<
   return {
     get(item) {
       // No hasOwn check (a second lookup per item): an item idv sends holds `@` or `.`, which no name an
-      // object inherits does (test/hostile.test.ts), so what it finds is the answer's own.
+      // object inherits does (test/e2e/hostile-servers-and-files.test.ts), so what it finds is the answer's own.
       const entry = entries[item];
       const status = typeof entry === 'object' && entry !== null ? (entry as { status?: unknown }).status : undefined;
       return typeof status === 'string' && acceptable(status, secrets, accepted) ? status : undefined;

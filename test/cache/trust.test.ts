@@ -1,22 +1,16 @@
 // Local trust, as ssh and gpg have it: a cache folder another user owns or can write in is not used (one
 // warning naming the fix), and no cache file is opened through a symbolic link, so that another local user
 // can neither make an item `ok` for free nor make idv write into someone's files.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { chmod, chown, mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import { userInfo } from 'node:os';
 import { join } from 'node:path';
 import { cacheDir, openScope } from '../../src/cache/store.js';
 import { trustedFolder, UntrustedFolder } from '../../src/cache/trust.js';
-import { makeHome, sandbox, sentItems, type Home } from '../helpers.js';
+import { sandbox, sentItems, homeForEachTest } from '../helpers.js';
 import { run } from '../fake-io.js';
 
-let home: Home;
-beforeEach(async () => {
-  home = await makeHome();
-});
-afterEach(async () => {
-  await home.cleanup();
-});
+const home = homeForEachTest();
 
 const ROOT = userInfo().uid === 0;
 const NOBODY = 65534;

@@ -2,21 +2,15 @@
 // answers that word as a status: it passes the plain-word check, so only the key check stands between it and
 // every output. It must end `error`, and the key must appear nowhere: not in stdout, -o, a --split file (nor as
 // a split file's name), the report or the cache.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { makeHome, sandbox, sentItems, writeList, type Home } from '../helpers.js';
+import { sandbox, sentItems, writeList, homeForEachTest } from '../helpers.js';
 import { run } from '../fake-io.js';
 
 const KEY = 'sk_test_abcdef123';
 
-let home: Home;
-beforeEach(async () => {
-  home = await makeHome();
-});
-afterEach(async () => {
-  await home.cleanup();
-});
+const home = homeForEachTest();
 
 /** Every file under `dir`, name and text. */
 async function everything(dir: string): Promise<string> {

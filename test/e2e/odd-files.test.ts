@@ -1,20 +1,16 @@
-// Files that are not files, with the built idv (signals and blocking need a real process): a FIFO nobody
-// writes to as the config file or as an input, a FIFO nobody reads as -o, /dev/stdout, a full device.
-// Every signal is heard whatever idv is waiting on, and nothing that is not a regular file is replaced.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+// Files that are not what a list should be. With the built idv (signals and blocking need a real process): a FIFO
+// nobody writes to as the config file or as an input, a FIFO nobody reads as -o, /dev/stdout, a full device; every
+// signal is heard whatever idv is waiting on, and nothing that is not a regular file is replaced. In this process:
+// a directory, a binary file, an unterminated quote, an empty file, a 2 MB line, a million blank lines, NUL bytes.
+import { describe, expect, it } from 'vitest';
 import { execa } from 'execa';
 import { execFileSync, spawn } from 'node:child_process';
 import { lstat, mkdir, open, readdir, readlink, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { IDV, idv, makeHome, type Home } from '../helpers.js';
+import { IDV, idv, fixture, sandbox, sentBatches, sentItems, homeForEachTest, addresses } from '../helpers.js';
+import { hygiene, runChecked, setup, refused } from './checked-run.js';
 
-let home: Home;
-beforeEach(async () => {
-  home = await makeHome();
-});
-afterEach(async () => {
-  await home.cleanup();
-});
+const home = homeForEachTest();
 
 const isRoot = process.getuid?.() === 0;
 const mkfifo = (path: string) => execFileSync('mkfifo', [path]);
@@ -144,5 +140,77 @@ describe('outputs that are not regular files', () => {
       `idv: Cannot write ${join(home.dir, 'out.csv')}: it is a symbolic link (to /proc/self/fd/1); idv neither writes through a link nor replaces one: give the path it leads to, or remove the link.\n`,
     );
     expect(await readlink(join(home.dir, 'out.csv'))).toBe('/proc/self/fd/1');
+  });
+});
+
+describe.concurrent('hostile input', () => {
+  it('a directory → one-line error, exit 2', async ({ onTestFinished }) => {
+    const { env, home } = await setup(onTestFinished);
+    refused(await runChecked(['emails', home.dir, '-q'], env), `Cannot read ${home.dir}: it is a directory; give a file.`);
+  });
+
+  it('binary.bin (a PNG) is named for what it is: exit 2, nothing sent', async ({ onTestFinished }) => {
+    const { sb, env } = await setup(onTestFinished);
+    const f = fixture('broken/binary.bin');
+    refused(await runChecked(['emails', f, '-q'], env), `${f} is an image, not a list or CSV file; give a text list (one address a line) or a CSV export.`, sb);
+  });
+
+  it('a quoted cell that never closes, in a file read whole before anything is sent: exit 2 naming its line, nothing sent', async ({ onTestFinished }) => {
+    const { sb, env } = await setup(onTestFinished);
+    const f = fixture('broken/unterminated-quote.csv');
+    refused(await runChecked(['emails', f, '-q'], env), `${f} is not well-formed CSV: a quoted cell in the record that starts on line 3 is never closed; check the file.`, sb);
+  });
+
+  it('an empty file → no records, exit 0', async ({ onTestFinished }) => {
+    const { sb, env, home } = await setup(onTestFinished);
+    const empty = join(home.dir, 'empty.txt');
+    await writeFile(empty, '');
+    const r = await runChecked(['emails', empty, '-q'], env);
+    hygiene(r);
+    expect(r.exitCode, String(r.stderr)).toBe(0);
+    expect(r.stdout).toBe('email,status\n');
+    expect(sentItems(sb)).toEqual([]);
+  });
+
+  it('a 2 MB single line → one invalid record, exit 0, nothing sent', async ({ onTestFinished }) => {
+    const { sb, env, home } = await setup(onTestFinished);
+    const f = join(home.dir, 'long.txt');
+    await writeFile(f, 'a'.repeat(2 * 1024 * 1024) + '\n');
+    const r = await runChecked(['emails', f, '-q'], env);
+    hygiene(r);
+    expect(r.exitCode, String(r.stderr)).toBe(0);
+    expect(r.stderr).toBe('');
+    expect(r.stdout).toBe(`email,status\n${'a'.repeat(2 * 1024 * 1024)},invalid\n`);
+    expect(sentItems(sb)).toEqual([]);
+  });
+
+  it('1,000,000 blank lines and 2 addresses → 2 records, one request', async ({ onTestFinished }) => {
+    const { sb, env, home } = await setup(onTestFinished);
+    const f = join(home.dir, 'blank.txt');
+    await writeFile(f, '\n'.repeat(500_000) + 'a@gmail.com\n' + '\r\n'.repeat(500_000) + 'b@mailinator.com\n');
+    const r = await runChecked(['emails', f, '-q'], env);
+    expect(r.exitCode, String(r.stderr)).toBe(0);
+    expect(r.stdout).toBe('email,status\na@gmail.com,ok\nb@mailinator.com,disposable\n');
+    expect(sentBatches(sb)).toEqual([['a@gmail.com', 'b@mailinator.com']]);
+  });
+
+  it('NUL bytes (a file, standard input) → a binary file: exit 2, nothing sent', async ({ onTestFinished }) => {
+    const { sb, env, home } = await setup(onTestFinished);
+    const f = join(home.dir, 'nul.txt');
+    await writeFile(f, 'a@gmail.com\n\u0000\u0000\u0000\nb\u0000c@gmail.com\n\u0000d@gmail.com\n');
+    const binary = 'is a binary file (it holds NUL bytes), not a list or CSV file; give a text list (one address a line) or a CSV export.';
+    refused(await runChecked(['emails', f, '-q'], env), `${f} ${binary}`, sb);
+    refused(await runChecked(['emails', '-', '-q'], { ...env }, { input: Buffer.from('x@gmail.com\n\0\0\n') }), `standard input ${binary}`, sb);
+  });
+
+  it('NUL bytes past the first block of a text file: exit 2 naming the byte', async ({ onTestFinished }) => {
+    const { env, home } = await setup(onTestFinished);
+    const f = join(home.dir, 'late-nul.txt');
+    const text = Array.from({ length: 10_000 }, (_, i) => `u${i}@gmail.com\n`).join('');
+    await writeFile(f, text + '\0x@gmail.com\n');
+    const r = await runChecked(['emails', f, '-q', '--max-spend', '0'], env);
+    hygiene(r);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toBe(`idv: ${f} holds a NUL byte (at byte ${text.length.toLocaleString('en-US')}): it is not a text list or CSV file; check the file.\n`);
   });
 });

@@ -1,20 +1,14 @@
 // Two idv processes validating the same list against the same service at once (an hourly cron job that
 // overran): what one of them is validating, the other waits for instead of paying for it again.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Claims, keyHex } from '../../src/cache/claims.js';
 import { cacheDir, openScope } from '../../src/cache/store.js';
 import { run } from '../fake-io.js';
-import { idv, makeHome, sandbox, sentBatches, sentItems, writeList, type Home } from '../helpers.js';
+import { idv, sandbox, sentBatches, sentItems, writeList, homeForEachTest } from '../helpers.js';
 
-let home: Home;
-beforeEach(async () => {
-  home = await makeHome();
-});
-afterEach(async () => {
-  await home.cleanup();
-});
+const home = homeForEachTest();
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const list = (n: number) => Array.from({ length: n }, (_, i) => `user${i}@example.com`);

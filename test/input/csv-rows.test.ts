@@ -1,22 +1,11 @@
 // CSV rows (src/input/csv-rows.ts): exactly csv-parse's, wherever the blocks are cut, each with its line.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { writeFile } from 'node:fs/promises';
+import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';
-import { makeHome, type Home } from '../helpers.js';
+import { homeForEachTest } from '../helpers.js';
 import { run } from '../fake-io.js';
 
-let home: Home;
-beforeEach(async () => {
-  home = await makeHome();
-});
-afterEach(async () => {
-  await home.cleanup();
-});
-const file = async (name: string, content: string | Buffer) => {
-  const p = join(home.dir, name);
-  await writeFile(p, content);
-  return p;
-};
+const home = homeForEachTest();
+const file = home.file;
 
 describe('CSV rows (lines without a quote split directly, the rest by csv-parse)', () => {
   const texts = [

@@ -1,25 +1,13 @@
 // Bytes to text (src/input/decode.ts): byte-order marks, UTF-8 cut across chunks, code pages, NUL bytes.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Readable } from 'node:stream';
-import { writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { decodeText, mostlyUtf8, newDecoding, type Decoding } from '../../src/input/decode.js';
 import iconv from 'iconv-lite';
-import { makeHome, type Home } from '../helpers.js';
+import { homeForEachTest } from '../helpers.js';
 import { run } from '../fake-io.js';
 
-let home: Home;
-beforeEach(async () => {
-  home = await makeHome();
-});
-afterEach(async () => {
-  await home.cleanup();
-});
-const file = async (name: string, content: string | Buffer) => {
-  const p = join(home.dir, name);
-  await writeFile(p, content);
-  return p;
-};
+const home = homeForEachTest();
+const file = home.file;
 
 async function collect(chunks: Buffer[], state: Decoding = newDecoding(), encoding?: string): Promise<string> {
   let out = '';

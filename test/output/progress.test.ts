@@ -1,7 +1,7 @@
 // The spinner: its text never wider than the terminal (asked for the width when drawn), at most ten drawings a
 // second (ora's frames and new text alike), the last text of a burst shown when its time is up (the --wait
 // countdown used to be swallowed that way), and lines printed above it wrapped at the terminal's width. The
-// 0-column terminal is tested in e2e-tty.test.ts, under a hard kill: without the guard, ora's clear() never returns.
+// 0-column terminal is tested in test/e2e/terminal.test.ts, under a hard kill: without the guard, ora's clear() never returns.
 import { describe, expect, it } from 'vitest';
 import { Writable } from 'node:stream';
 import { createProgress, REDRAW_MS } from '../../src/output/progress.js';

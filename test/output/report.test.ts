@@ -1,23 +1,17 @@
 // --report FILE (src/output/report.ts): its message is masked like every other; a device named as the report
 // is written in place and stays a device; `-` is standard output.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { execFileSync } from 'node:child_process';
 import { lstat, readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { makeHome, writeList, type Home } from '../helpers.js';
+import { writeList, homeForEachTest } from '../helpers.js';
 import { run } from '../fake-io.js';
 import { IdvError } from '../../src/errors.js';
 import { Secrets } from '../../src/secrets.js';
 import type { Sink } from '../../src/output/sink.js';
 import { emptyFacts, ending, refusedRunReport, reportJson, writeReport, type RunFacts } from '../../src/output/report.js';
 
-let home: Home;
-beforeEach(async () => {
-  home = await makeHome();
-});
-afterEach(async () => {
-  await home.cleanup();
-});
+const home = homeForEachTest();
 
 const KEY = 'sk_test_abcdef123';
 const isRoot = process.getuid?.() === 0;

@@ -1,26 +1,19 @@
-// Issue 10: a broken or hostile server, hostile bytes in a list, and a machine that says no. Each test
-// names the failure it pins; each failed before the fix.
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+// A broken or hostile server, a hostile proxy, and a machine that says no: every wait bounded, answers capped and
+// statuses only plain words, -o keeping its mode and nothing left behind, a cache that cannot be trusted.
+import { describe, expect, it, vi } from 'vitest';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { chmod, readdir, readFile, stat, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { execa } from 'execa';
-import { IDV, makeHome, sandbox, sentBatches, type Home, writeList } from './helpers.js';
-import { run } from './fake-io.js';
-import { cacheDir, openScope } from '../src/cache/store.js';
-import { defaultSleep } from '../src/dispatch/sleep.js';
-import { checkerFor } from '../src/input/check.js';
+import { IDV, sandbox, sentBatches, homeForEachTest } from '../helpers.js';
+import { run } from '../fake-io.js';
+import { cacheDir, openScope } from '../../src/cache/store.js';
+import { defaultSleep } from '../../src/dispatch/sleep.js';
+import { checkerFor } from '../../src/input/check.js';
 
-let home: Home;
-beforeEach(async () => {
-  home = await makeHome();
-});
-afterEach(async () => {
-  await home.cleanup();
-});
-
-const list = (lines: string[], name?: string) => writeList(home, lines, name);
+const home = homeForEachTest();
+const list = home.list;
 
 /** A loopback server answering every request with `answer`; counts requests. */
 async function server(answer: (req: http.IncomingMessage, res: http.ServerResponse, n: number) => void) {
@@ -91,45 +84,6 @@ describe('time: every wait bounded and slept below the timer limit', () => {
     } finally {
       vi.useRealTimers();
     }
-  });
-});
-
-describe('terminal safety: control characters from files and the service are shown escaped', () => {
-  const OSC52 = '\x1b]52;c;aGVsbG8=\x07';
-
-  it('a list cell with an OSC 52 sequence: escaped in the table, exact in CSV', async () => {
-    const file = await list([`evil${OSC52}@example.com`, 'ok@example.com']);
-    const table = await run(['emails', file, '--sandbox', '-q'], { stdoutIsTTY: true });
-    expect(table.exitCode).toBe(0);
-    const shown = 'evil\\x1b]52;c;aGVsbG8=\\x07@example.com';
-    const w = shown.length;
-    expect(table.stdout).toBe(`${'EMAIL'.padEnd(w)}  STATUS\n${shown}  invalid\n${'ok@example.com'.padEnd(w)}  ok\n`);
-    const csv = await run(['emails', file, '--sandbox', '-q']);
-    expect(csv.stdout).toBe(`email,status\nevil${OSC52}@example.com,invalid\nok@example.com,ok\n`);
-  });
-
-  it('a server message with escape codes reaches the closing line escaped', async () => {
-    const { sb, env } = await sandbox({}, home);
-    try {
-      sb.inject({ kind: 'status', status: 400, body: JSON.stringify({ message: `Bad ${OSC52}request\x1b[2J` }) });
-      const r = await run(['emails', await list(['a@example.com'])], { env });
-      expect(r.exitCode).toBe(1);
-      expect(r.stderr).toContain('(error: the service answered HTTP 400: Bad \\x1b]52;c;aGVsbG8=\\x07request\\x1b[2J)');
-      expect(r.stderr).not.toMatch(/\x1b/);
-    } finally {
-      await sb.close();
-    }
-  });
-
-  it('a file name and header names with escape codes are escaped in errors', async () => {
-    const missing = await run(['emails', join(home.dir, 'no\x1b[31mfile.csv')]);
-    expect(missing.exitCode).toBe(2);
-    expect(missing.stderr).toBe(`idv: Cannot read ${join(home.dir, 'no\\x1b[31mfile.csv')}: no such file.\n`);
-    const file = await list(['na\x1b[5mme,email', 'Jo,jo@example.com']);
-    const r = await run(['emails', file, '--column', 'nope', '--sandbox']);
-    expect(r.exitCode).toBe(2);
-    expect(r.stderr).toContain('"na\\x1b[5mme"');
-    expect(r.stderr).not.toMatch(/\x1b/);
   });
 });
 
@@ -307,6 +261,70 @@ describe('cache honesty', () => {
       expect(sentBatches(sb)).toEqual([]);
     } finally {
       await sb.close();
+    }
+  });
+});
+
+describe('a hostile proxy', () => {
+  it('one that closes every CONNECT: bounded attempts, exit 1 within --timeout, never a reconnect storm nor a run that never ends', async () => {
+    let connections = 0;
+    const sockets = new Set<import('node:net').Socket>();
+    const proxy = (await import('node:net')).createServer((s) => {
+      connections++;
+      sockets.add(s);
+      s.on('error', () => undefined);
+      s.once('data', () => s.destroy());
+    });
+    await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', () => r()));
+    try {
+      const port = (proxy.address() as import('node:net').AddressInfo).port;
+      const giveUp = new AbortController();
+      const stuck = setTimeout(() => giveUp.abort('SIGINT'), 15_000);
+      const r = await run(['emails', await list(['a@example.com']), '--retries', '1', '--timeout', '2'], {
+        env: { ...home.env, IDV_BASE_URL: 'https://api.example.test', IDV_API_KEY: 'sk_test_0123456789abcdef', HTTPS_PROXY: `http://127.0.0.1:${port}` },
+        signal: giveUp.signal,
+      });
+      clearTimeout(stuck);
+      expect(r.stdout).toBe(''); // the circuit breaker: two tries, no answer, the run stops as a refused key does
+      expect(r.stderr).toMatch(/^idv: The service at api\.example\.test gave no answer to 2 requests in a row: network error \(the proxy closed the connection\); check the proxy \(HTTPS_PROXY\), then run the same command again \(results received so far are cached\)\.$/m);
+      expect(r.exitCode).toBe(1);
+      expect(connections).toBeLessThanOrEqual(4); // two attempts (each with one fresh-socket retry at most)
+    } finally {
+      for (const s of sockets) s.destroy();
+      await new Promise((r) => proxy.close(r));
+    }
+  });
+});
+
+describe('a server that invents statuses cannot flood the terminal or the --split folder', () => {
+  it('a new status for every item: the first 32 new words pass through, later ones end error (each would be a split file)', async () => {
+    let n = 0;
+    const srv = http.createServer((req, res) => {
+      let body = '';
+      req.on('data', (c: Buffer) => (body += c));
+      req.on('end', () => {
+        const items = (JSON.parse(body) as { emails: string[] }).emails;
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ emails: Object.fromEntries(items.map((i) => [i, { status: i === 'a0@example.com' ? 'ok' : `s${n++}` }])) }));
+      });
+    });
+    await new Promise<void>((r) => srv.listen(0, '127.0.0.1', () => r()));
+    try {
+      const url = `http://127.0.0.1:${(srv.address() as import('node:net').AddressInfo).port}`;
+      const file = await list(Array.from({ length: 200 }, (_, i) => `a${i}@example.com`));
+      const split = join(home.dir, 'split');
+      const r = await run(['emails', file, '-q', '--split', split, '--batch-size', '50', '--concurrency', '1'], {
+        env: { ...home.env, IDV_BASE_URL: url, IDV_API_KEY: 'sk_test_0123456789abcdef' },
+      });
+      const rows = r.stdout.trim().split('\n').slice(1).map((l) => l.split(',')[1]);
+      expect(rows.slice(0, 33)).toEqual(['ok', ...Array.from({ length: 32 }, (_, i) => `s${i}`)]);
+      expect(new Set(rows.slice(33))).toEqual(new Set(['error']));
+      expect(r.stderr).toBe('idv: 167 records could not be validated (error: the service\'s answer had no usable status for 50 items); run the same command again to retry them.\n');
+      expect(r.exitCode).toBe(1);
+      expect((await readdir(split)).length).toBe(7 + 32);
+    } finally {
+      srv.closeAllConnections();
+      await new Promise((r) => srv.close(r));
     }
   });
 });

@@ -1,11 +1,11 @@
-// Issue 9: exports as the real products write them (fixtures/exports/, described in fixtures/README.md).
+// Exports as the real products write them (fixtures/exports/, described in fixtures/README.md).
 // Every fixture: one output record per input record, in order, the right column, every cell of
 // --keep-columns byte-identical to the input cell (UTF-8 out), what was skipped said on stderr, exit 0.
 import { describe, expect, it } from 'vitest';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fixture, makeHome, sandbox, sentItems } from './helpers.js';
-import { run } from './fake-io.js';
+import { fixture, makeHome, sandbox, sentItems } from '../helpers.js';
+import { run } from '../fake-io.js';
 
 const DIR = fixture('exports');
 const inputs = readdirSync(DIR).filter((f) => !f.includes('.expected.'));

@@ -1,4 +1,4 @@
-// The environments a real install meets (issue 11, item 6): each failure ends with one line and its
+// The environments a real install meets: each failure ends with one line and its
 // documented exit code, never "unexpected error". Where the process itself matters (a user with no
 // passwd entry, a deleted working directory, how the bin is found, a terminal) the built idv is spawned;
 // the rest runs in-process.
@@ -12,8 +12,8 @@ import { existsSync } from 'node:fs';
 import { chmod, mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { delimiter as PATH_SEP, join } from 'node:path';
-import { IDV, makeHome, ROOT, sandbox, sentItems, type Home } from './helpers.js';
-import { run } from './fake-io.js';
+import { IDV, makeHome, ROOT, sandbox, sentItems, type Home } from '../helpers.js';
+import { run } from '../fake-io.js';
 
 const KEY = 'sk_test_0123456789abcdef';
 const NO_KEY = 'idv: No API key found: set IDV_API_KEY, or store one with idv auth login.\n';
@@ -81,7 +81,7 @@ beforeAll(async () => {
   stranger = await strangerPrefix();
   if (typeof stranger === 'string') {
     console.warn(
-      `\n*** test/environment.test.ts: the "no home folder" and "read-only home" tests are SKIPPED — cannot run idv as a uid with no passwd entry (${stranger}). ***\n`,
+      `\n*** test/e2e/odd-machines.test.ts: the "no home folder" and "read-only home" tests are SKIPPED — cannot run idv as a uid with no passwd entry (${stranger}). ***\n`,
     );
   }
 });
@@ -268,10 +268,10 @@ describe.concurrent('relative XDG_CONFIG_HOME / XDG_CACHE_HOME are ignored (the 
 });
 
 // ---------------------------------------------------------------------------------------------
-// Terminals, through util-linux `script` (see e2e-tty.test.ts for the harness this follows).
+// Terminals, through util-linux `script` (see test/e2e/terminal-harness.ts for the harness this follows).
 const SCRIPT = findOnPath('script');
 if (!SCRIPT) {
-  console.warn('\n*** test/environment.test.ts: the TERM=dumb and narrow-terminal tests are SKIPPED — util-linux `script` is not on PATH. ***\n');
+  console.warn('\n*** test/e2e/odd-machines.test.ts: the TERM=dumb and narrow-terminal tests are SKIPPED — util-linux `script` is not on PATH. ***\n');
 }
 const q = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 /** 3,000 addresses: enough batches (of 10, one at a time) for a spinner to draw many frames. */

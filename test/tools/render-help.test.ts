@@ -6,8 +6,8 @@ import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { cp, mkdtemp, rm, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { run } from './fake-io.js';
-import { idv, makeHome, ROOT } from './helpers.js';
+import { run } from '../fake-io.js';
+import { idv, makeHome, ROOT } from '../helpers.js';
 
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string; homepage: string };
 const HELP = join(ROOT, 'dist', 'help');

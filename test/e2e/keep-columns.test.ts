@@ -1,17 +1,11 @@
-// Issue 9.4: --keep-columns loses nothing, in every format.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+// --keep-columns loses nothing, in every format.
+import { describe, expect, it } from 'vitest';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { makeHome, type Home } from './helpers.js';
-import { run } from './fake-io.js';
+import { homeForEachTest } from '../helpers.js';
+import { run } from '../fake-io.js';
 
-let home: Home;
-beforeEach(async () => {
-  home = await makeHome();
-});
-afterEach(async () => {
-  await home.cleanup();
-});
+const home = homeForEachTest();
 const file = async (name: string, text: string) => {
   const p = join(home.dir, name);
   await writeFile(p, text);

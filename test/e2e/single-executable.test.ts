@@ -1,4 +1,4 @@
-// The single executable (issue 11, item 5): the end-to-end core cases run against dist-bin/idv, built by
+// The single executable: the end-to-end core cases run against dist-bin/idv, built by
 // `npm run build:binary` (not by `npm test`: it downloads a Node binary and takes a minute). When it has not
 // been built these tests are skipped, and say so loudly.
 //
@@ -11,7 +11,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { fixture, idv, ROOT, sandbox, sentBatches, sentItems, type Home, withHome } from './helpers.js';
+import { fixture, idv, ROOT, sandbox, sentBatches, sentItems, type Home, withHome } from '../helpers.js';
 
 /** IDV_BINARY=path tests another build (e.g. `node scripts/build-binary.mjs --node 26 --out /tmp/idv26`). */
 const BIN = process.env.IDV_BINARY || join(ROOT, 'dist-bin', 'idv');
@@ -30,7 +30,7 @@ function staleness(): string | null {
 const why = staleness();
 const built = why === null;
 if (!built) {
-  console.warn(`\n*** test/binary.test.ts: SKIPPED — ${why}, so the single executable is NOT tested. Run \`npm run build:binary\`, then this test. ***\n`);
+  console.warn(`\n*** test/e2e/single-executable.test.ts: SKIPPED — ${why}, so the single executable is NOT tested. Run \`npm run build:binary\`, then this test. ***\n`);
 }
 
 /** Run the binary; never rejects. */

@@ -1,13 +1,7 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { fixture, idv, makeHome, sandbox, sentItems, type Home } from './helpers.js';
+import { describe, expect, it } from 'vitest';
+import { fixture, idv, sandbox, sentItems, homeForEachTest } from '../helpers.js';
 
-let home: Home;
-beforeEach(async () => {
-  home = await makeHome();
-});
-afterEach(async () => {
-  await home.cleanup();
-});
+const home = homeForEachTest();
 
 describe('idv emails (smoke)', () => {
   it('validates a plain list against the sandbox and writes CSV in a pipe', async () => {

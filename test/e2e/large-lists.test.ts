@@ -1,22 +1,16 @@
-// Issue 10.1: reading, dispatch and writing can never all wait on each other. Before the fix, a part-filled
-// batch was held back for more input while reading had stopped because 50,000 records waited for output:
-// the run ended with exit 0 and nothing written.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { writeFile } from 'node:fs/promises';
+// Large lists end and cost what their size costs: reading, dispatch and writing never all wait on each other (a
+// part-filled batch is not held back while 50,000 records wait for output), and a 32 MB line without a line
+// break costs about what reading 32 MB costs.
+import { describe, expect, it } from 'vitest';
+import { writeFile, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { makeHome, sandbox, sentBatches, type Home } from './helpers.js';
-import { run } from './fake-io.js';
-import { cacheDir, openScope } from '../src/cache/store.js';
+import { sandbox, sentBatches, homeForEachTest, addresses } from '../helpers.js';
+import { run } from '../fake-io.js';
+import { cacheDir, openScope } from '../../src/cache/store.js';
 
-let home: Home;
-beforeEach(async () => {
-  home = await makeHome();
-});
-afterEach(async () => {
-  await home.cleanup();
-});
+const home = homeForEachTest();
 
-describe('liveness', () => {
+describe('reading, dispatch and writing never all wait on each other', () => {
   it('60,000 lines holding 50 distinct addresses: every record written, one request of 50', async () => {
     const { sb, env } = await sandbox({ quota: 0 }, home);
     try {
@@ -53,5 +47,29 @@ describe('liveness', () => {
     } finally {
       await sb.close();
     }
+  });
+});
+
+describe('a 32 MB line without a line break costs about what reading 32 MB costs', () => {
+  it('its CPU time is within a few times that of 32 MB of 1 KB lines', async () => {
+    const MB = 1024 * 1024;
+    const oneLine = join(home.dir, 'one-line.txt');
+    await writeFile(oneLine, 'a'.repeat(32 * MB));
+    const lines = join(home.dir, 'lines.txt');
+    await writeFile(lines, ('b'.repeat(1023) + '\n').repeat(32 * 1024));
+    // CPU time of this process, not wall time: other work on a busy machine does not count.
+    const cpu = async (file: string) => {
+      const start = process.cpuUsage();
+      const r = await run(['emails', file, '--dry-run', '-f', 'json']);
+      const used = process.cpuUsage(start);
+      expect(r.exitCode, r.stderr).toBe(0);
+      return { ms: (used.user + used.system) / 1000, out: JSON.parse(r.stdout) as Record<string, number> };
+    };
+    await cpu(lines); // warm up (modules loaded, code compiled)
+    const plain = await cpu(lines);
+    const long = await cpu(oneLine);
+    expect(long.out).toMatchObject({ records: 1, unique: 0, invalid: 1, cached: 0, quota: 0 });
+    expect(plain.out.records).toBe(32 * 1024);
+    expect(long.ms, `32 MB line ${long.ms.toFixed(0)} ms CPU, 32 MB of lines ${plain.ms.toFixed(0)} ms`).toBeLessThan(5 * plain.ms + 500);
   });
 });

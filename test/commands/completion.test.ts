@@ -9,12 +9,12 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { Command } from 'commander';
-import { run } from './fake-io.js';
-import { ROOT } from './helpers.js';
-import { buildProgram } from '../src/program.js';
-import { completionScript, describe as describeTree, type Shell } from '../src/commands/completion.js';
-import { STATUSES_OF } from '../src/statuses.js';
-import type { Io } from '../src/io.js';
+import { run } from '../fake-io.js';
+import { ROOT } from '../helpers.js';
+import { buildProgram } from '../../src/program.js';
+import { completionScript, describe as describeTree, type Shell } from '../../src/commands/completion.js';
+import { STATUSES_OF } from '../../src/statuses.js';
+import type { Io } from '../../src/io.js';
 
 function onPath(name: string): string | null {
   for (const dir of (process.env.PATH ?? '/usr/bin:/bin').split(delimiter)) {
@@ -26,7 +26,7 @@ const SHELL_PATHS: Record<Shell, string | null> = { bash: onPath('bash'), zsh: o
 for (const shell of ['zsh', 'fish'] as const) {
   if (!SHELL_PATHS[shell]) {
     console.warn(
-      `\n*** test/completion.test.ts: ${shell} is not installed, so its completion script is NOT tested ` +
+      `\n*** test/commands/completion.test.ts: ${shell} is not installed, so its completion script is NOT tested ` +
         `(Debian: apt-get install ${shell}). ***\n`,
     );
   }

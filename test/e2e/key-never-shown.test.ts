@@ -1,27 +1,21 @@
-// Issue 16: the API key in use, from IDV_API_KEY or from the config file written by `idv auth login`, never
+// The API key in use, from IDV_API_KEY or from the config file written by `idv auth login`, never
 // appears in any output, however the service repeats it (error bodies, headers, statuses), in any form
 // (raw, `Bearer <key>`, URL-encoded, JSON-escaped).
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { makeHome, sandbox, type Home } from './helpers.js';
-import { run } from './fake-io.js';
-import type { Fault, TestSandbox } from './sandbox/test-sandbox.js';
-import { createClient } from '../src/api/client.js';
-import { Secrets } from '../src/secrets.js';
+import { sandbox, homeForEachTest } from '../helpers.js';
+import { run } from '../fake-io.js';
+import type { Fault, TestSandbox } from '../sandbox/test-sandbox.js';
+import { createClient } from '../../src/api/client.js';
+import { Secrets } from '../../src/secrets.js';
 
 // Characters that make its URL-encoded and JSON-escaped forms differ from the key itself.
 const KEY = 'sk_live_Zx9+/Q"w\\T~1aB';
 const FORMS = [KEY, encodeURIComponent(KEY), JSON.stringify(KEY).slice(1, -1)];
 const echo = (what: string) => `${what}: Bearer ${KEY} / ${encodeURIComponent(KEY)} / ${JSON.stringify(KEY).slice(1, -1)}`;
 
-let home: Home;
-beforeEach(async () => {
-  home = await makeHome();
-});
-afterEach(async () => {
-  await home.cleanup();
-});
+const home = homeForEachTest();
 
 async function filesUnder(dir: string): Promise<string> {
   let text = '';
