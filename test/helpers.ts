@@ -2,7 +2,7 @@
 // environment with its own HOME, config and cache folders, against a sandbox started in this process.
 import { execa, type Options, type Result } from 'execa';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { afterEach, beforeEach } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -126,6 +126,21 @@ export function idv(args: string[], o: RunOptions = {}): Promise<Result> {
 export async function sandbox(opts: TestSandboxOptions = {}, home?: Home): Promise<{ sb: TestSandbox; env: Record<string, string> }> {
   const sb = await startTestSandbox({ key: 'sk_test_0123456789abcdef', ...opts });
   return { sb, env: { ...(home?.env ?? {}), IDV_BASE_URL: sb.url, IDV_API_KEY: sb.key } };
+}
+
+/** One home and one sandbox for a whole test file: made before its first test, given to `ready`, removed after its last. */
+export function sandboxForFile(opts: TestSandboxOptions, ready: (made: { home: Home; sb: TestSandbox; env: Record<string, string> }) => void): void {
+  let made: { home: Home; sb: TestSandbox } | undefined;
+  beforeAll(async () => {
+    const home = await makeHome();
+    const { sb, env } = await sandbox(opts, home);
+    made = { home, sb };
+    ready({ home, sb, env });
+  });
+  afterAll(async () => {
+    await made?.sb.close();
+    await made?.home.cleanup();
+  });
 }
 
 /** The items of every validate request the sandbox received, in order. */

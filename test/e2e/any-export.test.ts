@@ -3,26 +3,19 @@
 // trailing delimiters, a code page, mailbox forms, pasted recipients — every address in it comes out as a
 // record of its own, in order, or the run ends with exit 2 before any request. fast-check generates the
 // exports from a known list of addresses (a fixed seed, a bounded number of runs: part of npm test).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import iconv from 'iconv-lite';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { makeHome, sandbox, sentItems, type Home } from '../helpers.js';
+import { sandboxForFile, sentItems, type Home } from '../helpers.js';
 import { run } from '../fake-io.js';
 import type { TestSandbox as Sandbox } from '../sandbox/test-sandbox.js';
 
 let home: Home;
 let sb: Sandbox;
 let env: Record<string, string>;
-beforeAll(async () => {
-  home = await makeHome();
-  ({ sb, env } = await sandbox({ quota: 0 }, home));
-});
-afterAll(async () => {
-  await sb.close();
-  await home.cleanup();
-});
+sandboxForFile({ quota: 0 }, (made) => ({ home, sb, env } = made));
 
 /** Code pages with names written in them (the text around the addresses), and the line end their programs write. */
 const ENCODINGS = {

@@ -3,25 +3,18 @@
 // WooCommerce export, CRM headers in other languages, a member list with no address column, code pages,
 // text around addresses, --dry-run's layout). Each run is in-process against a real sandbox server, which
 // records what it was sent.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import iconv from 'iconv-lite';
-import { makeHome, sandbox, sentItems, type Home } from '../helpers.js';
+import { sandboxForFile, sentItems, type Home } from '../helpers.js';
 import { run } from '../fake-io.js';
 import type { TestSandbox as Sandbox } from '../sandbox/test-sandbox.js';
 
 let home: Home;
 let sb: Sandbox;
 let env: Record<string, string>;
-beforeAll(async () => {
-  home = await makeHome();
-  ({ sb, env } = await sandbox({ quota: 0 }, home));
-});
-afterAll(async () => {
-  await sb.close();
-  await home.cleanup();
-});
+sandboxForFile({ quota: 0 }, (made) => ({ home, sb, env } = made));
 
 let n = 0;
 const file = async (name: string, content: string | Buffer) => {

@@ -7,24 +7,19 @@ import { spawnSync } from 'node:child_process';
 import { createWriteStream } from 'node:fs';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../src/main.js';
 import { fakeIo } from '../fake-io.js';
-import { IDV, makeHome, sandbox, sentBatches, type Home } from '../helpers.js';
+import { IDV, sandbox, sandboxForFile, sentBatches, type Home } from '../helpers.js';
 import type { Sandbox } from '../../src/sandbox/server.js';
 
 let home: Home;
 let sb: Sandbox;
 let env: Record<string, string>;
+sandboxForFile({}, (made) => ({ home, sb, env } = made));
 beforeAll(async () => {
-  home = await makeHome();
-  ({ sb, env } = await sandbox({}, home));
   // One run first: the modules a run loads are loaded before any test times a stream.
   await runCli(['emails', '-q', '--no-cache'], fakeIo({ env, input: 'warm@example.com\n' }));
-});
-afterAll(async () => {
-  await sb.close();
-  await home.cleanup();
 });
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

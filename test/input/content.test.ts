@@ -6,22 +6,15 @@ import { readFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import * as zlib from 'node:zlib';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { run } from '../fake-io.js';
-import { fixture, makeHome, sandbox, sentItems, type Home } from '../helpers.js';
+import { fixture, sandbox, sandboxForFile, sentItems, type Home } from '../helpers.js';
 import type { Sandbox } from '../../src/sandbox/server.js';
 
 let home: Home;
 let sb: Sandbox;
 let env: Record<string, string>;
-beforeAll(async () => {
-  home = await makeHome();
-  ({ sb, env } = await sandbox({}, home));
-});
-afterAll(async () => {
-  await sb.close();
-  await home.cleanup();
-});
+sandboxForFile({}, (made) => ({ home, sb, env } = made));
 
 async function validate(args: string[], o: Parameters<typeof run>[1] = {}) {
   sb.requests.length = 0;
