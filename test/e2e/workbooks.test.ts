@@ -13,6 +13,7 @@ import { writeFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createXlsxWriter } from '../../src/output/xlsx.js';
 import { openWorkbook, type Row } from '../../src/input/xlsx.js';
+import { sheetRows } from '../sheet-rows.js';
 import { createZip } from '../../src/output/zip-writer.js';
 import { run } from '../fake-io.js';
 import { execa } from 'execa';
@@ -48,16 +49,6 @@ async function validate(args: string[], o: Parameters<typeof run>[1] = {}) {
   return { ...r, sent: sentItems(sb) };
 }
 
-async function rowsOf(path: string, choice?: string): Promise<Row[]> {
-  const wb = await openWorkbook(path);
-  try {
-    const rows: Row[] = [];
-    for await (const block of wb.rows(wb.sheet(choice))) rows.push(...block);
-    return rows;
-  } finally {
-    await wb.close();
-  }
-}
 const texts = (rows: Row[]) => rows.map((r) => r.map((c) => c.text));
 
 describe('a workbook is read like CSV, by its content', () => {
@@ -173,8 +164,8 @@ describe('a workbook is written', () => {
     const wb = await openWorkbook(out);
     expect(wb.sheets.map((s) => s.name)).toEqual(['Contacts']);
     await wb.close();
-    const input = (await rowsOf(book('excel.xlsx'))).filter((row) => row.length > 0);
-    const written = await rowsOf(out);
+    const input = (await sheetRows(book('excel.xlsx'))).filter((row) => row.length > 0);
+    const written = await sheetRows(out);
     expect(texts(written)).toEqual(input.map((row, i) => [...row.map((c) => c.text), ...Array(12 - row.length).fill(''), i === 0 ? 'status' : 'ok']));
     // Types, values and formats as read: a zip code in 00000, a date, an amount, a boolean; text stays text.
     for (let i = 0; i < input.length; i++) {
@@ -191,7 +182,7 @@ describe('a workbook is written', () => {
     const r = await validate([fixture('crm.csv'), '--keep-columns', '-o', out]);
     expect(r.exitCode).toBe(0);
     const csv = await validate([fixture('crm.csv'), '--keep-columns']);
-    const written = await rowsOf(out);
+    const written = await sheetRows(out);
     expect(written.every((row) => row.every((c) => c.type === 'text' || c.type === 'empty'))).toBe(true);
     const { parse } = await import('csv-parse/sync');
     const want = (parse(csv.stdout) as string[][]).map((row) => row.slice(0, row.findLastIndex((c) => c !== '') + 1));
@@ -200,7 +191,7 @@ describe('a workbook is written', () => {
     const plain = join(home.dir, 'plain.xlsx');
     await validate([fixture('emails.txt'), '-o', plain]);
     const csvPlain = await validate([fixture('emails.txt')]);
-    expect(texts(await rowsOf(plain))).toEqual(csvPlain.stdout.trimEnd().split('\n').map((l) => l.split(',')));
+    expect(texts(await sheetRows(plain))).toEqual(csvPlain.stdout.trimEnd().split('\n').map((l) => l.split(',')));
   });
 
   it('-o FILE.xlsx keeps the mode of the file it replaces, and a failed run leaves it as it was', async () => {
@@ -224,12 +215,12 @@ describe('a workbook is written', () => {
     const r = await validate([fixture('newsletter.csv'), '--split', dir, '-f', 'xlsx', '-o', join(home.dir, 'all.xlsx')]);
     expect(r.exitCode).toBe(0);
     expect((await readdir(dir)).sort()).toEqual(['alias.xlsx', 'disposable.xlsx', 'error.xlsx', 'fake.xlsx', 'invalid.xlsx', 'ok.xlsx', 'quota_exceeded.xlsx']);
-    const all = texts(await rowsOf(join(home.dir, 'all.xlsx')));
+    const all = texts(await sheetRows(join(home.dir, 'all.xlsx')));
     for (const status of ['ok', 'disposable', 'error']) {
       const wb = await openWorkbook(join(dir, `${status}.xlsx`));
       expect(wb.sheets.map((s) => s.name)).toEqual([status]);
       await wb.close();
-      expect(texts(await rowsOf(join(dir, `${status}.xlsx`)))).toEqual([all[0], ...all.slice(1).filter((row) => row[1] === status)]);
+      expect(texts(await sheetRows(join(dir, `${status}.xlsx`)))).toEqual([all[0], ...all.slice(1).filter((row) => row[1] === status)]);
     }
   });
 
@@ -270,7 +261,7 @@ describe('a workbook is written', () => {
     const out = join(home.dir, 'piped.xlsx');
     const { writeFile } = await import('node:fs/promises');
     await writeFile(out, r.stdout);
-    expect(texts(await rowsOf(out))).toEqual([
+    expect(texts(await sheetRows(out))).toEqual([
       ['Name', 'Email', 'Zip', 'Joined', 'Amount', 'Share', 'Doubled', 'status'],
       ['Ada Lovelace', 'ada@example.com', '02134', '2023-03-15', '1234.5', '12.50%', '2469', 'ok'],
       ['Zoë Müller', 'zoe@example.com', '00501', '2024-01-02', '0.1', '100.00%', '0.2', 'ok'],

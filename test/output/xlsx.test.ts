@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openWorkbook, type Row } from '../../src/input/xlsx.js';
+import { sheetRows } from '../sheet-rows.js';
 import { generalNumber } from '../../src/input/xlsx-number-format.js';
 import { openZip } from '../../src/input/xlsx-zip.js';
 import { createXlsxWriter, escapeText, sheetName, type WriteCell } from '../../src/output/xlsx.js';
@@ -30,16 +31,6 @@ async function write(header: string[], rows: readonly (readonly WriteCell[])[], 
   return path;
 }
 
-async function readBack(path: string, choice?: string): Promise<Row[]> {
-  const wb = await openWorkbook(path);
-  try {
-    const rows: Row[] = [];
-    for await (const block of wb.rows(wb.sheet(choice))) rows.push(...block);
-    return rows;
-  } finally {
-    await wb.close();
-  }
-}
 
 describe('a written workbook read back', () => {
   it('keeps a header, text, numbers with their formats, dates and booleans', async () => {
@@ -51,7 +42,7 @@ describe('a written workbook read back', () => {
         ['', '', '', '', '', 'invalid'],
       ],
     );
-    const rows = await readBack(path);
+    const rows = await sheetRows(path);
     expect(rows.map((r) => r.map((c) => c.text))).toEqual([
       ['email', 'zip', 'joined', 'amount', 'vip', 'status'],
       ['ada@example.com', '02134', '2023-03-15', '1234.5', 'TRUE', 'ok'],
@@ -64,9 +55,9 @@ describe('a written workbook read back', () => {
   });
 
   it('writes back every cell of the Excel fixture as it was read', async () => {
-    const original = await readBack(fixture('workbooks/excel.xlsx'));
+    const original = await sheetRows(fixture('workbooks/excel.xlsx'));
     const [header, ...rows] = original;
-    const copy = await readBack(await write(header.map((c) => c.text), rows));
+    const copy = await sheetRows(await write(header.map((c) => c.text), rows));
     expect(copy).toEqual(original);
   });
 
@@ -80,7 +71,7 @@ describe('a written workbook read back', () => {
     );
     await fc.assert(
       fc.asyncProperty(fc.array(fc.array(cell, { minLength: 1, maxLength: 6 }), { minLength: 1, maxLength: 8 }), async (rows) => {
-        const back = await readBack(await write(['h'], rows));
+        const back = await sheetRows(await write(['h'], rows));
         for (let r = 0; r < rows.length; r++) {
           const got = back[r + 1] ?? [];
           rows[r].forEach((c, i) => {
@@ -105,13 +96,13 @@ describe('a written workbook read back', () => {
     const wb = await openWorkbook(path);
     await wb.close();
     expect(wb.sheets.map((s) => s.name)).toEqual(['Results_ ok_fake', 'Results_ ok_fake (2)', 'Results_ ok_fake (3)']);
-    expect((await readBack(path, '1')).map((r) => r[0].text)).toEqual(['email', 'a@example.com', 'b@example.com']);
-    expect((await readBack(path, '2')).map((r) => r[0].text)).toEqual(['email', 'c@example.com', 'd@example.com']);
-    expect((await readBack(path, '3')).map((r) => r[0].text)).toEqual(['email', 'e@example.com']);
+    expect((await sheetRows(path, '1')).map((r) => r[0].text)).toEqual(['email', 'a@example.com', 'b@example.com']);
+    expect((await sheetRows(path, '2')).map((r) => r[0].text)).toEqual(['email', 'c@example.com', 'd@example.com']);
+    expect((await sheetRows(path, '3')).map((r) => r[0].text)).toEqual(['email', 'e@example.com']);
   });
 
   it('writes a header-only workbook when there are no records', async () => {
-    expect((await readBack(await write(['email', 'status'], []))).map((r) => r.map((c) => c.text))).toEqual([['email', 'status']]);
+    expect((await sheetRows(await write(['email', 'status'], []))).map((r) => r.map((c) => c.text))).toEqual([['email', 'status']]);
   });
 
   it('leaves the file closed when stopped, for the caller to remove', async () => {
