@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openWorkbook, type Row } from '../../src/input/xlsx.js';
+import { openWorkbook } from '../../src/input/xlsx.js';
 import { sheetRows } from '../sheet-rows.js';
 import { generalNumber } from '../../src/input/xlsx-number-format.js';
 import { openZip } from '../../src/input/xlsx-zip.js';
