@@ -6,6 +6,8 @@ import type { Kind } from '../defaults.js';
 
 /** A header name reduced to its letters and digits, lower case, without marks. */
 export function normaliseHeader(h: string): string {
+  // ASCII has no marks and no compatibility forms: the two normalisations would give it back unchanged.
+  if (/^[\x00-\x7f]*$/.test(h)) return h.toLowerCase().replace(/[^a-z0-9]/g, '');
   return h
     .normalize('NFKD')
     .replace(/\p{M}/gu, '')
@@ -73,31 +75,41 @@ const DOMAIN_NAMES = [
   'دامنه', 'אתר', 'אתר אינטרנט', 'דומיין', 'वेबसाइट', 'डोमेन', 'ওয়েবসাইট', 'เว็บไซต์', 'โดเมน',
 ];
 
-const NAMES: Record<Kind, ReadonlySet<string>> = {
-  emails: new Set(EMAIL_NAMES.map(normaliseHeader)),
-  domains: new Set(DOMAIN_NAMES.map(normaliseHeader)),
-};
+/** The tables, normalised when first asked for: a run that meets no header never builds them. */
+let tables: Tables | null = null;
+interface Tables {
+  names: Record<Kind, ReadonlySet<string>>;
+  itemWords: Record<Kind, readonly string[]>;
+  sideWords: readonly string[];
+  secondaryWords: readonly string[];
+}
+function theTables(): Tables {
+  tables ??= {
+    names: { emails: new Set(EMAIL_NAMES.map(normaliseHeader)), domains: new Set(DOMAIN_NAMES.map(normaliseHeader)) },
+    itemWords: { emails: words(ITEM_WORDS.emails), domains: words(ITEM_WORDS.domains) },
+    sideWords: words(SIDE_WORDS),
+    secondaryWords: words(SECONDARY_WORDS),
+  };
+  return tables;
+}
 
 /** Words that name an item column inside a longer name (`Billing Email`, `E-mail 2 Address`, `担当者メール`). */
-const ITEM_WORDS: Record<Kind, readonly string[]> = {
-  emails: words(
+const ITEM_WORDS: Record<Kind, string> = {
+  emails:
     'mail courriel correo epost eposta sähköposti poczt pošt почт пошт поща мейл имейл ταχυδρομ 邮箱 邮件 郵件 郵箱 電郵 メール 메일 ' +
-      'بريد ایمیل דוא ईमेल ইমেইল อีเมล',
-  ),
-  domains: words('domain website webseite url host homepage site домен сайт 域名 网站 網站 ドメイン 도메인'),
+    'بريد ایمیل דוא ईमेल ইমেইল อีเมล',
+  domains: 'domain website webseite url host homepage site домен сайт 域名 网站 網站 ドメイン 도메인',
 };
 /** Words of a column that is not the item itself though its name holds the item's word (Email Type, Email Opt Out…). */
-const SIDE_WORDS = words(
+const SIDE_WORDS =
   'type label kind status optout optin opted consent marketing verified valid bounce date time count format subscri ' +
-    'permission flag list typ tipo statut estado',
-);
+  'permission flag list typ tipo statut estado';
 /** Words of a secondary address (billing, second, the owner's…): the main column wins over these. */
-const SECONDARY_WORDS = words(
+const SECONDARY_WORDS =
   'billing shipping secondary second other alternat backup 2 3 4 5 bcc owner assigned created modified updated manager ' +
-    'agent staff sales factur livraison envío rechnung liefer 担当 所有者 作成者 负责 所有人 创建 負責 담당 владел ' +
-    'ответствен responsable propriétaire besitzer zuständig eigentümer proprietario responsabile eigenaar właściciel ' +
-    'opiekun sorumlu sahibi',
-);
+  'agent staff sales factur livraison envío rechnung liefer 担当 所有者 作成者 负责 所有人 创建 負責 담당 владел ' +
+  'ответствен responsable propriétaire besitzer zuständig eigentümer proprietario responsabile eigenaar właściciel ' +
+  'opiekun sorumlu sahibi';
 
 /** Space-separated words, each normalised as header names are. */
 function words(list: string): string[] {
@@ -112,14 +124,18 @@ const holds = (name: string, list: readonly string[]) => list.some((w) => name.i
 export function headerRank(kind: Kind, header: string): number {
   const n = normaliseHeader(header);
   if (n.length === 0) return 0;
-  if (NAMES[kind].has(n)) return 4;
-  if (!holds(n, ITEM_WORDS[kind])) return 0;
-  if (holds(n, SIDE_WORDS)) return 1;
-  return holds(n, SECONDARY_WORDS) ? 2 : 3;
+  const t = theTables();
+  if (t.names[kind].has(n)) return 4;
+  if (!holds(n, t.itemWords[kind])) return 0;
+  if (holds(n, t.sideWords)) return 1;
+  return holds(n, t.secondaryWords) ? 2 : 3;
 }
 
 /** Whether `header` is exactly a known name of the item column of either kind (a plain list's header line). */
 export function isKnownName(header: string): boolean {
+  if (header.includes('@')) return false; // an address, never a name (`e@mail` would normalise to one)
   const n = normaliseHeader(header);
-  return NAMES.emails.has(n) || NAMES.domains.has(n);
+  if (n.length === 0) return false;
+  const { names } = theTables();
+  return names.emails.has(n) || names.domains.has(n);
 }

@@ -1,5 +1,6 @@
 // Which header names the item column (src/input/headers.ts), in the languages spreadsheets and CRMs use.
 import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
 import { headerRank, isKnownName, normaliseHeader } from '../../src/input/headers.js';
 
 describe('header names', () => {
@@ -8,6 +9,19 @@ describe('header names', () => {
     expect(normaliseHeader('Ｅｍａｉｌ　Ａｄｄｒｅｓｓ')).toBe('emailaddress'); // full-width, as Japanese keyboards type it
     expect(normaliseHeader('Correo Electrónico')).toBe(normaliseHeader('correo_electronico'));
     expect(normaliseHeader('ЭЛЕКТРОННАЯ ПОЧТА')).toBe(normaliseHeader('электронная почта'));
+  });
+
+  it('ASCII names take a short way to the same normal form as the full Unicode one', () => {
+    const full = (h: string) => h.normalize('NFKD').replace(/\p{M}/gu, '').normalize('NFKC').toLowerCase().replace(/[^\p{L}\p{N}]/gu, '');
+    const ascii = fc.string({ unit: fc.integer({ min: 0, max: 0x7f }).map((c) => String.fromCharCode(c)), maxLength: 30 });
+    fc.assert(fc.property(ascii, (h) => normaliseHeader(h) === full(h)), { seed: 20261125, numRuns: 500 });
+    expect(normaliseHeader('Ｅｍａｉｌ')).toBe('email'); // not ASCII: the full way
+  });
+
+  it('a line holding an @ is never a header name, even one that would normalise to one (`e@mail` is a record)', () => {
+    expect(isKnownName('E-Mail')).toBe(true);
+    expect(isKnownName('e@mail')).toBe(false);
+    expect(isKnownName('')).toBe(false);
   });
 
   // The ten most spoken languages, the EU's, and others, as products and people name the column.
