@@ -12,7 +12,7 @@
 //
 // No import() is left in dist/program.cjs: cli.cjs compiles it with a V8 code cache (made last, below),
 // and Node 20 loses a script's import() callback when the script comes from a cache.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { appendFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -112,15 +112,41 @@ appendFileSync(program, `//# idv-build=${build}\n`);
 
 // The code cache: V8's compiled code for the program as a real run uses it (a 3-item run spends a third of
 // its time compiling otherwise). Made by the Node that builds, for that Node only (another one compiles the
-// program as usual). The run: the shipped sample against the in-process sandbox, nothing written outside
-// a throw-away HOME.
+// program as usual). The run: the shipped sample against a sandbox in a process of its own, with a key, a
+// cache and its claims, as a user's run goes (the in-process sandbox would fill the cache with its own code
+// and leave out the cache's and the transport's); nothing written outside a throw-away HOME.
 const cache = join(DIST, `program-${build}-${process.version}-${process.arch}.cache`);
 const home = mkdtempSync(join(tmpdir(), 'idv-code-cache-'));
-const run = spawnSync(process.execPath, [join(DIST, 'cli.cjs'), 'emails', join(ROOT, 'examples', 'sample.csv'), '--sandbox', '-q', '-f', 'csv'], {
-  env: { PATH: process.env.PATH ?? '', HOME: home, XDG_CACHE_HOME: join(home, 'cache'), XDG_CONFIG_HOME: join(home, 'config'), IDV_MAKE_CODE_CACHE: '1' },
-  stdio: ['ignore', 'ignore', 'pipe'],
-  encoding: 'utf8',
+const env = { PATH: process.env.PATH ?? '', HOME: home, XDG_CACHE_HOME: join(home, 'cache'), XDG_CONFIG_HOME: join(home, 'config') };
+const KEY = 'sk_build_0123456789abcdef';
+const sandbox = spawn(process.execPath, [join(DIST, 'cli.cjs'), 'sandbox', '--port', '0', '--key', KEY], { env, stdio: ['ignore', 'pipe', 'ignore'] });
+const url = await new Promise((found, failed) => {
+  sandbox.on('error', failed);
+  let out = '';
+  const timer = setTimeout(() => failed(new Error('making the code cache: the sandbox did not start within 30 s')), 30_000);
+  sandbox.stdout.on('data', (b) => {
+    out += b;
+    const m = /listening on (http:\/\/\S+)/.exec(out);
+    if (m) {
+      clearTimeout(timer);
+      found(m[1]);
+    }
+  });
+  sandbox.on('exit', (code) => failed(new Error(`making the code cache: the sandbox ended (${code}) before it listened`)));
+}).catch((err) => {
+  sandbox.kill();
+  throw err;
 });
+const run = await new Promise((done) => {
+  const child = spawn(process.execPath, [join(DIST, 'cli.cjs'), 'emails', join(ROOT, 'examples', 'sample.csv'), '-q', '-f', 'csv'], {
+    env: { ...env, IDV_BASE_URL: url, IDV_API_KEY: KEY, IDV_MAKE_CODE_CACHE: '1' },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr.on('data', (b) => (stderr += b));
+  child.on('close', (status, signal) => done({ status, signal, stderr }));
+});
+sandbox.kill();
 rmSync(home, { recursive: true, force: true });
 if (run.status !== 0 || !existsSync(cache) || readFileSync(cache).length === 0) {
   throw new Error(`making ${cache}: the sample run ended ${run.status ?? run.signal}: ${run.stderr.trim()}`);
