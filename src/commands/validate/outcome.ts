@@ -60,12 +60,12 @@ export function outcomeOf(e: Ending): IdvError | null {
     );
   }
   if (over > 0) {
-    const when =
-      e.resetAt !== undefined
-        ? `It resets in ${formatDuration((e.resetAt - e.now) / 1000)} (at ${clockTime(e.resetAt, e.now)})`
-        : 'The service did not say when it resets';
-    const then = e.cached ? '; run the same command again then: results already received are cached and not paid for twice.' : '.';
-    return new IdvError('quota', `Quota used up: ${records(over)} not validated (quota_exceeded)${waitGaveUp(e)}. ${when}${didNotWait(e)}${then}`);
+    const known = e.resetAt !== undefined;
+    const when = known
+      ? `It resets in ${formatDuration((e.resetAt! - e.now) / 1000)} (at ${clockTime(e.resetAt!, e.now)})${didNotWait(e)}`
+      : `The service did not say when it resets${didNotWait(e) ? ', so --wait did not wait' : ''}`;
+    const then = e.cached ? `; run the same command again ${known ? 'then' : 'later'}: results already received are cached and not paid for twice.` : '.';
+    return new IdvError('quota', `Quota used up: ${records(over)} not validated (quota_exceeded)${waitGaveUp(e)}. ${when}${then}`);
   }
   if (errors > 0) {
     const why = e.lastFailure ? `: ${e.lastFailure}` : '';

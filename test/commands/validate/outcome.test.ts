@@ -97,8 +97,8 @@ describe('outcomeOf, a quota stop', () => {
   });
 
   it('with --wait and no reset time from the service: did not wait, and why', () => {
-    expect(outcomeOf(ending({ wait: { waitedMs: 0 } }))?.message).toContain(
-      'The service did not say when it resets; did not wait: the service did not say when the quota resets; run the same command again then',
+    expect(outcomeOf(ending({ wait: { waitedMs: 0 } }))?.message).toBe(
+      'Quota used up: 2 records not validated (quota_exceeded). The service did not say when it resets, so --wait did not wait; run the same command again later: results already received are cached and not paid for twice.',
     );
   });
 
