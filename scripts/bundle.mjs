@@ -107,6 +107,10 @@ if (dynamic.length) throw new Error(`dist/program.cjs still has import() of ${dy
 
 // The build's tag on the bundle's last line: a code cache is for this build only (src/load-program.cts).
 const program = join(DIST, 'program.cjs');
+// ASCII only: one character beyond it (a regex's €, left as written by esbuild) makes V8 hold the whole
+// program as a two-byte string, which costs every run's start-up time to read, hash and compile it.
+const nonAscii = /[^\x00-\x7f]/.exec(readFileSync(program, 'utf8'));
+if (nonAscii) throw new Error(`dist/program.cjs holds "${nonAscii[0]}" (U+${nonAscii[0].codePointAt(0).toString(16).toUpperCase()}): write it as a \\u escape in src/`);
 const build = createHash('sha256').update(readFileSync(program)).digest('hex').slice(0, 16);
 appendFileSync(program, `//# idv-build=${build}\n`);
 

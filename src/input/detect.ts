@@ -358,7 +358,7 @@ function csvLayout(kind: Kind, p: Parsed, overrides: LayoutOverrides, name: stri
 }
 
 /** What a header cell never is: a number, a date, an amount. */
-const NUMERIC = /^[\d\s.,:/+()%$€£-]+$/;
+const NUMERIC = /^[\d\s.,:/+()%$\u20ac\u00a3-]+$/; // € £, escaped: see scripts/bundle.mjs on ASCII
 
 /**
  * The index of the header row, or -1. A header holds no item-like text:

@@ -123,7 +123,7 @@ function linesBeyondAscii(bytes: Uint8Array): Uint8Array {
 const LF = Uint8Array.of(0x0a);
 
 /** Letters of Icelandic and Faroese alone: Turkish read as Windows-1252 shows them in place of ş and ğ. */
-const RARE_LETTERS = /[ðþÐÞ]/g;
+const RARE_LETTERS = /[\u00f0\u00fe\u00d0\u00de]/g; // ð þ Ð Þ, escaped: see scripts/bundle.mjs on ASCII
 /** A character beyond ASCII that is no letter, stuck to a letter (not the quotes and marks that open or close words). */
 const STUCK_SYMBOL = /(?<=\p{L})[^\p{L}\p{M}\x00-\x7f¿¡«»‘’“”„]|[^\p{L}\p{M}\x00-\x7f¿¡«»‘’“”„](?=\p{L})/gu;
 /** Control characters a code page leaves undefined or puts where text has none. */

@@ -560,7 +560,7 @@ const VCARD_ADDRESS = /^(?:[a-z0-9-]+\.)?email[;:]/i;
 /** A run of short rows without item-like text held this long is data after all, not a footer. */
 const FOOTER_MAX = 1000;
 /** What the first line of a report's footer says (totals, copyright, who made it). */
-const FOOTER_WORDS = /^\s*(grand\s+)?(sub)?totals?\b|^\s*(sum|count|average)\b|copyright|©|\(c\)\s*\d{4}|confidential|all rights reserved|^\s*generated\b|^\s*(report|exported|filtered|printed|page)\b/i;
+const FOOTER_WORDS = /^\s*(grand\s+)?(sub)?totals?\b|^\s*(sum|count|average)\b|copyright|\u00a9|\(c\)\s*\d{4}|confidential|all rights reserved|^\s*generated\b|^\s*(report|exported|filtered|printed|page)\b/i;
 
 /**
  * CSV records as csv-parse reads them (csv-rows.ts): rows above the header and the header skipped; blank rows
