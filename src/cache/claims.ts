@@ -59,9 +59,10 @@ interface OtherRun {
 
 /** The 24 hex digits that name a key in the claims file. */
 export function keyHex(key: string): string {
-  const h = new KeyHash().ofString(key);
+  const h = keyHasher.ofString(key);
   return hex8(h.a) + hex8(h.b) + hex8(h.c);
 }
+const keyHasher = new KeyHash();
 
 export class Claims {
   /** Join the claims of a scope; null when this folder cannot hold them (the run then sends as if alone). */
@@ -90,6 +91,8 @@ export class Claims {
   private readOffset = 0;
   /** Keys other runs claimed: the runs holding each (mask bits), and BEFORE once any did. */
   private readonly others = new KeyTable();
+  /** Some other run's claim was read: until then no key can have been claimed before this run's claim. */
+  private othersClaimed = false;
   /** This run's keys not yet released: the mask of the runs that claimed each before this run did. */
   private readonly mine = new Map<string, number>();
   /** This run's keys that another run claimed after it, and so waits for. */
@@ -128,17 +131,20 @@ export class Claims {
   }
 
   private append(keys: string[]): void {
-    const text = keys.map((k) => `${this.run}\t${k}\n`).join('');
+    const lines = this.lines(keys, false);
     const before = fstatSync(this.fd).size;
-    writeWhole(this.fd, Buffer.from(text, 'latin1'));
+    writeWhole(this.fd, lines);
+    if (this.passOwnLines(before, lines.length)) {
+      // No other run wrote in between: what they claimed before these lines is what this run has read.
+      for (const k of keys) this.mine.set(k, this.claimedBefore(k));
+      return;
+    }
     for (const k of keys) this.mine.set(k, UNREAD);
-    if (before === this.readOffset && fstatSync(this.fd).size === before + text.length) {
-      // No other run wrote since this one last read: its claims are the file's last lines.
-      this.readOffset = before + text.length;
-    } else this.readNew();
+    this.readNew();
     // Read back, or run into a torn line another run left (killed mid-write): either way, decided now.
     for (const k of keys) if (this.mine.get(k) === UNREAD) this.mine.set(k, this.claimedBefore(k));
   }
+
 
   /** Learn what other runs claimed and released since, and which of them died. */
   poll(): void {
@@ -168,10 +174,34 @@ export class Claims {
     const mine = keys.filter((k) => this.mine.delete(k));
     if (!mine.length || this.lost) return;
     try {
-      writeWhole(this.fd, Buffer.from(mine.map((k) => `${this.run}\t-${k}\n`).join(''), 'latin1'));
+      const lines = this.lines(mine, true);
+      const before = fstatSync(this.fd).size;
+      writeWhole(this.fd, lines);
+      this.passOwnLines(before, lines.length);
     } catch {
       /* a full disk: the heartbeat's removal at the end releases them */
     }
+  }
+
+  /** This run's claim (or release) lines for keys: `<run>\t[-]<key>\n` each. */
+  private lines(keys: string[], release: boolean): Buffer {
+    const head = `${this.run}\t${release ? '-' : ''}`;
+    let size = 0;
+    for (const k of keys) size += head.length + k.length + 1;
+    const buf = Buffer.allocUnsafe(size);
+    let at = 0;
+    for (const k of keys) {
+      at = putLatin1(buf, at, head);
+      at = putLatin1(buf, putLatin1(buf, at, k), '\n');
+    }
+    return buf;
+  }
+
+  /** When no other run wrote since this one last read, its own lines just written are the file's last: not read back. */
+  private passOwnLines(before: number, length: number): boolean {
+    if (before !== this.readOffset || fstatSync(this.fd).size !== before + length) return false;
+    this.readOffset = before + length;
+    return true;
   }
 
   /** Empty the claims file under the lock, when no other run is alive (their dead heartbeats go too). */
@@ -250,6 +280,7 @@ export class Claims {
       if (bit !== OVERFLOW) this.releasedBy(buf.toString('latin1', at, end), v, bit);
       return;
     }
+    this.othersClaimed = true;
     this.others.setHashed(this.hash, v | (1 << bit) | BEFORE);
     if (this.mine.size === 0) return;
     const key = buf.toString('latin1', at, end);
@@ -265,6 +296,7 @@ export class Claims {
 
   /** The claims other runs hold on a key now, read before this run's own claim: the runs that come first. */
   private claimedBefore(key: string): number {
+    if (!this.othersClaimed) return 0;
     this.parseHash(Buffer.from(key, 'latin1'), 0);
     return this.others.getHashed(this.hash) ?? 0;
   }
@@ -358,9 +390,17 @@ function otherRunsAlive(dir: string, scope: string, run: string, now: number, re
   return alive;
 }
 
-function hex8(n: number): string {
-  return (n >>> 0).toString(16).padStart(8, '0');
+/** Latin-1 text into buf at `at`, a byte a character (a loop: a native write() a key costs more); where it ends. */
+function putLatin1(buf: Buffer, at: number, text: string): number {
+  for (let i = 0; i < text.length; i++) buf[at++] = text.charCodeAt(i);
+  return at;
 }
+
+/** A 32-bit word as 8 lowercase hex digits, a byte at a time from a table (every claimed key is written so). */
+function hex8(n: number): string {
+  return HEX_BYTE[n >>> 24]! + HEX_BYTE[(n >>> 16) & 255]! + HEX_BYTE[(n >>> 8) & 255]! + HEX_BYTE[n & 255]!;
+}
+const HEX_BYTE = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
 
 /** 8 lowercase hex digits at buf[at] as a 32-bit word; null when they are not. */
 function hexWord(buf: Buffer, at: number): number | null {
