@@ -172,6 +172,10 @@ describe('outcome by HTTP status', () => {
     expect(await answer(400, { message: 'too many items' }, {}, ['a@x.com'])).toEqual({ type: 'failed', reason: 'the service answered HTTP 400: too many items', rate: {}, turnedAway: false });
     expect(await answer(400, { message: 'maxima' })).toMatchObject({ type: 'failed', reason: 'the service answered HTTP 400: maxima' });
   });
+  it('only a 400 (or 413) names the size: another status whose message holds size words keeps its own outcome', async () => {
+    expect(await answer(422, { message: 'too many items' })).toEqual({ type: 'failed', reason: 'the service answered HTTP 422: too many items', rate: {}, turnedAway: false });
+    expect(await answer(503, { message: 'over the size limit' })).toEqual({ type: 'retry', reason: 'the service answered HTTP 503', rate: {} });
+  });
   it('408 and 5xx: retried; other 4xx: failed', async () => {
     for (const status of [408, 500, 502, 599]) expect(await answer(status), String(status)).toEqual({ type: 'retry', reason: `the service answered HTTP ${status}`, rate: {} });
     for (const status of [402, 409, 499]) expect(await answer(status), String(status)).toEqual({ type: 'failed', reason: `the service answered HTTP ${status}`, rate: {}, turnedAway: false });
@@ -241,10 +245,40 @@ describe('the --verbose line, and what it never shows', () => {
     expect(lines.map((l) => l.replace(/ in \d+ ms/, ' in N ms'))).toEqual(['POST /****/emails/validate 1 item → 200 in N ms; key ****3456']);
   });
 
+  it('the time the request took', async () => {
+    next = (res) => setTimeout(() => json(200, { emails: {} })(res), 120);
+    const lines = await withClient(async (c, _s, lines) => (await send(c, ['a@x.com']), lines));
+    const ms = Number(/ in (\d+) ms/.exec(lines[0]!)?.[1]);
+    expect(ms).toBeGreaterThanOrEqual(100);
+    expect(ms).toBeLessThan(5000);
+  });
+
   it('an answer too large: said so', async () => {
     next = json(200, ' '.repeat(maxAnswerBytes(1) + 1));
     const lines = await withClient(async (c, _s, lines) => (await send(c, ['a@x.com']), lines));
     expect(lines.map((l) => l.replace(/ in \d+ ms/, ' in N ms'))).toEqual(['POST /emails/validate 1 item → the service sent an answer larger than 1.0 MiB in N ms; key ****3456']);
+  });
+});
+
+describe('close()', () => {
+  it('closes the connections it kept open', async () => {
+    const open = new Set<net.Socket>();
+    const track = (socket: net.Socket) => {
+      open.add(socket);
+      socket.on('close', () => open.delete(socket));
+    };
+    server.on('connection', track);
+    try {
+      next = json(200, { emails: {} });
+      const client = await createClient({ baseUrl: base, key: KEY, timeoutMs: 5000, connections: 1, env: {}, secrets: new Secrets() });
+      await send(client, ['a@x.com']);
+      expect(open.size).toBe(1); // kept alive for the next request
+      await client.close();
+      for (let i = 0; i < 50 && open.size > 0; i++) await new Promise((r) => setTimeout(r, 10));
+      expect(open.size).toBe(0);
+    } finally {
+      server.off('connection', track);
+    }
   });
 });
 
