@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { cellWidth, createFormatter, ELIDED, formatForPath, planTable, refuseExtension, statusColour, type Format, type FormatOptions, type OutRecord, type SheetRows } from '../../src/output/format.js';
+import { cellWidth, createFormatter, ELIDED, FORMATS, formatForPath, planTable, refuseExtension, statusColour, type Format, type FormatOptions, type OutRecord, type SheetRows } from '../../src/output/format.js';
 import { loadChalk } from '../../src/output/colors.js';
 import { withCells } from '../../src/input/typed-row.js';
 import { run } from '../fake-io.js';
@@ -260,5 +260,86 @@ describe('status colours and character widths', () => {
     expect(two.map((c) => cellWidth(String.fromCodePoint(c)))).toEqual(two.map(() => 2));
     expect(zero.map((c) => cellWidth(String.fromCodePoint(c)))).toEqual(zero.map(() => 0));
     expect(one.map((c) => cellWidth(String.fromCodePoint(c)))).toEqual(one.map(() => 1));
+  });
+});
+
+describe('more of each format', () => {
+  it('the formats, in the order --help lists them', () => {
+    expect(FORMATS).toEqual(['table', 'csv', 'json', 'ndjson', 'xlsx']);
+  });
+
+  it('every extension refused names what it is', () => {
+    const named = { xls: 'an Excel 97-2003 workbook', xlsm: 'a macro-enabled workbook', xlsb: 'a binary workbook', xltx: 'an Excel template', ods: 'an OpenDocument spreadsheet', fods: 'an OpenDocument spreadsheet', numbers: 'a Numbers spreadsheet', parquet: 'Parquet', xml: 'XML', html: 'HTML', htm: 'HTML', pdf: 'PDF', yaml: 'YAML', yml: 'YAML', zip: 'a zip archive' };
+    for (const [ext, what] of Object.entries(named)) {
+      expect(() => refuseExtension(`o.${ext}`), ext).toThrow(`-o o.${ext}: idv does not write ${what} (.${ext}); give -o FILE.xlsx, .csv, .json or .ndjson (or -f to choose the format).`);
+    }
+  });
+
+  it('without --keep-columns the item is shown as checked, whatever the row held', async () => {
+    const recs = [rec('a@x.com', 'ok', [' a@x.com ', 'Ann'])];
+    expect(await output('csv', recs, { header: ['E', 'N'], delimiter: ';' })).toBe('email,status\na@x.com,ok\n');
+    expect(await output('ndjson', recs, { header: ['E', 'N'], delimiter: ';' })).toBe('{"email":"a@x.com","status":"ok"}\n');
+    expect(await output('table', recs, { header: ['E', 'N'], delimiter: ';' })).toBe('EMAIL    STATUS\na@x.com  ok\n');
+  });
+
+  it('--keep-columns of a plain list without a header: CSV still has its header line', async () => {
+    expect(await output('csv', [rec('a@x.com', 'ok', [' a@x.com'])], { keepColumns: true, header: null, delimiter: null })).toBe('email,status\n a@x.com,ok\n');
+  });
+
+  it('a name met three times: _2, then _3 (in JSON keys and in cells past the header)', async () => {
+    expect(await output('ndjson', [rec('a@x.com', 'ok', ['1', '2', '3', '4', '5', '6'])], { keepColumns: true, header: ['N', 'N', 'N', 'column4', 'column4_2'], delimiter: ',' })).toBe(
+      '{"N":"1","N_2":"2","N_3":"3","column4":"4","column4_2":"5","column6":"6","status":"ok"}\n',
+    );
+    expect(await output('ndjson', [rec('a@x.com', 'ok', ['1', '2', '3'])], { keepColumns: true, header: ['column3', 'column3_2'], delimiter: ',' })).toBe(
+      '{"column3":"1","column3_2":"2","column3_3":"3","status":"ok"}\n',
+    );
+  });
+
+  it("a workbook's header: the input's names as they are (JSON's keys only when it has none)", async () => {
+    const f = await createFormatter('xlsx', { column: 'email', keepColumns: true, header: ['Email', ''], delimiter: ',' });
+    expect(f.begin()).toEqual({ header: ['Email', '', 'status'], rows: [] });
+    const list = await createFormatter('xlsx', { column: 'email', keepColumns: true, header: ['status'], delimiter: null });
+    expect(list.begin()).toEqual({ header: ['status', 'status'], rows: [] });
+    const plain = await createFormatter('xlsx', { column: 'email', keepColumns: false, header: null, delimiter: ',' });
+    expect(plain.begin()).toEqual({ header: ['email', 'status'], rows: [] });
+  });
+
+  it('the table in colour: the header bold, each status in its colour, nothing else coloured', async () => {
+    const chalk = (await loadChalk(true))!;
+    const text = await output('table', [rec('a@x.com', 'ok'), rec('bb@x.com', 'fake')], { chalk });
+    expect(text).toBe(`${chalk.bold('EMAIL     STATUS')}\na@x.com   ${chalk.green('ok')}\nbb@x.com  ${chalk.red('fake')}\n`);
+    const kept = await output('table', [rec('a@x.com', 'ok', ['Ann', 'a@x.com'])], { chalk, keepColumns: true, header: ['Name', 'Email'], delimiter: ',', itemColumn: 1 });
+    expect(kept).toBe(`${chalk.bold('NAME  EMAIL    STATUS')}\nAnn   a@x.com  ${chalk.green('ok')}\n`);
+  });
+
+  it('the table: widths from all records held (up to 500), or from the first block of a live input; a leading empty cell kept, trailing spaces not', async () => {
+    const recs = [rec('a@x.com', 'ok'), rec('much-longer@x.com', 'ok')];
+    expect(await output('table', recs)).toBe('EMAIL              STATUS\na@x.com            ok\nmuch-longer@x.com  ok\n');
+    expect(await output('table', recs, { live: true })).toBe('EMAIL    STATUS\na@x.com  ok\nmuch-longer@x.com  ok\n');
+    expect(await output('table', [rec('a@x.com', 'ok', ['', 'a@x.com'])], { keepColumns: true, header: ['', 'Email'], delimiter: ',', itemColumn: 1 })).toBe(
+      '  EMAIL    STATUS\n  a@x.com  ok\n',
+    );
+  });
+
+  it('a --keep-columns table of a plain list keeps its item and status columns', async () => {
+    const long = 'x'.repeat(30) + '@example.com';
+    expect(await output('table', [rec(long, 'ok', [long])], { keepColumns: true, header: ['E-Mail'], delimiter: null, lineWidth: 30 })).toBe(
+      `E-MAIL${' '.repeat(16)}  STATUS\n${'x'.repeat(21)}…  ok\n`,
+    );
+  });
+});
+
+describe('planTable at its edges', () => {
+  it('columns that span the line exactly fit whole; one column more and the last is cut to what is left (6 at least)', () => {
+    expect(planTable([10, 6, 8], [0, 1], 28)).toEqual({ columns: [0, 1, 2], widths: [10, 6, 8], slack: 0 });
+    expect(planTable([10, 6, 9], [0, 1], 28)).toEqual({ columns: [0, 1, 2], widths: [10, 6, 8], slack: 0 });
+    expect(planTable([10, 6, 9], [0, 1], 26)).toEqual({ columns: [0, 1, 2], widths: [10, 6, 6], slack: 0 }); // cut to 6: still shown
+    expect(planTable([10, 6, 9], [0, 1], 25)).toEqual({ columns: [0, 1, ELIDED], widths: [10, 6, 1], slack: 4 }); // 5 is too few: left out
+  });
+  it('must columns beyond the table are ignored; the item cut to exactly what is over, never below 6', () => {
+    expect(planTable([10, 6], [0, 5], 18)).toEqual({ columns: [0, 1], widths: [10, 6], slack: 0 });
+    expect(planTable([20, 6], [0, 1], 27)).toEqual({ columns: [0, 1], widths: [19, 6], slack: 0 });
+    expect(planTable([20, 6], [0, 1], 28)).toEqual({ columns: [0, 1], widths: [20, 6], slack: 0 });
+    expect(planTable([20, 6], [0, 1], 10)).toEqual({ columns: [0, 1], widths: [6, 6], slack: 0 });
   });
 });
