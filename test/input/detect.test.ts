@@ -310,9 +310,41 @@ describe('what detection refuses, and says', () => {
   });
 
   it("a workbook's rows: the same header, preamble and column choice as CSV's", () => {
-    const rows = [['Report'], ['Name', 'Email'], [' ', ''], ['Ann', 'a@x.com'], ['Bob', 'b@x.com']];
+    const rows = [['Report'], [' ', '\t'], ['Name', 'Email'], ['Ann', 'a@x.com'], ['Bob', 'b@x.com']];
     const l = tableLayout('emails', { rows, lines: [1, 2, 3, 4, 5] }, '\t', {}, 'book.xlsx');
-    expect(l).toMatchObject({ delimiter: '\t', header: ['Name', 'Email'], headerLine: 2, skip: [0, 1], column: 1, width: 2 });
+    expect(l).toMatchObject({ delimiter: '\t', header: ['Name', 'Email'], headerLine: 3, skip: [0, 1], column: 1, width: 2, sepLine: false, vcard: false });
     expect(l.notes).toEqual(['book.xlsx: skipped line 1 above the header (not a record): "Report"']);
+  });
+});
+
+describe('detection details', () => {
+  const open = (text: string, overrides: LayoutOverrides = {}, kind: 'emails' | 'domains' = 'emails') =>
+    openSource({ name: 'c.csv', path: 'c.csv', open: () => Readable.from([Buffer.from(text)]) }, kind, overrides, () => undefined);
+
+  it('the usual width is the most frequent, the wider on a tie', async () => {
+    expect((await open('a@x.com;1\nb@x.com;2;3\nc@x.com;4\nd@x.com;5;6\n', { delimiter: ';' })).layout.width).toBe(3);
+    expect((await open('a@x.com;1\nb@x.com;2;3\nc@x.com;4\n', { delimiter: ';' })).layout.width).toBe(2);
+  });
+
+  it('a plain list: its header line counted among the lines, blank lines not; the sample cut mid-line is no line', async () => {
+    expect((await open('\n\nEmail\na@x.com\n')).layout).toMatchObject({ delimiter: null, header: ['Email'], headerLine: 3, skip: [0] });
+    expect((await open('  \nE-mail\r\na@x.com\r\n')).layout).toMatchObject({ header: ['E-mail'], headerLine: 2 });
+  });
+
+  it('an Excel sep= line ends at its line end, spaces after it allowed; sep= later in the file is data', async () => {
+    expect((await open('sep=| \r\nName|Email\r\nA|a@b.fr\r\n')).layout).toMatchObject({ delimiter: '|', sepLine: true, column: 1 });
+    expect((await open('Name,Email\nsep=;,a@b.fr\n')).layout).toMatchObject({ delimiter: ',', sepLine: false });
+    expect((await open('sep=;x\nName;Email\n')).layout.sepLine).toBe(false);
+  });
+
+  it('a vCard is known by its first line only', async () => {
+    expect((await open('BEGIN:VCARD \nEMAIL:a@x.com\nEND:VCARD\n')).layout.vcard).toBe(true);
+    expect((await open('x BEGIN:VCARD\na@x.com\n')).layout.vcard).toBe(false);
+    expect((await open('BEGIN:VCARDS\na@x.com\n')).layout.vcard).toBe(false);
+  });
+
+  it('--no-header with --column NAME: the name is looked for among the rows all the same', async () => {
+    expect((await open('Name,Email\nAnn,a@x.com\n', { column: 'email', noHeader: true })).layout).toMatchObject({ header: ['Name', 'Email'], column: 1 });
+    expect((await open('Ann,a@x.com\nName,Email\nBob,b@x.com\n', { column: 'Email' })).layout).toMatchObject({ header: ['Name', 'Email'], headerLine: 2, skip: [1], column: 1 });
   });
 });
