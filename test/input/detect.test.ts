@@ -347,4 +347,20 @@ describe('detection details', () => {
     expect((await open('Name,Email\nAnn,a@x.com\n', { column: 'email', noHeader: true })).layout).toMatchObject({ header: ['Name', 'Email'], column: 1 });
     expect((await open('Ann,a@x.com\nName,Email\nBob,b@x.com\n', { column: 'Email' })).layout).toMatchObject({ header: ['Name', 'Email'], headerLine: 2, skip: [1], column: 1 });
   });
+
+  it('a first row of names no list knows is a header when a column under a name is at least half items', async () => {
+    const items = (n: number, k: number) => Array.from({ length: n }, (_, i) => `Name ${i},${i < k ? `d${i}@y.com` : 'n/a'}`).join('\n');
+    const cases: Array<[string, string, { header: string[] | null; column: number; width: number }]> = [
+      ['half the cells items', 'Who,Contact\n' + items(10, 5), { header: ['Who', 'Contact'], column: 1, width: 2 }],
+      ['fewer than half', 'Who,Contact\n' + items(10, 4), { header: null, column: 1, width: 2 }],
+      ['a number among the names', 'Who,2024\n' + items(4, 4), { header: null, column: 1, width: 2 }],
+      ['no name over the items', 'Who,\n' + items(4, 4), { header: null, column: 1, width: 2 }],
+      ['an empty name elsewhere', ',Contact\n' + items(4, 4), { header: ['', 'Contact'], column: 1, width: 2 }],
+      ['names and items with spaces around', ' Who , Contact \n' + Array.from({ length: 4 }, (_, i) => `N${i}, d${i}@y.com `).join('\n'), { header: [' Who ', ' Contact '], column: 1, width: 2 }],
+      ['rows ending in a delimiter under it', 'Who,Contact\nAnn,a@x.com,\nBob,b@x.com,\nCy,c@x.com,', { header: ['Who', 'Contact'], column: 1, width: 3 }],
+      ['a known name, an empty cell before the last', 'Email,,Name\na@x.com,1,Ann\nb@x.com,2,Bob', { header: ['Email', '', 'Name'], column: 0, width: 3 }],
+      ['a known name and a number', 'Email,2024\na@x.com,1\nb@x.com,2', { header: null, column: 0, width: 2 }],
+    ];
+    for (const [what, text, expected] of cases) expect((await open(text + '\n')).layout, what).toMatchObject(expected);
+  });
 });
