@@ -363,4 +363,19 @@ describe('detection details', () => {
     ];
     for (const [what, text, expected] of cases) expect((await open(text + '\n')).layout, what).toMatchObject(expected);
   });
+
+  it('the delimiter: the one under which the first row fits the table, rows of the usual width from 60% of them', async () => {
+    const cases: Array<[string, string, { delimiter: string | null; header: string[] | null; column: number; width: number; skip: number[] }]> = [
+      ['decimal commas in ; data', 'Name;Amount;Email\nAnn;1,5;a@x.com\nBob;2,5;b@x.com\nCy;3,5;c@x.com', { delimiter: ';', header: ['Name', 'Amount', 'Email'], column: 2, width: 3, skip: [0] }],
+      ['pipes, no header', 'a@x.com|1|2\nb@x.com|3|4', { delimiter: '|', header: null, column: 0, width: 3, skip: [] }],
+      ['Excel dropping empty end cells under a header', 'Name,Email,Notes,Tags\nAnn,a@x.com,,\nBob,b@x.com\nCy,c@x.com\nDee,d@x.com', { delimiter: ',', header: ['Name', 'Email', 'Notes', 'Tags'], column: 1, width: 4, skip: [0] }],
+      ['…and without one, after three full rows', 'Ann,a@x.com,x,y\nBob,b@x.com,z,w\nCy,c@x.com,q,r\nDee,d@x.com\nEd,e@x.com\nFay,f@x.com\nGil,g@x.com', { delimiter: ',', header: null, column: 1, width: 4, skip: [] }],
+      ['a title above, a total below', 'My export\nName,Email\nAnn,a@x.com\nBob,b@x.com\nTotal 2', { delimiter: ',', header: ['Name', 'Email'], column: 1, width: 2, skip: [0, 1] }],
+      ['three rows of five at the usual width', 'a@x.com,1\nb@x.com,1\nc@x.com,1\nd@x.com,1,2\ne@x.com,1,2', { delimiter: ',', header: null, column: 0, width: 2, skip: [] }],
+      ['two bare addresses a line', 'a@x.com,b@x.com\nc@x.com,d@x.com', { delimiter: ',', header: null, column: 0, width: 2, skip: [] }],
+      ['addresses after "; "', 'a@x.com; b@x.com\nc@x.com; d@x.com', { delimiter: null, header: null, column: 0, width: 1, skip: [] }],
+      ['one line of two', 'a@x.com;b@x.com', { delimiter: null, header: null, column: 0, width: 1, skip: [] }],
+    ];
+    for (const [what, text, expected] of cases) expect((await open(text + '\n')).layout, what).toMatchObject(expected);
+  });
 });
