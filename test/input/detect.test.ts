@@ -378,4 +378,20 @@ describe('detection details', () => {
     ];
     for (const [what, text, expected] of cases) expect((await open(text + '\n')).layout, what).toMatchObject(expected);
   });
+
+  it('--column N is digits only: anything else is a name', async () => {
+    const text = 'Name,Email\nAnn,a@x.com\n';
+    expect((await open(text, { column: '10' }).catch((e: Error) => e.message))).toBe('c.csv has 2 columns, so it has no column 10; give --column N with N from 1 to 2.');
+    for (const name of ['A1', '1a', '2.0']) {
+      expect((await open(text, { column: name }).catch((e: Error) => e.message)), name).toBe(`c.csv has no column named "${name}" (its columns: "Name", "Email").`);
+    }
+    expect((await open(text, { column: ' 2 ' })).layout.column).toBe(1);
+  });
+
+  it('a better name wins among columns with at least 90% of the most distinct items, not below', async () => {
+    const columns = (a: number, b: number) =>
+      'Billing Email,Email\n' + Array.from({ length: 20 }, (_, i) => `${i < a ? `a${i}@x.com` : ''},${i < b ? `b${i}@y.com` : ''}`).join('\n') + '\n';
+    expect((await open(columns(20, 18))).layout.column).toBe(1);
+    expect((await open(columns(20, 17))).layout.column).toBe(0);
+  });
 });
