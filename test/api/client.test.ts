@@ -4,18 +4,24 @@ import http from 'node:http';
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createClient, type Outcome } from '../../src/api/client.js';
+import { createClient, MAX_NEW_STATUSES, maxAnswerBytes, type Client, type Outcome } from '../../src/api/client.js';
 import { Secrets } from '../../src/secrets.js';
 
 let server: http.Server;
 let base = '';
 /** What the server does with the next request. */
 let next: (res: http.ServerResponse) => void = () => undefined;
+/** What the server received last. */
+let received: { method?: string; url?: string; headers: http.IncomingHttpHeaders; body: string } = { headers: {}, body: '' };
 
 beforeAll(async () => {
   server = http.createServer((req, res) => {
-    req.resume();
-    req.on('end', () => next(res));
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      received = { method: req.method, url: req.url, headers: req.headers, body: Buffer.concat(chunks).toString('utf8') };
+      next(res);
+    });
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -88,5 +94,233 @@ describe('the --verbose line of a request', () => {
   it('no answer: why, and no rate-limit headers', async () => {
     const lines = await logged((res) => res.socket?.resetAndDestroy());
     expect(lines).toEqual(['POST /emails/validate 2 items → network error (ECONNRESET) in N ms; key ****3456']);
+  });
+});
+
+const KEY = 'sk_test_abcdef123456';
+/** A client of the test server (its secrets and --verbose lines kept), closed after `use`. */
+async function withClient<T>(use: (c: Client, secrets: Secrets, lines: string[]) => Promise<T>, o: { url?: string; env?: Record<string, string> } = {}): Promise<T> {
+  const secrets = new Secrets();
+  const lines: string[] = [];
+  const client = await createClient({ baseUrl: o.url ?? base, key: KEY, timeoutMs: 5000, connections: 1, env: o.env ?? {}, secrets, log: (l) => lines.push(l) });
+  try {
+    return await use(client, secrets, lines);
+  } finally {
+    await client.close();
+  }
+}
+const send = (c: Client, items: string[], field = 'emails') => c.validate(`/${field}/validate`, field, items, new AbortController().signal);
+const json = (status: number, body: unknown, headers: Record<string, string> = {}) => (res: http.ServerResponse) =>
+  res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(typeof body === 'string' ? body : JSON.stringify(body));
+/** The statuses an ok outcome gives these items (in order of asking: the first new statuses are the accepted ones). */
+const statuses = (o: Outcome, items: string[]) => {
+  if (o.type !== 'ok') throw new Error(`not ok: ${JSON.stringify(o)}`);
+  return items.map((i) => o.results.get(i));
+};
+
+describe('the request', () => {
+  it('one POST to the base path and endpoint: the items under their field as JSON, the key as a bearer token, JSON accepted', async () => {
+    next = json(200, { domains: {} });
+    await withClient((c) => send(c, ['x.com', 'y.org'], 'domains'), { url: `${base}/v2//` });
+    expect(received).toEqual({
+      method: 'POST',
+      url: '/v2/domains/validate',
+      headers: expect.objectContaining({ authorization: `Bearer ${KEY}`, 'content-type': 'application/json', accept: 'application/json' }),
+      body: '{"domains":["x.com","y.org"]}',
+    });
+  });
+
+  it('a stop while the request is out: thrown, not an outcome', async () => {
+    next = () => undefined; // never answers
+    const stop = new AbortController();
+    await withClient(async (c) => {
+      const out = c.validate('/emails/validate', 'emails', ['a@x.com'], stop.signal);
+      setTimeout(() => stop.abort(new Error('stopped')), 50);
+      await expect(out).rejects.toThrow();
+    });
+  });
+});
+
+describe('outcome by HTTP status', () => {
+  const answer = (status: number, body: unknown = {}, headers: Record<string, string> = {}, items = ['a@x.com', 'b@x.com']) => {
+    next = json(status, body, headers);
+    return withClient((c) => send(c, items));
+  };
+  it('2xx with results: ok, the rate-limit headers read', async () => {
+    for (const status of [200, 201, 299]) {
+      const o = await answer(status, { emails: { 'a@x.com': { status: 'ok' } } }, { RateLimit: '"validations";r=9;t=60', 'RateLimit-Policy': '"validations";q=10;w=60' });
+      expect(o, String(status)).toMatchObject({ type: 'ok', rate: { remaining: 9, reset: 60, quota: 10, window: 60 } });
+      expect(statuses(o, ['a@x.com', 'b@x.com'])).toEqual(['ok', undefined]);
+    }
+  });
+  it('300: failed, not turned away', async () => {
+    expect(await answer(300)).toEqual({ type: 'failed', reason: 'the service answered HTTP 300', rate: {}, turnedAway: false });
+  });
+  it('401: the key is refused', async () => {
+    expect(await answer(401, { message: 'no' })).toEqual({ type: 'auth' });
+  });
+  it('429: the quota, with when it comes back', async () => {
+    expect(await answer(429, {}, { 'Retry-After': '30' })).toEqual({ type: 'quota', rate: { retryAfter: 30 } });
+  });
+  it('413, or a 400 that names the size for a batch of several: too large', async () => {
+    expect(await answer(413)).toEqual({ type: 'too-large', rate: {} });
+    for (const message of ['Too many items', 'batch too large', 'payload too big', 'at most 100 items', 'maximum is 100', 'max 100', 'over the limit', 'size']) {
+      expect(await answer(400, { message }), message).toEqual({ type: 'too-large', rate: {} });
+    }
+  });
+  it('a 400 naming the size for a single item: failed (halving cannot help)', async () => {
+    expect(await answer(400, { message: 'too many items' }, {}, ['a@x.com'])).toEqual({ type: 'failed', reason: 'the service answered HTTP 400: too many items', rate: {}, turnedAway: false });
+    expect(await answer(400, { message: 'maxima' })).toMatchObject({ type: 'failed', reason: 'the service answered HTTP 400: maxima' });
+  });
+  it('only a 400 (or 413) names the size: another status whose message holds size words keeps its own outcome', async () => {
+    expect(await answer(422, { message: 'too many items' })).toEqual({ type: 'failed', reason: 'the service answered HTTP 422: too many items', rate: {}, turnedAway: false });
+    expect(await answer(503, { message: 'over the size limit' })).toEqual({ type: 'retry', reason: 'the service answered HTTP 503', rate: {} });
+  });
+  it('408 and 5xx: retried; other 4xx: failed', async () => {
+    for (const status of [408, 500, 502, 599]) expect(await answer(status), String(status)).toEqual({ type: 'retry', reason: `the service answered HTTP ${status}`, rate: {} });
+    for (const status of [402, 409, 499]) expect(await answer(status), String(status)).toEqual({ type: 'failed', reason: `the service answered HTTP ${status}`, rate: {}, turnedAway: false });
+  });
+  it("the answer's message: one line, under 200 characters, the key masked; none when empty, not text or not JSON", async () => {
+    const reason = async (body: unknown) => ((await answer(409, body)) as { reason: string }).reason;
+    expect(await reason({ message: 'a\n  b\tc' })).toBe('the service answered HTTP 409: a b c');
+    expect(await reason({ message: 'm'.repeat(199) })).toBe(`the service answered HTTP 409: ${'m'.repeat(199)}`);
+    expect(await reason({ message: 'm'.repeat(200) })).toBe('the service answered HTTP 409');
+    expect(await reason({ message: '' })).toBe('the service answered HTTP 409');
+    expect(await reason({ message: 42 })).toBe('the service answered HTTP 409');
+    expect(await reason('{"message":')).toBe('the service answered HTTP 409');
+    expect(await reason({ message: `key ${KEY} refused` })).toBe('the service answered HTTP 409: key **** refused');
+  });
+});
+
+describe('the statuses of a 2xx answer', () => {
+  it('an answer that is not an object of results by item under the field: malformed, retried', async () => {
+    for (const body of ['null', '"ok"', '[]', '{"emails":null}', '{"emails":"ok"}', '{"emails":[]}', '{"domains":{}}', '']) {
+      next = json(200, body);
+      expect(await withClient((c) => send(c, ['a@x.com'])), body).toEqual({ type: 'retry', reason: 'the service sent a malformed answer (HTTP 200)', rate: {} });
+    }
+  });
+
+  it('an item whose entry holds no plain-word status has none (it ends error); the key is never a status', async () => {
+    const entries = { a: { status: 'ok' }, b: { status: 'not a word' }, c: { status: 5 }, d: 'ok', e: null, f: {}, g: { status: KEY }, h: { status: 'x'.repeat(41) }, i: { status: 'fake' } };
+    next = json(200, { emails: entries });
+    const o = await withClient((c) => send(c, Object.keys(entries)));
+    expect(statuses(o, [...Object.keys(entries), 'missing'])).toEqual(['ok', undefined, undefined, undefined, undefined, undefined, undefined, undefined, 'fake', undefined]);
+  });
+
+  it(`at most ${MAX_NEW_STATUSES} new statuses a run (known ones never count); those accepted stay accepted, in later answers too`, async () => {
+    const news = Array.from({ length: MAX_NEW_STATUSES + 1 }, (_, i) => `new${i}`);
+    const known = ['ok', 'alias', 'disposable', 'fake'];
+    const body = { emails: Object.fromEntries([...known, ...news].map((s) => [`${s}@x.com`, { status: s }])) };
+    await withClient(async (c) => {
+      next = json(200, body);
+      const first = await send(c, ['x@x.com']);
+      expect(statuses(first, known.map((s) => `${s}@x.com`))).toEqual(known);
+      expect(statuses(first, news.map((s) => `${s}@x.com`))).toEqual([...news.slice(0, -1), undefined]);
+      expect(statuses(first, ['new0@x.com', 'ok@x.com'])).toEqual(['new0', 'ok']);
+      next = json(200, body);
+      const second = await send(c, ['x@x.com']);
+      expect(statuses(second, [`new${MAX_NEW_STATUSES}@x.com`, 'new5@x.com', 'ok@x.com'])).toEqual([undefined, 'new5', 'ok']);
+    });
+    next = json(200, body);
+    expect(statuses(await withClient((c) => send(c, ['x@x.com'])), [`new${MAX_NEW_STATUSES}@x.com`])).toEqual([`new${MAX_NEW_STATUSES}`]); // another run
+  });
+
+  it('an answer up to its cap is read; one byte more is refused (retried), the cap growing with the items sent', async () => {
+    for (const items of [1, 3]) {
+      const cap = maxAnswerBytes(items);
+      const head = '{"emails":{"a@x.com":{"status":"ok"}}}';
+      next = json(200, head + ' '.repeat(cap - head.length));
+      expect(await withClient((c) => send(c, Array.from({ length: items }, (_, i) => `u${i}@x.com`))), `${items}`).toMatchObject({ type: 'ok' });
+      next = json(200, head + ' '.repeat(cap - head.length + 1));
+      expect(await withClient((c) => send(c, Array.from({ length: items }, (_, i) => `u${i}@x.com`)))).toEqual({ type: 'retry', reason: 'the service sent an answer larger than 1.0 MiB', rate: {} });
+    }
+    expect([maxAnswerBytes(0), maxAnswerBytes(1), maxAnswerBytes(1000)]).toEqual([1048576, 1048576 + 16384, 1048576 + 16384000]);
+  });
+});
+
+describe('the --verbose line, and what it never shows', () => {
+  it('a single item; a base path holding the key is masked', async () => {
+    next = json(200, { emails: {} });
+    const lines = await withClient(async (c, _s, lines) => (await send(c, ['a@x.com']), lines), { url: `${base}/${KEY}/` });
+    expect(lines.map((l) => l.replace(/ in \d+ ms/, ' in N ms'))).toEqual(['POST /****/emails/validate 1 item → 200 in N ms; key ****3456']);
+  });
+
+  it('the time the request took', async () => {
+    next = (res) => setTimeout(() => json(200, { emails: {} })(res), 120);
+    const lines = await withClient(async (c, _s, lines) => (await send(c, ['a@x.com']), lines));
+    const ms = Number(/ in (\d+) ms/.exec(lines[0]!)?.[1]);
+    expect(ms).toBeGreaterThanOrEqual(100);
+    expect(ms).toBeLessThan(5000);
+  });
+
+  it('an answer too large: said so', async () => {
+    next = json(200, ' '.repeat(maxAnswerBytes(1) + 1));
+    const lines = await withClient(async (c, _s, lines) => (await send(c, ['a@x.com']), lines));
+    expect(lines.map((l) => l.replace(/ in \d+ ms/, ' in N ms'))).toEqual(['POST /emails/validate 1 item → the service sent an answer larger than 1.0 MiB in N ms; key ****3456']);
+  });
+});
+
+describe('close()', () => {
+  it('closes the connections it kept open', async () => {
+    const open = new Set<net.Socket>();
+    const track = (socket: net.Socket) => {
+      open.add(socket);
+      socket.on('close', () => open.delete(socket));
+    };
+    server.on('connection', track);
+    try {
+      next = json(200, { emails: {} });
+      const client = await createClient({ baseUrl: base, key: KEY, timeoutMs: 5000, connections: 1, env: {}, secrets: new Secrets() });
+      await send(client, ['a@x.com']);
+      expect(open.size).toBe(1); // kept alive for the next request
+      await client.close();
+      for (let i = 0; i < 50 && open.size > 0; i++) await new Promise((r) => setTimeout(r, 10));
+      expect(open.size).toBe(0);
+    } finally {
+      server.off('connection', track);
+    }
+  });
+});
+
+describe('through a proxy', () => {
+  /** A proxy on 127.0.0.1 that answers every CONNECT with `status`. */
+  async function proxy(status: string): Promise<{ url: string; close: () => Promise<void>; connects: string[] }> {
+    const connects: string[] = [];
+    const p = http.createServer((_req, res) => res.writeHead(500).end());
+    p.on('connect', (req: http.IncomingMessage, socket: net.Socket) => {
+      connects.push(req.url ?? '');
+      socket.end(`HTTP/1.1 ${status}\r\nContent-Length: 0\r\n\r\n`);
+    });
+    await new Promise<void>((r) => p.listen(0, '127.0.0.1', r));
+    const port = (p.address() as AddressInfo).port;
+    return { url: `127.0.0.1:${port}`, connects, close: () => new Promise((r) => (p.closeAllConnections(), p.close(() => r()))) };
+  }
+
+  it("a proxy's refusal is turned away (what every request gets) and says what to fix; its password is a secret", async () => {
+    const refusing = await proxy('407 Proxy Authentication Required');
+    try {
+      const env = { HTTPS_PROXY: `http://me:pa%3Ass%2Fw@${refusing.url}` };
+      const [o, secrets, lines] = await withClient(async (c, secrets, lines) => [await send(c, ['a@x.com']), secrets, lines] as const, { url: 'https://api.example.test', env });
+      expect(o).toEqual({ type: 'failed', reason: 'the proxy asks for credentials (HTTP 407); put them in the proxy URL: http://user:password@host:port', rate: {}, turnedAway: true });
+      expect(refusing.connects).toEqual(['api.example.test:443']);
+      expect(secrets.redact('pa:ss/w and me')).toBe('**** and me');
+      expect(lines.map((l) => l.replace(/ in \d+ ms/, ' in N ms'))).toEqual([
+        'POST /emails/validate 1 item → the proxy asks for credentials (HTTP 407); put them in the proxy URL: http://user:password@host:port in N ms; key ****3456',
+      ]);
+    } finally {
+      await refusing.close();
+    }
+  });
+
+  it('a proxy URL without a password, or only in HTTP_PROXY: nothing else becomes a secret', async () => {
+    const refusing = await proxy('403 Forbidden');
+    try {
+      const env = { HTTP_PROXY: `http://me@${refusing.url}`, HTTPS_PROXY: `http://${refusing.url}` };
+      const [o, secrets] = await withClient(async (c, secrets) => [await send(c, ['a@x.com']), secrets] as const, { url: 'https://api.example.test', env });
+      expect(o).toEqual({ type: 'failed', reason: 'the proxy refused the connection (HTTP 403)', rate: {}, turnedAway: true });
+      expect(secrets.redact(`me 127.0.0.1 undefined ${KEY}`)).toBe('me 127.0.0.1 undefined ****');
+    } finally {
+      await refusing.close();
+    }
   });
 });

@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { Readable } from 'node:stream';
 import { openSource } from '../../src/input/read.js';
+import { parseDelimiterFlag, tableLayout, type LayoutOverrides } from '../../src/input/detect.js';
 
 describe('layout detection (openSource)', () => {
   const layoutOf = async (text: string, overrides = {}, kind: 'emails' | 'domains' = 'emails') =>
@@ -200,5 +201,197 @@ describe('the item column, at its thresholds', () => {
     const rows = ['ann@x.com|', 'bob@x.com|"met at the fair\r\nsaid hi"', 'cy@x.com', 'dee@x.com', 'ed@x.com', 'fay@x.com|vip', 'gil@x.com', 'hal@x.com', 'ivy@x.com'];
     const l = await layout('Email|Notes\r\n' + rows.join('\r\n') + '\r\n');
     expect(l).toMatchObject({ delimiter: '|', header: ['Email', 'Notes'], width: 2, column: 0 });
+  });
+});
+
+describe('what detection refuses, and says', () => {
+  const open = (text: string, overrides: LayoutOverrides = {}, kind: 'emails' | 'domains' = 'emails') =>
+    openSource({ name: 'c.csv', path: 'c.csv', open: () => Readable.from([Buffer.from(text)]) }, kind, overrides, () => undefined);
+  const refusal = async (text: string, overrides: LayoutOverrides = {}, kind: 'emails' | 'domains' = 'emails') => {
+    const e = (await open(text, overrides, kind).then(() => null, (err: unknown) => err)) as { kind: string; message: string } | null;
+    return e && { kind: e.kind, message: e.message };
+  };
+
+  it('--delimiter: a name or one character (not a quote or a line end)', () => {
+    const given = ['tab', 'TAB', '\\t', '\t', 'comma', 'Semicolon', 'PIPE', ':', 'é', '😀'];
+    expect(given.map(parseDelimiterFlag)).toEqual(['\t', '\t', '\t', '\t', ',', ';', '|', ':', 'é', '😀']);
+    for (const bad of ['', 'ab', '"', '\n', '\r', ';;']) {
+      expect(() => parseDelimiterFlag(bad), JSON.stringify(bad)).toThrow(`--delimiter takes one character (or "tab"), not "${bad}".`);
+    }
+  });
+
+  it('rows split by a delimiter into different numbers of cells: an input error naming the widths and the --delimiter to give', async () => {
+    const text = 'a@x.com,b\nc@x.com,d,e,f\ng@x.com,h,i\nj@x.com,k,l,m,n\nx@x.com\n';
+    expect(await refusal(text)).toEqual({
+      kind: 'input',
+      message: 'c.csv looks like CSV split by ",", but its rows have different numbers of cells (2, 4, 3, 5, 1…); give --delimiter "," to read it so anyway (every cell is kept), or check the file.',
+    });
+    expect((await refusal(text.replaceAll(',', '\t')))!.message).toBe(
+      'c.csv looks like CSV split by "tab", but its rows have different numbers of cells (2, 4, 3, 5, 1…); give --delimiter "tab" to read it so anyway (every cell is kept), or check the file.',
+    );
+    expect((await open(text, { delimiter: ',' })).layout).toMatchObject({ delimiter: ',', column: 0 });
+  });
+
+  it('a plain list takes --column 1 or its header only', async () => {
+    expect(await refusal('a@x.com\nb@x.com\n', { column: '2' })).toEqual({ kind: 'usage', message: 'c.csv is a plain list (one item a line), so --column can only be 1 or its header.' });
+    expect((await open('a@x.com\nb@x.com\n', { column: '1' })).layout).toMatchObject({ header: null, skip: [] });
+    expect((await open('Addresses\na@x.com\n', { column: 'addresses' })).layout).toMatchObject({ header: ['Addresses'], headerLine: 1, skip: [0] });
+    expect((await open('Email\na@x.com\n', { noHeader: true })).layout).toMatchObject({ header: null, skip: [] });
+  });
+
+  it('a chosen column holding no items: an input error naming it and what it holds, and the flag that helps', async () => {
+    const long = 'L'.repeat(45);
+    expect(await refusal(`Name,Email\nAnn,ann@x.com\nBob,bob@x.com\n${long},c@x.com\nDee,d@x.com\n`, { column: 'Name' })).toEqual({
+      kind: 'input',
+      message: `c.csv: column 1 ("Name") holds no email addresses (its first rows hold "Ann", "Bob", "${'L'.repeat(39)}…"); name the column that holds them with --column NAME or --column N.`,
+    });
+    expect((await refusal('x,y\nAnn,b.com\n', { column: '1', noHeader: true }, 'domains'))!.message).toBe(
+      'c.csv: column 1 holds no domains (its first rows hold "x", "Ann"); name the column that holds them with --column NAME or --column N.',
+    );
+    expect((await refusal('Name,Email\nAnn,a@x.com\n', { column: '1', delimiter: ';' }))!.message).toBe(
+      'c.csv: column 1 ("Name,Email") holds no email addresses (its first rows hold "Ann,a@x.com"); its rows look split by ",": give --delimiter ",".',
+    );
+    expect((await refusal('Name\tEmail\nAnn\ta@x.com\n', { column: '1', delimiter: ';' }))!.message).toBe(
+      'c.csv: column 1 ("Name\tEmail") holds no email addresses (its first rows hold "Ann\ta@x.com"); its rows look split by "tab": give --delimiter "tab".',
+    );
+    expect((await refusal('Name,Email\nAnn;x,a@x.com\n', { column: '1', delimiter: '|' }))!.message).toBe(
+      'c.csv: column 1 ("Name,Email") holds no email addresses (its first rows hold "Ann;x,a@x.com"); its rows look split by ",": give --delimiter ",".',
+    );
+  });
+
+  it('no column holds items: the named one is said, else the file; a named column empty in every row is taken', async () => {
+    expect((await refusal('Name,Email,Phone\nAnn,unknown,1\nBob,n/a,2\n'))!.message).toBe(
+      'c.csv: column 2 ("Email") holds no email addresses (its first rows hold "unknown", "n/a"); name the column that holds them with --column NAME or --column N.',
+    );
+    expect((await refusal('Name,Email Type,Email\nAnn,home,none\n'))!.message).toBe(
+      'c.csv: column 3 ("Email") holds no email addresses (its first rows hold "none"); name the column that holds them with --column NAME or --column N.',
+    );
+    expect(await refusal('Name,Phone\nAnn,1\nBob,2\n')).toEqual({ kind: 'input', message: 'No column of c.csv looks like email addresses; name it with --column NAME or --column N.' });
+    expect((await refusal('Name,Phone\nAnn,1\nBob,2\n', {}, 'domains'))!.message).toBe('No column of c.csv looks like domains; name it with --column NAME or --column N.');
+    expect((await open('Name,Phone,Email\nAnn,1,\nBob,2,\n')).layout).toMatchObject({ column: 2, runnerUp: null });
+    expect((await open('Name,Phone,Email\n')).layout).toMatchObject({ header: ['Name', 'Phone', 'Email'], column: 2 });
+    expect((await refusal('Name,Phone\n'))!.message).toBe('No column of c.csv looks like email addresses; name it with --column NAME or --column N.'); // a row of names alone: data
+  });
+
+  it('--column: counted from 1, named from the header (its columns said when none has the name)', async () => {
+    expect(await refusal('Name,Email\nAnn,a@x.com\n', { column: '0' })).toEqual({ kind: 'usage', message: '--column counts from 1.' });
+    expect(await refusal('Name,Email\nAnn,a@x.com\n', { column: 'Mail' })).toEqual({ kind: 'usage', message: 'c.csv has no column named "Mail" (its columns: "Name", "Email").' });
+    expect(await refusal('Ann,a@x.com\nBob,b@x.com\n', { column: 'Mail', noHeader: true })).toEqual({ kind: 'usage', message: 'c.csv has no column named "Mail".' });
+    expect((await open('Email,E-Mail\nx@y.com,a@x.com\n', { column: 'e-mail' })).layout.column).toBe(1);
+    expect((await open('Name,Email\n', { column: '2' })).layout).toMatchObject({ column: 1, header: ['Name', 'Email'] });
+    expect((await open('Name,Email\n', { column: '7' })).layout.column).toBe(6); // no rows: nothing to say it is wrong yet
+  });
+
+  it('two close columns of one name: the note names the other by its number', async () => {
+    const notes: string[] = [];
+    const rows = Array.from({ length: 10 }, (_, i) => `a@x${i}.com,b@y${i % 9}.com`).join('\n');
+    const s = await openSource({ name: 'c.csv', path: 'c.csv', open: () => Readable.from([Buffer.from('Email,Email\n' + rows + '\n')]) }, 'domains', {}, (n) => notes.push(n));
+    expect(s.layout).toMatchObject({ column: 0, runnerUp: 1 });
+    expect(notes).toEqual(['c.csv: took the column "Email" (10 distinct domains in the first rows; column 2, also "Email", has 9); pick another with --column 2.']);
+  });
+
+  it('a one-column CSV of quoted values: read as CSV, the quotes no part of them', async () => {
+    const s = await open('"a@x.com"\n"b@x.com"\n"c@x.com"\n');
+    expect(s.layout).toMatchObject({ delimiter: ',', width: 1, column: 0, header: null });
+    const values: string[] = [];
+    for await (const b of s.records) for (const r of b) values.push(r.value);
+    expect(values).toEqual(['a@x.com', 'b@x.com', 'c@x.com']);
+  });
+
+  it('an Excel sep= line: the lines counted from the one after it', async () => {
+    expect((await open('sep=;\nName;Email\nA;a@b.fr\n')).layout).toMatchObject({ delimiter: ';', sepLine: true, header: ['Name', 'Email'], headerLine: 2, skip: [0] });
+    expect((await open('sep=|\nnote\nName|Email\nA|a@b.fr\n')).layout).toMatchObject({ headerLine: 3, skipped: [{ lines: [2], why: 'above the header' }] });
+  });
+
+  it('lines of mailbox forms two a line: recipients, unless one place holds the same address on every line (a CSV)', async () => {
+    expect((await open('Jane <j@x.com>,Al <a@y.org>\nBob <b@x.com>,Cy <c@y.org>\n')).layout.delimiter).toBeNull();
+    expect((await open('Jane <j@x.com>,owner@acme.com\nBob <b@x.com>,owner@acme.com\n')).layout).toMatchObject({ delimiter: ',', column: 0 });
+    expect((await open('Jane <j@x.com>\nBob <b@x.com>\n')).layout.delimiter).toBeNull();
+  });
+
+  it("a workbook's rows: the same header, preamble and column choice as CSV's", () => {
+    const rows = [['Report'], [' ', '\t'], ['Name', 'Email'], ['Ann', 'a@x.com'], ['Bob', 'b@x.com']];
+    const l = tableLayout('emails', { rows, lines: [1, 2, 3, 4, 5] }, '\t', {}, 'book.xlsx');
+    expect(l).toMatchObject({ delimiter: '\t', header: ['Name', 'Email'], headerLine: 3, skip: [0, 1], column: 1, width: 2, sepLine: false, vcard: false });
+    expect(l.notes).toEqual(['book.xlsx: skipped line 1 above the header (not a record): "Report"']);
+  });
+});
+
+describe('detection details', () => {
+  const open = (text: string, overrides: LayoutOverrides = {}, kind: 'emails' | 'domains' = 'emails') =>
+    openSource({ name: 'c.csv', path: 'c.csv', open: () => Readable.from([Buffer.from(text)]) }, kind, overrides, () => undefined);
+
+  it('the usual width is the most frequent, the wider on a tie', async () => {
+    expect((await open('a@x.com;1\nb@x.com;2;3\nc@x.com;4\nd@x.com;5;6\n', { delimiter: ';' })).layout.width).toBe(3);
+    expect((await open('a@x.com;1\nb@x.com;2;3\nc@x.com;4\n', { delimiter: ';' })).layout.width).toBe(2);
+  });
+
+  it('a plain list: its header line counted among the lines, blank lines not; the sample cut mid-line is no line', async () => {
+    expect((await open('\n\nEmail\na@x.com\n')).layout).toMatchObject({ delimiter: null, header: ['Email'], headerLine: 3, skip: [0] });
+    expect((await open('  \nE-mail\r\na@x.com\r\n')).layout).toMatchObject({ header: ['E-mail'], headerLine: 2 });
+  });
+
+  it('an Excel sep= line ends at its line end, spaces after it allowed; sep= later in the file is data', async () => {
+    expect((await open('sep=| \r\nName|Email\r\nA|a@b.fr\r\n')).layout).toMatchObject({ delimiter: '|', sepLine: true, column: 1 });
+    expect((await open('Name,Email\nsep=;,a@b.fr\n')).layout).toMatchObject({ delimiter: ',', sepLine: false });
+    expect((await open('sep=;x\nName;Email\n')).layout.sepLine).toBe(false);
+  });
+
+  it('a vCard is known by its first line only', async () => {
+    expect((await open('BEGIN:VCARD \nEMAIL:a@x.com\nEND:VCARD\n')).layout.vcard).toBe(true);
+    expect((await open('x BEGIN:VCARD\na@x.com\n')).layout.vcard).toBe(false);
+    expect((await open('BEGIN:VCARDS\na@x.com\n')).layout.vcard).toBe(false);
+  });
+
+  it('--no-header with --column NAME: the name is looked for among the rows all the same', async () => {
+    expect((await open('Name,Email\nAnn,a@x.com\n', { column: 'email', noHeader: true })).layout).toMatchObject({ header: ['Name', 'Email'], column: 1 });
+    expect((await open('Ann,a@x.com\nName,Email\nBob,b@x.com\n', { column: 'Email' })).layout).toMatchObject({ header: ['Name', 'Email'], headerLine: 2, skip: [1], column: 1 });
+  });
+
+  it('a first row of names no list knows is a header when a column under a name is at least half items', async () => {
+    const items = (n: number, k: number) => Array.from({ length: n }, (_, i) => `Name ${i},${i < k ? `d${i}@y.com` : 'n/a'}`).join('\n');
+    const cases: Array<[string, string, { header: string[] | null; column: number; width: number }]> = [
+      ['half the cells items', 'Who,Contact\n' + items(10, 5), { header: ['Who', 'Contact'], column: 1, width: 2 }],
+      ['fewer than half', 'Who,Contact\n' + items(10, 4), { header: null, column: 1, width: 2 }],
+      ['a number among the names', 'Who,2024\n' + items(4, 4), { header: null, column: 1, width: 2 }],
+      ['no name over the items', 'Who,\n' + items(4, 4), { header: null, column: 1, width: 2 }],
+      ['an empty name elsewhere', ',Contact\n' + items(4, 4), { header: ['', 'Contact'], column: 1, width: 2 }],
+      ['names and items with spaces around', ' Who , Contact \n' + Array.from({ length: 4 }, (_, i) => `N${i}, d${i}@y.com `).join('\n'), { header: [' Who ', ' Contact '], column: 1, width: 2 }],
+      ['rows ending in a delimiter under it', 'Who,Contact\nAnn,a@x.com,\nBob,b@x.com,\nCy,c@x.com,', { header: ['Who', 'Contact'], column: 1, width: 3 }],
+      ['a known name, an empty cell before the last', 'Email,,Name\na@x.com,1,Ann\nb@x.com,2,Bob', { header: ['Email', '', 'Name'], column: 0, width: 3 }],
+      ['a known name and a number', 'Email,2024\na@x.com,1\nb@x.com,2', { header: null, column: 0, width: 2 }],
+    ];
+    for (const [what, text, expected] of cases) expect((await open(text + '\n')).layout, what).toMatchObject(expected);
+  });
+
+  it('the delimiter: the one under which the first row fits the table, rows of the usual width from 60% of them', async () => {
+    const cases: Array<[string, string, { delimiter: string | null; header: string[] | null; column: number; width: number; skip: number[] }]> = [
+      ['decimal commas in ; data', 'Name;Amount;Email\nAnn;1,5;a@x.com\nBob;2,5;b@x.com\nCy;3,5;c@x.com', { delimiter: ';', header: ['Name', 'Amount', 'Email'], column: 2, width: 3, skip: [0] }],
+      ['pipes, no header', 'a@x.com|1|2\nb@x.com|3|4', { delimiter: '|', header: null, column: 0, width: 3, skip: [] }],
+      ['Excel dropping empty end cells under a header', 'Name,Email,Notes,Tags\nAnn,a@x.com,,\nBob,b@x.com\nCy,c@x.com\nDee,d@x.com', { delimiter: ',', header: ['Name', 'Email', 'Notes', 'Tags'], column: 1, width: 4, skip: [0] }],
+      ['…and without one, after three full rows', 'Ann,a@x.com,x,y\nBob,b@x.com,z,w\nCy,c@x.com,q,r\nDee,d@x.com\nEd,e@x.com\nFay,f@x.com\nGil,g@x.com', { delimiter: ',', header: null, column: 1, width: 4, skip: [] }],
+      ['a title above, a total below', 'My export\nName,Email\nAnn,a@x.com\nBob,b@x.com\nTotal 2', { delimiter: ',', header: ['Name', 'Email'], column: 1, width: 2, skip: [0, 1] }],
+      ['three rows of five at the usual width', 'a@x.com,1\nb@x.com,1\nc@x.com,1\nd@x.com,1,2\ne@x.com,1,2', { delimiter: ',', header: null, column: 0, width: 2, skip: [] }],
+      ['two bare addresses a line', 'a@x.com,b@x.com\nc@x.com,d@x.com', { delimiter: ',', header: null, column: 0, width: 2, skip: [] }],
+      ['addresses after "; "', 'a@x.com; b@x.com\nc@x.com; d@x.com', { delimiter: null, header: null, column: 0, width: 1, skip: [] }],
+      ['one line of two', 'a@x.com;b@x.com', { delimiter: null, header: null, column: 0, width: 1, skip: [] }],
+    ];
+    for (const [what, text, expected] of cases) expect((await open(text + '\n')).layout, what).toMatchObject(expected);
+  });
+
+  it('--column N is digits only: anything else is a name', async () => {
+    const text = 'Name,Email\nAnn,a@x.com\n';
+    expect((await open(text, { column: '10' }).catch((e: Error) => e.message))).toBe('c.csv has 2 columns, so it has no column 10; give --column N with N from 1 to 2.');
+    for (const name of ['A1', '1a', '2.0']) {
+      expect((await open(text, { column: name }).catch((e: Error) => e.message)), name).toBe(`c.csv has no column named "${name}" (its columns: "Name", "Email").`);
+    }
+    expect((await open(text, { column: ' 2 ' })).layout.column).toBe(1);
+  });
+
+  it('a better name wins among columns with at least 90% of the most distinct items, not below', async () => {
+    const columns = (a: number, b: number) =>
+      'Billing Email,Email\n' + Array.from({ length: 20 }, (_, i) => `${i < a ? `a${i}@x.com` : ''},${i < b ? `b${i}@y.com` : ''}`).join('\n') + '\n';
+    expect((await open(columns(20, 18))).layout.column).toBe(1);
+    expect((await open(columns(20, 17))).layout.column).toBe(0);
   });
 });

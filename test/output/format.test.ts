@@ -4,7 +4,9 @@
 import { describe, expect, it } from 'vitest';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { cellWidth, createFormatter, ELIDED, planTable, type OutRecord } from '../../src/output/format.js';
+import { cellWidth, createFormatter, ELIDED, FORMATS, formatForPath, planTable, refuseExtension, statusColour, type Format, type FormatOptions, type OutRecord, type SheetRows } from '../../src/output/format.js';
+import { loadChalk } from '../../src/output/colors.js';
+import { withCells } from '../../src/input/typed-row.js';
 import { run } from '../fake-io.js';
 import { withHome } from '../helpers.js';
 
@@ -104,5 +106,240 @@ describe('idv emails on a terminal', () => {
       const csv = await run(['emails', file, '--sandbox', '--keep-columns', '-q', '-f', 'csv'], { stdoutIsTTY: true, columns: 80 });
       expect(csv.stdout.split('\n')[0]).toBe([...HEADER, 'status'].join(','));
     });
+  });
+});
+
+/** Everything a formatter makes of these records, given in blocks of `block`. */
+async function output(format: Format, recs: OutRecord[], more: Partial<FormatOptions> = {}, block = 1): Promise<string> {
+  const f = await createFormatter(format, { column: 'email', keepColumns: false, header: null, delimiter: null, ...more });
+  let text = f.begin() as string;
+  for (let i = 0; i < recs.length; i += block) text += f.records(recs.slice(i, i + block)) as string;
+  return text + (f.end() as string);
+}
+const rec = (item: string, status: string, fields: string[] | null = null): OutRecord => ({ item, status, fields });
+const suggest = (item: string) => (item.endsWith('@gmial.com') ? item.replace('gmial', 'gmail') : null);
+
+describe('JSON and NDJSON', () => {
+  it('an array of objects, one a line, the item under its column and the status; an empty run is []', async () => {
+    expect(await output('json', [rec('a@x.com', 'ok'), rec('b@x.com', 'fake'), rec('c@x.com', 'ok')])).toBe(
+      '[\n  {"email":"a@x.com","status":"ok"},\n  {"email":"b@x.com","status":"fake"},\n  {"email":"c@x.com","status":"ok"}\n]\n',
+    );
+    expect(await output('json', [rec('a@x.com', 'ok'), rec('b@x.com', 'fake')], {}, 2)).toBe('[\n  {"email":"a@x.com","status":"ok"},\n  {"email":"b@x.com","status":"fake"}\n]\n');
+    expect(await output('json', [])).toBe('[]\n');
+    expect(await output('ndjson', [rec('a.com', 'ok'), rec('b.com', 'fake')], { column: 'domain' }, 2)).toBe('{"domain":"a.com","status":"ok"}\n{"domain":"b.com","status":"fake"}\n');
+    expect(await output('ndjson', [])).toBe('');
+  });
+
+  it('--suggest adds a suggestion, empty when there is none', async () => {
+    expect(await output('ndjson', [rec('jo@gmial.com', 'fake'), rec('al@x.com', 'ok')], { suggest })).toBe(
+      '{"email":"jo@gmial.com","status":"fake","suggestion":"jo@gmail.com"}\n{"email":"al@x.com","status":"ok","suggestion":""}\n',
+    );
+  });
+
+  it('--keep-columns: the input columns under unique keys (empty names columnN, repeats _2, idv\'s own names taken first), then status; cells past the header columnN', async () => {
+    const header = ['status', '', 'Name', 'Name', 'column2'];
+    const recs = [rec('a@x.com', 'ok', ['s', 'a@x.com', 'Ann', 'Lee']), rec('b@x.com', 'fake', ['t', 'b@x.com', 'Bo', 'Li', 'z', 'past', 'more'])];
+    expect(await output('ndjson', recs, { keepColumns: true, header, delimiter: ',', width: 5 })).toBe(
+      [
+        '{"status_2":"s","column2":"a@x.com","Name":"Ann","Name_2":"Lee","column2_2":"","status":"ok"}',
+        '{"status_2":"t","column2":"b@x.com","Name":"Bo","Name_2":"Li","column2_2":"z","column6":"past","column7":"more","status":"fake"}',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('--keep-columns without a header: column1…columnN; a cell past the width whose key is taken gets _2; with --suggest, suggestion last', async () => {
+    const recs = [rec('a@x.com', 'ok', ['a@x.com', 'Ann']), rec('jo@gmial.com', 'fake', ['jo@gmial.com', 'Jo', 'x', 'y'])];
+    expect(await output('ndjson', recs, { keepColumns: true, header: null, delimiter: ';', width: 2, suggest })).toBe(
+      [
+        '{"column1":"a@x.com","column2":"Ann","status":"ok","suggestion":""}',
+        '{"column1":"jo@gmial.com","column2":"Jo","column3":"x","column4":"y","status":"fake","suggestion":"jo@gmail.com"}',
+        '',
+      ].join('\n'),
+    );
+    expect(await output('ndjson', [rec('a@x.com', 'ok', ['a@x.com', 'b', 'c'])], { keepColumns: true, header: ['column2'], delimiter: ',', width: 1 })).toBe(
+      '{"column2":"a@x.com","column2_2":"b","column3":"c","status":"ok"}\n',
+    );
+  });
+
+  it('--keep-columns of a plain list: its header (or the column name) and each line as read', async () => {
+    expect(await output('ndjson', [rec('a@x.com', 'ok', [' a@x.com ']), rec('b@x.com', 'ok')], { keepColumns: true, header: ['E-Mail'], delimiter: null })).toBe(
+      '{"E-Mail":" a@x.com ","status":"ok"}\n{"E-Mail":"b@x.com","status":"ok"}\n',
+    );
+    expect(await output('ndjson', [rec('a@x.com', 'ok', [' a@x.com '])], { keepColumns: true, header: null, delimiter: null, suggest })).toBe(
+      '{"email":" a@x.com ","status":"ok","suggestion":""}\n',
+    );
+    expect(await output('ndjson', [rec('a@x.com', 'ok', ['x'])], { keepColumns: true, header: ['status'], delimiter: null })).toBe('{"status_2":"x","status":"ok"}\n');
+  });
+});
+
+describe('CSV', () => {
+  it('the header once, then a line a record; --suggest adds its column', async () => {
+    expect(await output('csv', [rec('a@x.com', 'ok'), rec('jo@gmial.com', 'fake')], { suggest })).toBe('email,status,suggestion\na@x.com,ok,\njo@gmial.com,fake,jo@gmail.com\n');
+    expect(await output('csv', [])).toBe('email,status\n');
+  });
+
+  it('--keep-columns: the input delimiter, short rows padded to the width, cells past it after status; no header line without an input header', async () => {
+    const recs = [rec('a@x.com', 'ok', ['a@x.com']), rec('b@x.com', 'fake', ['b@x.com', 'B', 'extra'])];
+    expect(await output('csv', recs, { keepColumns: true, header: ['Email', 'Name'], delimiter: ';' })).toBe('Email;Name;status\na@x.com;;ok\nb@x.com;B;fake;extra\n');
+    expect(await output('csv', recs, { keepColumns: true, header: ['Email'], delimiter: '|', width: 3 })).toBe('Email|||status\na@x.com|||ok\nb@x.com|B|extra|fake\n');
+    expect(await output('csv', recs, { keepColumns: true, header: null, delimiter: ';', width: 2 })).toBe('a@x.com;;ok\nb@x.com;B;fake;extra\n');
+    expect(await output('csv', recs, { keepColumns: true, header: null, delimiter: ';' })).toBe('a@x.com;ok\nb@x.com;B;extra;fake\n');
+    expect(await output('csv', [rec('a@x.com', 'ok', ['a@x.com'])], { keepColumns: true, header: ['E'], delimiter: null })).toBe('E,status\na@x.com,ok\n');
+  });
+
+  it('--safe-csv escapes formulas; without it they are written as read', async () => {
+    const recs = [rec('a@x.com', 'ok', ['a@x.com', '=1+2'])];
+    expect(await output('csv', recs, { keepColumns: true, header: ['E', 'F'], delimiter: ',', safeCsv: true })).toBe("E,F,status\na@x.com,'=1+2,ok\n");
+    expect(await output('csv', recs, { keepColumns: true, header: ['E', 'F'], delimiter: ',' })).toBe('E,F,status\na@x.com,=1+2,ok\n');
+  });
+});
+
+describe('workbook rows', () => {
+  const sheet = async (recs: OutRecord[], more: Partial<FormatOptions> = {}) => {
+    const f = await createFormatter('xlsx', { column: 'email', keepColumns: false, header: null, delimiter: null, ...more });
+    return { begin: f.begin() as SheetRows, rows: (f.records(recs) as SheetRows).rows, end: f.end() };
+  };
+  it('a header row, then the cells as csv lays them out (text)', async () => {
+    expect(await sheet([rec('a@x.com', 'ok')], { suggest })).toEqual({ begin: { header: ['email', 'status', 'suggestion'], rows: [] }, rows: [['a@x.com', 'ok', '']], end: '' });
+  });
+  it('--keep-columns without an input header: JSON\'s names; cells read from a workbook keep their type, before and after status', async () => {
+    const n = { type: 'number', text: '42', value: 42, format: '0' } as const;
+    const d = { type: 'date', text: '2024-01-02', value: 45293, format: 'yyyy-mm-dd' } as const;
+    const e = { type: 'empty', text: '' } as const;
+    const t = { type: 'text', text: 'a@x.com' } as const;
+    const fields = withCells(['a@x.com', '42', '', '2024-01-02'], [t, n, e, d]);
+    const out = await sheet([rec('a@x.com', 'ok', fields), rec('b@x.com', 'fake', ['b@x.com', '7'])], { keepColumns: true, header: null, delimiter: ',', width: 3 });
+    expect(out.begin).toEqual({ header: ['column1', 'column2', 'column3', 'status'], rows: [] });
+    expect(out.rows).toEqual([
+      [t, n, '', 'ok', d],
+      ['b@x.com', '7', '', 'fake'],
+    ]);
+    const plain = await sheet([rec('a@x.com', 'ok', withCells(['a@x.com', '42'], [t, n]))], { keepColumns: true, header: null, delimiter: ',' });
+    expect(plain.rows).toEqual([[t, n, 'ok']]);
+    const named = await sheet([rec('a@x.com', 'ok', withCells(['a@x.com', '42'], [t, n]))], { keepColumns: true, header: ['Email', 'N'], delimiter: ',', suggest });
+    expect(named).toEqual({ begin: { header: ['Email', 'N', 'status', 'suggestion'], rows: [] }, rows: [[t, n, 'ok', '']], end: '' });
+  });
+});
+
+describe('the format an -o name gives, and the names refused', () => {
+  it('by extension, in any case', () => {
+    const cases = { 'a.csv': 'csv', 'A.TSV': 'csv', 'b.json': 'json', 'c.ndjson': 'ndjson', 'd.JSONL': 'ndjson', 'e.xlsx': 'xlsx', 'f.txt': undefined, g: undefined, 'h.csv.gz': undefined, 'x.csvx': undefined, 'dir.csv/out': undefined };
+    expect(Object.fromEntries(Object.keys(cases).map((p) => [p, formatForPath(p)]))).toEqual(cases);
+  });
+  it('an extension naming a format idv does not write: a usage error saying what to give instead', () => {
+    expect(() => refuseExtension('out.XLS')).toThrow('-o out.XLS: idv does not write an Excel 97-2003 workbook (.xls); give -o FILE.xlsx, .csv, .json or .ndjson (or -f to choose the format).');
+    expect(() => refuseExtension('o.csv.gz')).toThrow('-o o.csv.gz: idv does not write a gzip-compressed file (.gz); compress the output instead: idv … | gzip > o.csv.gz.');
+    expect(() => refuseExtension('o.zst')).toThrow('-o o.zst: idv does not write a zstd-compressed file (.zst); compress the output instead: idv … | zstd > o.zst.');
+    expect(() => refuseExtension('o.zip')).toThrow('-o o.zip: idv does not write a zip archive (.zip); give -o FILE.xlsx, .csv, .json or .ndjson (or -f to choose the format).');
+    for (const fine of ['o.csv', 'o', 'o.toString', 'o.constructor', 'o.txt']) expect(() => refuseExtension(fine), fine).not.toThrow();
+  });
+});
+
+describe('status colours and character widths', () => {
+  it('each known status its colour, a new one blue, error red and bold', async () => {
+    const chalk = (await loadChalk(true))!;
+    const shown = Object.fromEntries(['ok', 'alias', 'disposable', 'fake', 'invalid', 'quota_exceeded', 'error', 'new_one', 'toString'].map((s) => [s, statusColour(chalk, s)('x')]));
+    expect(shown).toEqual({
+      ok: chalk.green('x'),
+      alias: chalk.cyan('x'),
+      disposable: chalk.magenta('x'),
+      fake: chalk.red('x'),
+      invalid: chalk.gray('x'),
+      quota_exceeded: chalk.yellow('x'),
+      error: chalk.red.bold('x'),
+      new_one: chalk.blue('x'),
+      toString: chalk.blue('x'),
+    });
+    expect(new Set(Object.values(shown)).size).toBe(8);
+  });
+  it('wide characters two columns at each end of their ranges, combining marks and zero-width ones none', () => {
+    const two = [0x1100, 0x115f, 0x2e80, 0xa4cf, 0xac00, 0xd7a3, 0xf900, 0xfaff, 0xfe30, 0xfe4f, 0xff00, 0xff60, 0xffe0, 0xffe6, 0x1f300, 0x1f64f, 0x1f900, 0x1f9ff, 0x20000, 0x3fffd];
+    const zero = [0x300, 0x36f, 0x200b, 0x200f, 0xfeff, 0xfe00, 0xfe0f];
+    const one = [0x2ff, 0x370, 0x200a, 0x2010, 0x10ff, 0x1160, 0x2e7f, 0x303f, 0xa4d0, 0xabff, 0xd7a4, 0xf8ff, 0xfb00, 0xfe2f, 0xfe50, 0xfeff - 1, 0xff61, 0xffdf, 0xffe7, 0x1f2ff, 0x1f650, 0x1f8ff, 0x1fa00, 0x1ffff, 0x3fffe, 0x41];
+    expect(two.map((c) => cellWidth(String.fromCodePoint(c)))).toEqual(two.map(() => 2));
+    expect(zero.map((c) => cellWidth(String.fromCodePoint(c)))).toEqual(zero.map(() => 0));
+    expect(one.map((c) => cellWidth(String.fromCodePoint(c)))).toEqual(one.map(() => 1));
+  });
+});
+
+describe('more of each format', () => {
+  it('the formats, in the order --help lists them', () => {
+    expect(FORMATS).toEqual(['table', 'csv', 'json', 'ndjson', 'xlsx']);
+  });
+
+  it('every extension refused names what it is', () => {
+    const named = { xls: 'an Excel 97-2003 workbook', xlsm: 'a macro-enabled workbook', xlsb: 'a binary workbook', xltx: 'an Excel template', ods: 'an OpenDocument spreadsheet', fods: 'an OpenDocument spreadsheet', numbers: 'a Numbers spreadsheet', parquet: 'Parquet', xml: 'XML', html: 'HTML', htm: 'HTML', pdf: 'PDF', yaml: 'YAML', yml: 'YAML', zip: 'a zip archive' };
+    for (const [ext, what] of Object.entries(named)) {
+      expect(() => refuseExtension(`o.${ext}`), ext).toThrow(`-o o.${ext}: idv does not write ${what} (.${ext}); give -o FILE.xlsx, .csv, .json or .ndjson (or -f to choose the format).`);
+    }
+  });
+
+  it('without --keep-columns the item is shown as checked, whatever the row held', async () => {
+    const recs = [rec('a@x.com', 'ok', [' a@x.com ', 'Ann'])];
+    expect(await output('csv', recs, { header: ['E', 'N'], delimiter: ';' })).toBe('email,status\na@x.com,ok\n');
+    expect(await output('ndjson', recs, { header: ['E', 'N'], delimiter: ';' })).toBe('{"email":"a@x.com","status":"ok"}\n');
+    expect(await output('table', recs, { header: ['E', 'N'], delimiter: ';' })).toBe('EMAIL    STATUS\na@x.com  ok\n');
+  });
+
+  it('--keep-columns of a plain list without a header: CSV still has its header line', async () => {
+    expect(await output('csv', [rec('a@x.com', 'ok', [' a@x.com'])], { keepColumns: true, header: null, delimiter: null })).toBe('email,status\n a@x.com,ok\n');
+  });
+
+  it('a name met three times: _2, then _3 (in JSON keys and in cells past the header)', async () => {
+    expect(await output('ndjson', [rec('a@x.com', 'ok', ['1', '2', '3', '4', '5', '6'])], { keepColumns: true, header: ['N', 'N', 'N', 'column4', 'column4_2'], delimiter: ',' })).toBe(
+      '{"N":"1","N_2":"2","N_3":"3","column4":"4","column4_2":"5","column6":"6","status":"ok"}\n',
+    );
+    expect(await output('ndjson', [rec('a@x.com', 'ok', ['1', '2', '3'])], { keepColumns: true, header: ['column3', 'column3_2'], delimiter: ',' })).toBe(
+      '{"column3":"1","column3_2":"2","column3_3":"3","status":"ok"}\n',
+    );
+  });
+
+  it("a workbook's header: the input's names as they are (JSON's keys only when it has none)", async () => {
+    const f = await createFormatter('xlsx', { column: 'email', keepColumns: true, header: ['Email', ''], delimiter: ',' });
+    expect(f.begin()).toEqual({ header: ['Email', '', 'status'], rows: [] });
+    const list = await createFormatter('xlsx', { column: 'email', keepColumns: true, header: ['status'], delimiter: null });
+    expect(list.begin()).toEqual({ header: ['status', 'status'], rows: [] });
+    const plain = await createFormatter('xlsx', { column: 'email', keepColumns: false, header: null, delimiter: ',' });
+    expect(plain.begin()).toEqual({ header: ['email', 'status'], rows: [] });
+  });
+
+  it('the table in colour: the header bold, each status in its colour, nothing else coloured', async () => {
+    const chalk = (await loadChalk(true))!;
+    const text = await output('table', [rec('a@x.com', 'ok'), rec('bb@x.com', 'fake')], { chalk });
+    expect(text).toBe(`${chalk.bold('EMAIL     STATUS')}\na@x.com   ${chalk.green('ok')}\nbb@x.com  ${chalk.red('fake')}\n`);
+    const kept = await output('table', [rec('a@x.com', 'ok', ['Ann', 'a@x.com'])], { chalk, keepColumns: true, header: ['Name', 'Email'], delimiter: ',', itemColumn: 1 });
+    expect(kept).toBe(`${chalk.bold('NAME  EMAIL    STATUS')}\nAnn   a@x.com  ${chalk.green('ok')}\n`);
+  });
+
+  it('the table: widths from all records held (up to 500), or from the first block of a live input; a leading empty cell kept, trailing spaces not', async () => {
+    const recs = [rec('a@x.com', 'ok'), rec('much-longer@x.com', 'ok')];
+    expect(await output('table', recs)).toBe('EMAIL              STATUS\na@x.com            ok\nmuch-longer@x.com  ok\n');
+    expect(await output('table', recs, { live: true })).toBe('EMAIL    STATUS\na@x.com  ok\nmuch-longer@x.com  ok\n');
+    expect(await output('table', [rec('a@x.com', 'ok', ['', 'a@x.com'])], { keepColumns: true, header: ['', 'Email'], delimiter: ',', itemColumn: 1 })).toBe(
+      '  EMAIL    STATUS\n  a@x.com  ok\n',
+    );
+  });
+
+  it('a --keep-columns table of a plain list keeps its item and status columns', async () => {
+    const long = 'x'.repeat(30) + '@example.com';
+    expect(await output('table', [rec(long, 'ok', [long])], { keepColumns: true, header: ['E-Mail'], delimiter: null, lineWidth: 30 })).toBe(
+      `E-MAIL${' '.repeat(16)}  STATUS\n${'x'.repeat(21)}…  ok\n`,
+    );
+  });
+});
+
+describe('planTable at its edges', () => {
+  it('columns that span the line exactly fit whole; one column more and the last is cut to what is left (6 at least)', () => {
+    expect(planTable([10, 6, 8], [0, 1], 28)).toEqual({ columns: [0, 1, 2], widths: [10, 6, 8], slack: 0 });
+    expect(planTable([10, 6, 9], [0, 1], 28)).toEqual({ columns: [0, 1, 2], widths: [10, 6, 8], slack: 0 });
+    expect(planTable([10, 6, 9], [0, 1], 26)).toEqual({ columns: [0, 1, 2], widths: [10, 6, 6], slack: 0 }); // cut to 6: still shown
+    expect(planTable([10, 6, 9], [0, 1], 25)).toEqual({ columns: [0, 1, ELIDED], widths: [10, 6, 1], slack: 4 }); // 5 is too few: left out
+  });
+  it('must columns beyond the table are ignored; the item cut to exactly what is over, never below 6', () => {
+    expect(planTable([10, 6], [0, 5], 18)).toEqual({ columns: [0, 1], widths: [10, 6], slack: 0 });
+    expect(planTable([20, 6], [0, 1], 27)).toEqual({ columns: [0, 1], widths: [19, 6], slack: 0 });
+    expect(planTable([20, 6], [0, 1], 28)).toEqual({ columns: [0, 1], widths: [20, 6], slack: 0 });
+    expect(planTable([20, 6], [0, 1], 10)).toEqual({ columns: [0, 1], widths: [6, 6], slack: 0 });
   });
 });

@@ -1,7 +1,7 @@
 // The gate between the plan and the dispatcher: what another run holds is not sent; it is answered from
 // the cache when that run's answer lands, or sent after all when that run lets go without an answer (it
 // ended, died or gave up); every wait ends, Ctrl-C included.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,7 +9,7 @@ import { Claims, keyHex } from '../../src/cache/claims.js';
 import { openScope, type CacheScope } from '../../src/cache/store.js';
 import { markText, selfMark } from '../../src/cache/process-mark.js';
 import { ClaimGate } from '../../src/plan/claim-gate.js';
-import { Plan } from '../../src/plan/plan.js';
+import { NEW, Plan } from '../../src/plan/plan.js';
 import type { PlannedRecord } from '../../src/plan/planned.js';
 
 let dir: string;
@@ -23,6 +23,7 @@ beforeEach(async () => {
   await plan.loadCache(scope);
 });
 afterEach(async () => {
+  vi.restoreAllMocks();
   for (const o of open.splice(0)) o.close();
   plan.close();
   await rm(dir, { recursive: true, force: true });
@@ -36,16 +37,16 @@ async function holder(...keys: string[]): Promise<Claims> {
   return other;
 }
 
-/** A gate whose outlets record what they were asked (holding a record at most `maxHoldMs`, when given). */
-async function gate(signal = new AbortController().signal, maxHoldMs?: number) {
+/** A gate whose outlets record what they were asked (holding a record at most `maxHoldMs`, when given, by the clock `now`). */
+async function gate(signal = new AbortController().signal, maxHoldMs?: number, now?: () => number) {
   const said: string[] = [];
-  const g = new ClaimGate(plan, signal, (line) => said.push(line), maxHoldMs);
+  const g = new ClaimGate(plan, signal, (line) => said.push(line), maxHoldMs, now);
   open.push(g);
-  const out = { sent: [] as string[], kicks: 0, resolved: 0 };
+  const out = { sent: [] as string[], kicks: 0, resolved: 0, rooms: 0 };
   await g.open(scope, {
     send: (r) => out.sent.push(r.key),
     sendPartialBatches: () => out.kicks++,
-    whenQueueHasRoom: async () => undefined,
+    whenQueueHasRoom: async () => void out.rooms++,
     answered: (results) => {
       out.resolved++;
       for (const [record, status] of results) record.state = plan.knownAs(status); // as the ordered writer does
@@ -55,7 +56,35 @@ async function gate(signal = new AbortController().signal, maxHoldMs?: number) {
 }
 
 const records = (...keys: string[]): PlannedRecord[] => keys.map((key) => ({ item: key, key, send: key, fields: null, state: plan.lookup(key) }));
-const within = (g: ClaimGate, ms: number) => Promise.race([g.drain().then(() => 'drained'), new Promise((r) => setTimeout(() => r('still waiting'), ms))]);
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** Until `done()` holds (looked at every 20 ms), at most `ms`: a loaded machine polls late. */
+async function until(done: () => boolean, ms = 5_000): Promise<void> {
+  for (const end = Date.now() + ms; !done() && Date.now() < end; ) await sleep(20);
+}
+/** The intervals made from now on: how many, and how many of them keep the process alive (ref'd, not cleared). */
+function intervals() {
+  const made: NodeJS.Timeout[] = [];
+  const cleared = new Set<unknown>();
+  const { setInterval: set, clearInterval: clear } = globalThis;
+  vi.spyOn(globalThis, 'setInterval').mockImplementation(((fn: () => void, ms?: number) => {
+    const t = set(fn, ms);
+    made.push(t);
+    return t;
+  }) as typeof setInterval);
+  vi.spyOn(globalThis, 'clearInterval').mockImplementation((t) => {
+    cleared.add(t);
+    clear(t);
+  });
+  return { made, alive: () => made.filter((t) => t.hasRef() && !cleared.has(t)).length };
+}
+/** drain(), or 'still waiting' after `ms` (its timer cleared either way). */
+async function within(g: ClaimGate, ms: number): Promise<string> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<string>((r) => (timer = setTimeout(() => r('still waiting'), ms)));
+  const first = await Promise.race([g.drain().then(() => 'drained'), late]);
+  clearTimeout(timer);
+  return first;
+}
 
 describe('claim gate', () => {
   it('what another run holds is not sent; its answer, once in the cache, settles the record; one line says so', async () => {
@@ -175,5 +204,196 @@ describe('claim gate', () => {
     expect(sent).toEqual(['a@x.com', 'b@x.com']);
     g.close();
     expect((await readdir(dir)).filter((n) => !n.endsWith('.log'))).toEqual([]);
+  });
+
+  it('a block without new records asks for no room and claims nothing; records go a hundred at a time, no empty group after', async () => {
+    const { g, out } = await gate();
+    const recs = records(...Array.from({ length: 200 }, (_, i) => `u${i}@x.com`));
+    await g.push(recs);
+    expect(out.rooms).toBe(2);
+    await g.push(records('u0@x.com', 'u1@x.com')); // pending: not new
+    await g.push([]);
+    expect(out.rooms).toBe(2);
+    expect(out.sent).toHaveLength(200);
+    const lines = (await readFile(join(dir, `${scope.id}.claims`), 'latin1')).trim().split('\n');
+    expect(lines).toHaveLength(200);
+  });
+
+  it('with nothing held: no note, no early batches, no cache read, no timer keeping the process alive, drain() at once', async () => {
+    const refreshes = vi.spyOn(plan, 'refreshCache');
+    const timers = intervals();
+    const { g, out, said } = await gate();
+    refreshes.mockClear(); // the one read when the gate joins the claims
+    await g.push(records('a@x.com', 'b@x.com'));
+    expect(timers.alive()).toBe(0);
+    await sleep(450); // two polls
+    expect(await within(g, 50)).toBe('drained');
+    expect({ sent: out.sent, kicks: out.kicks, said, urgent: g.urgent }).toEqual({ sent: ['a@x.com', 'b@x.com'], kicks: 0, said: [], urgent: false });
+    expect(refreshes).not.toHaveBeenCalled();
+    expect(timers.alive()).toBe(0);
+  });
+
+  it('the cache is read again when a claim says another run had the item, not for a group no other run claimed', async () => {
+    const refreshes = vi.spyOn(plan, 'refreshCache');
+    const { g, out } = await gate();
+    refreshes.mockClear();
+    await g.push(records('a@x.com'));
+    expect(refreshes).not.toHaveBeenCalled();
+    const other = await holder('b@x.com');
+    scope.append([['b@x.com', 'ok']]);
+    other.release([keyHex('b@x.com')]);
+    await g.push(records('b@x.com'));
+    expect(refreshes).toHaveBeenCalledTimes(1);
+    expect(out.sent).toEqual(['a@x.com']);
+  });
+
+  it('while a record is held the poll keeps the process alive; once it is answered, not; part-filled batches go at the start, on drain() and at the end only', async () => {
+    await holder('a@x.com');
+    const timers = intervals();
+    const { g, out, said } = await gate();
+    await g.push(records('c@x.com')); // nothing held: the poll starts, not keeping the process alive
+    expect(timers.alive()).toBe(0);
+    const recs = records('a@x.com', 'b@x.com');
+    await g.push(recs);
+    expect(timers.alive()).toBe(1);
+    expect(out.kicks).toBe(1);
+    await sleep(250); // a poll while held: nothing changes
+    const drained = within(g, 2_000);
+    expect(out.kicks).toBe(2);
+    scope.append([['a@x.com', 'fake']]);
+    expect(await drained).toBe('drained');
+    expect(out).toMatchObject({ sent: ['c@x.com', 'b@x.com'], kicks: 3, resolved: 1 });
+    expect(timers.alive()).toBe(0);
+    await sleep(450);
+    expect(out.kicks).toBe(3);
+    expect(timers.alive()).toBe(0);
+    expect(timers.made).toHaveLength(2); // the claims' heartbeat and the gate's one poll
+    expect(said).toHaveLength(1);
+  });
+
+  it('a held record the other run lets go is sent with the part-filled batches, and released for other runs once settled', async () => {
+    const giver = await holder('a@x.com');
+    const { g, out } = await gate();
+    const recs = records('a@x.com');
+    await g.push(recs);
+    expect(out.kicks).toBe(1);
+    giver.release([keyHex('a@x.com')]);
+    await until(() => out.kicks >= 3);
+    expect(out).toMatchObject({ sent: ['a@x.com'], kicks: 3 }); // held → sent (a kick), holding ended (a kick)
+    const third = await holder();
+    expect(third.claim([keyHex('a@x.com')])).toEqual(['wait']); // this run has it now
+    recs[0]!.state = plan.knownAs('ok'); // the dispatcher's answer
+    await until(() => (third.poll(), third.verdict(keyHex('a@x.com')) === 'look'));
+    expect(third.verdict(keyHex('a@x.com'))).toBe('look');
+  });
+
+  it('an item taken from the cache is released at once for the other runs', async () => {
+    const other = await holder('a@x.com');
+    scope.append([['a@x.com', 'ok']]);
+    other.release([keyHex('a@x.com')]);
+    const { g, out } = await gate();
+    const recs = [{ item: 'a@x.com', key: 'a@x.com', send: 'a@x.com', fields: null, state: NEW }]; // planned before the answer came
+    await g.push(recs);
+    expect(out.sent).toEqual([]);
+    expect(recs[0]!.state).toEqual({ kind: 'known', status: 'ok' });
+    const third = await holder();
+    expect(third.claim([keyHex('a@x.com')])).toEqual(['look']);
+  });
+
+  it('held exactly the longest hold is overdue, a moment less is not; each note is said once however many records', async () => {
+    await holder('a@x.com', 'b@x.com');
+    let t = 1_000_000;
+    const { g, out, said } = await gate(undefined, 1_000, () => t);
+    await g.push(records('a@x.com'));
+    await g.push(records('b@x.com'));
+    t += 999;
+    await sleep(450);
+    expect(out.sent).toEqual([]);
+    t += 1;
+    expect(await within(g, 1_000)).toBe('drained');
+    expect(out.sent).toEqual(['a@x.com', 'b@x.com']);
+    expect(said).toEqual([
+      'idv: note: another idv run is validating some of these items against the same service; waiting for its answers instead of paying for them twice.',
+      'idv: note: the other idv run has not answered some items in 1s; sending them instead of waiting longer.',
+    ]);
+  });
+
+  it('a cache that cannot be read while records are held: they are sent (waiting could last for ever)', async () => {
+    await holder('a@x.com');
+    const { g, out } = await gate();
+    vi.spyOn(plan, 'refreshCache').mockRejectedValue(new Error('EIO'));
+    const recs = records('a@x.com');
+    await g.push(recs);
+    expect(await within(g, 1_000)).toBe('drained');
+    expect(out).toMatchObject({ sent: ['a@x.com'], kicks: 4 }); // held, drain(), sent, holding ended: a kick each
+    recs[0]!.state = plan.knownAs('ok'); // the dispatcher's answer: its claim is let go
+    await sleep(1_000);
+    for (const o of open.splice(0, 1)) o.close(); // the holder ends
+    const third = await holder();
+    expect(third.claim([keyHex('a@x.com')])).toEqual(['look']);
+  });
+
+  it('closed while a cache read is under way: no poll starts again once it ends', async () => {
+    await holder('a@x.com');
+    const timers = intervals();
+    const { g, out } = await gate(undefined, 0); // held no time: the read's end sends it, and holding ends
+    let reading = false;
+    vi.spyOn(plan, 'refreshCache').mockImplementation(async () => {
+      reading = true;
+      await sleep(300);
+    });
+    await g.push(records('a@x.com'));
+    while (!reading) await sleep(20);
+    g.close();
+    await sleep(500);
+    expect(out.sent).toEqual(['a@x.com']);
+    expect(timers.made).toHaveLength(2); // the claims' heartbeat and the gate's one poll
+    expect(timers.alive()).toBe(0);
+  });
+
+  it('a slow cache read is not begun again while it runs', async () => {
+    await holder('a@x.com');
+    const { g } = await gate();
+    let running = 0;
+    let most = 0;
+    vi.spyOn(plan, 'refreshCache').mockImplementation(async () => {
+      most = Math.max(most, ++running);
+      await sleep(500);
+      running--;
+    });
+    await g.push(records('a@x.com'));
+    await sleep(1_300);
+    expect(most).toBe(1);
+  });
+
+  it('stopped before any drain(): nothing throws, and drain() then ends at once though records are held', async () => {
+    await holder('a@x.com');
+    const stop = new AbortController();
+    const { g, out } = await gate(stop.signal);
+    await g.push(records('a@x.com'));
+    const errors: unknown[] = [];
+    const caught = (e: unknown) => errors.push(e);
+    process.on('uncaughtException', caught);
+    try {
+      stop.abort('SIGTERM');
+      await sleep(20);
+    } finally {
+      process.off('uncaughtException', caught);
+    }
+    expect(errors).toEqual([]);
+    expect(await within(g, 50)).toBe('drained');
+    expect(out.kicks).toBe(1); // drain() does not hurry batches of a stopped run
+  });
+
+  it('closed while records are held: no timer is left, and its claims go with it', async () => {
+    await holder('a@x.com');
+    const timers = intervals();
+    const { g } = await gate();
+    await g.push(records('b@x.com', 'a@x.com'));
+    expect(timers.alive()).toBe(1);
+    g.close();
+    expect(timers.alive()).toBe(0);
+    const third = await holder();
+    expect(third.claim([keyHex('b@x.com')])).toEqual(['look']); // b was this run's: given up with it
   });
 });

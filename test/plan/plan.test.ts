@@ -63,4 +63,43 @@ describe('plan', () => {
       plan.close();
     }
   });
+
+  it('an item settled with any status is known by it, never taken for pending (whatever index its status has)', () => {
+    const plan = new Plan();
+    const statuses = ['ok', 'fake', 'disposable', 'alias'];
+    statuses.forEach((s, i) => {
+      expect(plan.lookup(`k${i}@x.com`)).toBe(NEW);
+      plan.settle(`k${i}@x.com`, s);
+    });
+    statuses.forEach((s, i) => {
+      expect(plan.lookup(`k${i}@x.com`)).toEqual({ kind: 'known', status: s });
+      expect(plan.statusOf(`k${i}@x.com`)).toBe(s);
+    });
+    expect(plan.counts).toEqual({ records: 0, unique: 4, invalid: 0, cached: 0 });
+  });
+
+  it('without a cache: nothing is taken from it, reading it again and closing it are no-ops', async () => {
+    const plan = new Plan();
+    expect(plan.lookup('a@x.com')).toBe(NEW);
+    expect(plan.takeFromCache('a@x.com')).toBeNull();
+    await expect(plan.refreshCache()).resolves.toBeUndefined();
+    plan.close();
+    plan.close();
+    expect(plan.lookup('a@x.com')).toBe(PENDING);
+    expect(plan.counts).toEqual({ records: 0, unique: 1, invalid: 0, cached: 0 });
+  });
+
+  it('once closed, the cache is no longer asked: its items are new, a refresh reads nothing, a second close is harmless', async () => {
+    const path = await logWith(dir(), [`${T - 10}\tfake\tc@x.com`]);
+    const plan = new Plan();
+    await plan.loadCache(scopeIn(dir(), { tuning: { rebuildBytes: 1 << 20 } }));
+    expect(plan.lookup('p@x.com')).toBe(NEW);
+    plan.close();
+    plan.close();
+    await appendFile(path, `${T - 5}\tok\tp@x.com\n`);
+    await expect(plan.refreshCache()).resolves.toBeUndefined();
+    expect(plan.takeFromCache('p@x.com')).toBeNull();
+    expect(plan.lookup('c@x.com')).toBe(NEW);
+    expect(plan.counts).toEqual({ records: 0, unique: 2, invalid: 0, cached: 0 });
+  });
 });
