@@ -97,6 +97,8 @@ interface Sniffed {
   consistency: number;
   /** Whether the first row has the usual width. */
   firstFits: boolean;
+  /** Rows with a cell that is an item: under the wrong one of two delimiters an item shares its cell (`a@x.com<TAB>Lee, Ann`). */
+  itemRows: number;
 }
 
 function modeWidth(rows: readonly string[][]): number {
@@ -155,7 +157,8 @@ function sniff(b: RowBatch, delimiter: string, tests: RowTests): Sniffed {
   // Under a first row of the table's width, narrower rows fit too when none is wider: Excel stops writing the
   // delimiters of empty end cells after its first rows.
   const loose = body[0]?.length === width && fit >= 2 && body.every((r) => r.length <= width) ? body.length : fit;
-  return { delimiter, ...b, width, consistency: body.length ? loose / body.length : 0, firstFits: rows[0]?.length === width };
+  const itemRows = body.filter((r) => tests.hasItem(r)).length;
+  return { delimiter, ...b, width, consistency: body.length ? loose / body.length : 0, firstFits: rows[0]?.length === width, itemRows };
 }
 
 /** Decide the layout from the sample. `name` is used in messages. */
@@ -270,11 +273,14 @@ function guessDelimiter(text: string, whole: boolean, parse: ParseSample, tests:
       if (split >= 2 && split > b.rows.length / 2 && (!ragged || s.consistency > ragged.consistency)) ragged = s;
       continue;
     }
-    // A header usually fits the table's width (a decimal comma in `;` data must not win over `;`).
+    // A header usually fits the table's width (a decimal comma in `;` data must not win over `;`); between
+    // delimiters that line rows up as well, the one whose cells hold the items whole.
     const better =
       !best ||
       (s.firstFits && !best.firstFits) ||
-      (s.firstFits === best.firstFits && (s.consistency > best.consistency || (s.consistency === best.consistency && s.width > best.width)));
+      (s.firstFits === best.firstFits &&
+        (s.consistency > best.consistency ||
+          (s.consistency === best.consistency && (s.itemRows > best.itemRows || (s.itemRows === best.itemRows && s.width > best.width)))));
     if (better) best = s;
   }
   if (!best && ragged) {

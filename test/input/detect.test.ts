@@ -109,6 +109,13 @@ describe('the record rule, at the top of a file', () => {
     expect(r.layout.header).toBeNull();
     expect(r.values).toEqual(['jo@gmail.com', 'al@hotmail.com', 'cy@mail.example.org']);
   });
+  it('a header-less TSV whose names hold ", " is read by its tabs: the delimiter whose cells hold the items whole', async () => {
+    const r = await open('ann@x.com\tLee, Ann\nbob@y.com\tRay, Bob\ncy@z.com\tDo, Cy\n');
+    expect(r.layout.delimiter).toBe('\t');
+    expect(r.values).toEqual(['ann@x.com', 'bob@y.com', 'cy@z.com']);
+    // and the other way round: a CSV whose cells hold tabs
+    expect((await open('ann@x.com,Lee\tAnn\nbob@y.com,Ray\tBob\n')).values).toEqual(['ann@x.com', 'bob@y.com']);
+  });
   it('a first data row shorter than the rest is a record, header or not', async () => {
     expect((await open('Name,Email,Phone\nAnn,ann@x.com\nBob,bob@x.com,555\nCy,cy@x.com,556\n')).values).toEqual(['ann@x.com', 'bob@x.com', 'cy@x.com']);
     expect((await open('Ann,ann@x.com\nBob,bob@x.com,555\nCy,cy@x.com,556\n')).values).toEqual(['ann@x.com', 'bob@x.com', 'cy@x.com']);
