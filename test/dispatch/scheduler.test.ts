@@ -90,6 +90,20 @@ async function against(model: ServiceModel, opts: Partial<SchedulerOptions>, n: 
   return { ...outcome, service, results, final, d };
 }
 
+
+/** A clock that only sleeps move: `now` for the scheduler, `sleep` that records each wait and moves the clock. */
+function fakeClock(start = 0) {
+  const clock = { at: start, slept: [] as number[] };
+  return {
+    slept: clock.slept,
+    now: () => clock.at,
+    sleep: async (ms: number) => {
+      clock.slept.push(ms);
+      clock.at += ms;
+    },
+  };
+}
+
 describe('scheduler', () => {
   it('a signal aborted before the scheduler exists (Ctrl-C while the cache loads): created fine, sends nothing', async () => {
     const h = harness((it) => ok(it), { signal: AbortSignal.abort('SIGINT') });
@@ -178,25 +192,16 @@ describe('scheduler', () => {
   });
 
   it('--wait sleeps until the reset and resends what got quota_exceeded', async () => {
-    const slept: number[] = [];
-    let now = 1_000_000;
+    const clock = fakeClock(1_000_000);
     const h = harness(
       (it, call) =>
         call === 1
           ? { type: 'ok', results: new Map(it.map((i, n) => [i, n === 0 ? 'ok' : 'quota_exceeded'])), rate: { remaining: 0, reset: 30 } }
           : ok(it, { remaining: 10, reset: 3600 }),
-      {
-        concurrency: 1,
-        wait: true,
-        now: () => now,
-        sleep: async (ms) => {
-          slept.push(ms);
-          now += ms;
-        },
-      },
+      { concurrency: 1, wait: true, now: clock.now, sleep: clock.sleep },
     );
     await h.run(items(3));
-    expect(slept).toEqual([31_000]);
+    expect(clock.slept).toEqual([31_000]);
     expect(h.calls).toEqual([items(3), items(3).slice(1)]);
     expect([...h.results.values()]).toEqual(['ok', 'ok', 'ok']);
   });
@@ -307,20 +312,11 @@ describe('--wait: every wait ends', () => {
     ['429', (): Outcome => ({ type: 'quota', rate: { remaining: 0, reset: 0 } })],
   ] as const) {
     it(`a service that answers ${name} with r=0;t=0 after every reset: --wait gives up after ${MAX_EMPTY_WINDOWS} empty windows`, async () => {
-      let now = 0;
-      const slept: number[] = [];
-      const h = harness(answer, {
-        concurrency: 1,
-        wait: true,
-        now: () => now,
-        sleep: async (ms) => {
-          slept.push(ms);
-          now += ms;
-        },
-      });
+      const clock = fakeClock();
+      const h = harness(answer, { concurrency: 1, wait: true, now: clock.now, sleep: clock.sleep });
       const stats = await h.run(items(3));
       expect(stats.quotaStop).toBe('empty-windows');
-      expect(slept).toEqual(Array(MAX_EMPTY_WINDOWS).fill(1000));
+      expect(clock.slept).toEqual(Array(MAX_EMPTY_WINDOWS).fill(1000));
       expect(h.calls.length).toBe(MAX_EMPTY_WINDOWS + 1);
       expect(count(h.results, 'quota_exceeded')).toBe(3);
     });
