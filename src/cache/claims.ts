@@ -145,7 +145,6 @@ export class Claims {
     for (const k of keys) if (this.mine.get(k) === UNREAD) this.mine.set(k, this.claimedBefore(k));
   }
 
-
   /** Learn what other runs claimed and released since, and which of them died. */
   poll(): void {
     try {
