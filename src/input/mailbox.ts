@@ -70,7 +70,12 @@ const NOT_IN_ONE = /[\s,;<>|"'()[\]\\]/;
  * an empty cell of a table).
  */
 export function recipientsOf(line: string): string[] | null {
-  const parts = splitRecipients(line);
+  // Outlook separates with `;` and leaves a `Doe, Jane <jane@x.com>` name unquoted: cut at `;` alone then.
+  return recipientsCut(line, ',;') ?? (line.includes(';') ? recipientsCut(line, ';') : null);
+}
+
+function recipientsCut(line: string, separators: string): string[] | null {
+  const parts = splitRecipients(line, separators);
   if (parts === null) return null;
   while (parts.length > 1 && parts[parts.length - 1] === '') parts.pop(); // `a@x.com;` as Outlook copies it
   if (parts.some((p) => p === '') || !parts.every((p) => isAddressShaped(addressIn(p)))) return null;
@@ -81,7 +86,7 @@ export function recipientsOf(line: string): string[] | null {
  * A line cut at `,` and `;` outside double quotes, angle brackets and parentheses, each part trimmed; null
  * when a quote, bracket or parenthesis is left open (no list, then).
  */
-export function splitRecipients(line: string): string[] | null {
+export function splitRecipients(line: string, separators = ',;'): string[] | null {
   const parts: string[] = [];
   let quoted = false;
   let angle = 0;
@@ -97,7 +102,7 @@ export function splitRecipients(line: string): string[] | null {
     else if (c === '>') angle = Math.max(0, angle - 1);
     else if (c === '(') paren++;
     else if (c === ')') paren = Math.max(0, paren - 1);
-    else if ((c === ',' || c === ';') && angle === 0 && paren === 0) {
+    else if (separators.includes(c) && angle === 0 && paren === 0) {
       parts.push(line.slice(from, i).trim());
       from = i + 1;
     }

@@ -44,6 +44,13 @@ describe('recipients pasted from a mail client', () => {
     expect(r.exitCode).toBe(0);
   });
 
+  it('Outlook\'s To: line with "Last, First" names unquoted, over two lines: every recipient a record', async () => {
+    const r = await idv(['emails'], 'Doe, Jane <jane@x.com>; Ray, Bob <bob@yopmail.com>; King, Carol <carol@z.com>;\r\nLee, Ann <ann@lee.com>; Ng, Cy <cy@ng.org>\r\n');
+    expect(r.stdout).toBe('email,status\njane@x.com,ok\nbob@yopmail.com,disposable\ncarol@z.com,ok\nann@lee.com,ok\ncy@ng.org,ok\n');
+    expect(r.exitCode).toBe(0);
+    expect(r.sent).toEqual(['jane@x.com', 'bob@yopmail.com', 'carol@z.com', 'ann@lee.com', 'cy@ng.org']);
+  });
+
   it('Outlook\'s copy, a ";" after each recipient, loses no line to a header', async () => {
     const r = await idv(['emails'], 'ann@example.com;\r\nBob Ray <bob@yopmail.com>;\r\n"Diaz, Cy" <cy@example.com>;\r\n');
     expect(r.stdout).toBe('email,status\nann@example.com,ok\nbob@yopmail.com,disposable\ncy@example.com,ok\n');

@@ -51,6 +51,11 @@ describe('recipientsOf', () => {
     expect(recipientsOf('kim.lee@gmail; ann@example.com')).toEqual(['kim.lee@gmail', 'ann@example.com']); // a typo is still a recipient
     expect(recipientsOf('ann@example.com;')).toEqual(['ann@example.com']);
   });
+  it("Outlook's To: line, `;` between recipients and `Last, First` names unquoted: cut at `;` alone", () => {
+    expect(recipientsOf('Doe, Jane <jane@x.com>; Ray, Bob <bob@y.org>; carol@z.com;')).toEqual(['Doe, Jane <jane@x.com>', 'Ray, Bob <bob@y.org>', 'carol@z.com']);
+    expect(recipientsOf('Jane Doe;jane@x.com')).toBeNull(); // a row of cells, not recipients
+    expect(recipientsOf('Doe, Jane;jane@x.com')).toBeNull();
+  });
   it('anything else is no list of recipients', () => {
     for (const line of ['Ann,ann@example.com,555', 'Smith, John <john@x.com>', 'a@x.com, n/a', '"open, a@x.com', ';;', 'Jane Doe']) {
       expect(recipientsOf(line), line).toBeNull();
