@@ -537,14 +537,26 @@ async function* plainRecords(blocks: AsyncIterable<string>, layout: Layout, kind
   const lastSkip = layout.skip.length ? Math.max(...layout.skip) : -1;
   let index = -1;
   let line = 0;
+  // A vCard's EMAIL line, held until the next line says whether it goes on (a folded line starts with a space or tab).
+  let folded: string | null = null;
   for await (const { lines, separators } of linesOf(blocks, found.strays)) {
     const out: InputRecord[] = [];
     for (const text of lines) {
       line++;
+      if (folded !== null && /^[ \t]/.test(text)) {
+        folded += text.slice(1);
+        continue;
+      }
+      if (folded !== null) out.push({ value: folded, fields: keep ? [folded] : null });
+      folded = null;
       if (text.trim() === '') continue;
       if (++index <= lastSkip && skip.has(index)) continue;
       if (layout.vcard && !VCARD_ADDRESS.test(text) && !itemLike(kind, text)) {
         found.skip(line, 'vCard line without an address');
+        continue;
+      }
+      if (layout.vcard) {
+        folded = text;
         continue;
       }
       const parts = separators && (text.includes(',') || text.includes(';')) ? recipientsOf(text) : null;
@@ -553,6 +565,7 @@ async function* plainRecords(blocks: AsyncIterable<string>, layout: Layout, kind
     }
     if (out.length) yield out;
   }
+  if (folded !== null) yield [{ value: folded, fields: keep ? [folded] : null }];
   found.end(null);
 }
 const VCARD_ADDRESS = /^(?:[a-z0-9-]+\.)?email[;:]/i;

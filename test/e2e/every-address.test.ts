@@ -200,6 +200,14 @@ describe('text around an address', () => {
     expect(r.sent).toEqual(['jane@example.com', 'bob@yopmail.com']);
     expect(r.exitCode).toBe(0);
   });
+
+  it('a folded EMAIL line (macOS Contacts wraps at 75 octets, the rest on a line starting with a space) is one address', async () => {
+    const vcf = 'BEGIN:VCARD\r\nVERSION:3.0\r\nFN:Jon Smithson\r\nitem1.EMAIL;type=INTERNET;type=pref:jonathan.alexander.smithson@i\r\n nternationalconsulting.com\r\nEMAIL:bo@x.com\r\nEND:VCARD\r\n';
+    const r = await idv(['emails', await file('long.vcf', vcf)]);
+    expect(r.stdout).toBe('email,status\njonathan.alexander.smithson@internationalconsulting.com,ok\nbo@x.com,ok\n');
+    expect(r.sent).toEqual(['jonathan.alexander.smithson@internationalconsulting.com', 'bo@x.com']);
+    expect(r.exitCode).toBe(0);
+  });
 });
 
 describe('--dry-run', () => {
