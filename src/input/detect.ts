@@ -144,9 +144,7 @@ function rowTests(kind: Kind): RowTests {
  */
 function sniff(b: RowBatch, delimiter: string, tests: RowTests): Sniffed {
   const { rows } = b;
-  let width = modeWidth(rows);
-  const full = tableWidth(rows, tests);
-  if (full > width) width = full;
+  const width = usualWidth(rows, tests);
   const aside = (r: readonly string[]) => r.length < width && !tests.hasItem(r);
   let first = 0;
   while (first < rows.length - 1 && aside(rows[first]!)) first++;
@@ -178,7 +176,7 @@ export function detectLayout(kind: Kind, sample: Sample, overrides: LayoutOverri
 
   if (delimiter !== null) {
     const b = nonBlank(at(parse(text, delimiter, sample.whole)));
-    return csvLayout(kind, { delimiter, ...b, width: modeWidth(b.rows), sepLine }, overrides, name);
+    return csvLayout(kind, { delimiter, ...b, width: usualWidth(b.rows, rowTests(kind)), sepLine }, overrides, name);
   }
   const lines = physicalLines(text, sample.whole);
   if (/^begin:vcard\s*$/i.test(lines[0]?.text ?? '')) return plainLayout(lines, overrides, name, true);
@@ -237,18 +235,24 @@ function recipientLines(lines: readonly Line[]): boolean {
   return forms && !(counts.has(1) ? false : sameColumn(body.map((l) => recipientsOf(l.text)!)));
 }
 
+/** The table's width: the usual number of cells in a row, or the width its first rows give when that is more. */
+function usualWidth(rows: readonly string[][], tests: RowTests): number {
+  return Math.max(modeWidth(rows), tableWidth(rows, tests));
+}
+
 /**
  * The width the table's first rows give, when most rows dropped the delimiters of their empty end cells (Excel
- * stops writing them after its first rows; a mostly empty last column): a header naming its columns above any
- * row holding item-like text, or three first rows of one width; no row wider. 0 when neither.
+ * stops writing them after its first rows; a mostly empty last column; a workbook's rows end at their last value):
+ * a header naming its columns above any row holding item-like text (under a report's title lines), or three of
+ * the first rows of one width; no row wider. 0 when neither.
  */
 function tableWidth(rows: readonly string[][], tests: RowTests): number {
   const at = rows.findIndex((r) => r.length >= 2);
-  if (at === -1 || at > 4) return 0;
+  if (at === -1 || at >= HEADER_WITHIN) return 0;
   const w = rows[at]!.length;
   if (rows.some((r) => r.length > w)) return 0;
   const header = !rows.slice(0, at + 1).some((r) => tests.itemLike(r)) && namesColumns(rows[at]!);
-  const firstRows = rows.length >= at + 3 && rows.slice(at, at + 3).every((r) => r.length === w);
+  const firstRows = at <= 4 && rows.length >= at + 3 && rows.slice(at, at + 3).every((r) => r.length === w);
   return header || firstRows ? w : 0;
 }
 
@@ -331,7 +335,7 @@ interface Parsed {
  */
 export function tableLayout(kind: Kind, sample: RowBatch, delimiter: string, overrides: LayoutOverrides, name: string): Layout {
   const b = nonBlank(sample);
-  return csvLayout(kind, { delimiter, ...b, width: modeWidth(b.rows), sepLine: false }, overrides, name);
+  return csvLayout(kind, { delimiter, ...b, width: usualWidth(b.rows, rowTests(kind)), sepLine: false }, overrides, name);
 }
 
 function csvLayout(kind: Kind, p: Parsed, overrides: LayoutOverrides, name: string): Layout {
@@ -363,6 +367,9 @@ function csvLayout(kind: Kind, p: Parsed, overrides: LayoutOverrides, name: stri
   return layout;
 }
 
+/** The rows a header is looked for in. */
+const HEADER_WITHIN = 50;
+
 /** What a header cell never is: a number, a date, an amount. */
 const NUMERIC = /^[\d\s.,:/+()%$\u20ac\u00a3-]+$/; // € £, escaped: see scripts/bundle.mjs on ASCII
 
@@ -383,7 +390,7 @@ function headerRow(kind: Kind, p: Parsed, overrides: LayoutOverrides): number {
     if (named !== -1) return named;
   }
   if (overrides.noHeader) return -1;
-  const limit = Math.min(rows.length, 50);
+  const limit = Math.min(rows.length, HEADER_WITHIN);
   for (let i = 0; i < limit; i++) {
     const r = rows[i]!;
     if (hasItem(r)) {

@@ -322,6 +322,14 @@ describe('what detection refuses, and says', () => {
     expect(l).toMatchObject({ delimiter: '\t', header: ['Name', 'Email'], headerLine: 3, skip: [0, 1], column: 1, width: 2, sepLine: false, vcard: false });
     expect(l.notes).toEqual(['book.xlsx: skipped line 1 above the header (not a record): "Report"']);
   });
+
+  it("a report's title lines over a workbook's table of fewer rows (its rows end at their last value): the header under them", () => {
+    const title = [['Contacts with Email Report'], ['Filtered By:'], ['  Lead Source equals Web'], ['As of 11/25/2026'], ['Acme Corp']];
+    const table = [['Owner', 'First', 'Email', 'Phone', 'City'], ['Sam', 'Jane', 'jane@acme.com', '', 'Boston'], ['Sam', 'Bob', 'bob@ray.org']];
+    const rows = [...title, ...table, ['Grand Totals (2 records)']];
+    const l = tableLayout('emails', { rows, lines: rows.map((_, i) => i + 1) }, ',', {}, 'report.xlsx');
+    expect(l).toMatchObject({ headerLine: 6, skip: [0, 1, 2, 3, 4, 5], column: 2, width: 5 });
+  });
 });
 
 describe('detection details', () => {
