@@ -8,9 +8,9 @@ export default defineConfig({
     include: ['test/**/*.test.ts'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
-    // At least two test files at once, even on a 2-core machine (vitest's default there is one): the
-    // end-to-end files spend most of their time waiting (quota windows, Retry-After, slow answers, the
-    // grace after a signal), not computing, so one file's waits overlap another's work.
-    maxWorkers: Math.max(2, availableParallelism() - 1),
+    // Two test files a core, four at least (vitest's default on a 2-core machine is one): the end-to-end
+    // files spend most of their time waiting (quota windows, Retry-After, slow answers, the grace after a
+    // signal), not computing, so one file's waits overlap another's work.
+    maxWorkers: Math.max(4, availableParallelism() * 2),
   },
 });
