@@ -11,7 +11,7 @@ import { IdvError, inputError, interruptedError, usageError } from '../errors.js
 import type { Io } from '../io.js';
 import { decodeText, newDecoding, type Decoding, type EncodingInfo, type Stray } from './decode.js';
 import { detectLayout, isBlank, type Layout, type LayoutOverrides, type ParseSample, type Skipped } from './detect.js';
-import { itemLike } from './check.js';
+import { checkerFor, itemLike } from './check.js';
 import { csvRows, findStrays, lineEndsIn, sampleRows, type RowBatch, type SyncParse, type StrayLines } from './csv-rows.js';
 import { recipientsOf } from './mailbox.js';
 import { lineList, num, preview } from './notes.js';
@@ -468,11 +468,13 @@ function describeLayout(name: string, l: Layout, e: EncodingInfo): string {
 export class Found {
   private readonly skipped: Skipped[];
   private readonly strayLines: Array<{ line: number; stray: Stray }> = [];
+  /** Lines whose item cell is empty while another column holds an item, and how often each column does. */
+  private readonly elsewhere = { lines: [] as number[], columns: new Map<number, number>() };
   readonly strays: StrayLines;
 
   constructor(
     private readonly name: string,
-    layout: Layout,
+    private readonly layout: Layout,
     private readonly decoding: Decoding,
     private readonly note: (line: string) => void,
   ) {
@@ -486,6 +488,12 @@ export class Found {
     group.lines.push(line);
   }
 
+  /** A record's item cell is empty, and column `column` of its row holds an item. */
+  itemIn(column: number, line: number): void {
+    this.elsewhere.lines.push(line);
+    this.elsewhere.columns.set(column, (this.elsewhere.columns.get(column) ?? 0) + 1);
+  }
+
   /** The notes of what only the end shows: footer rows, repeated headers, vCard lines, stray bytes. */
   end(footer: string[] | null): void {
     const n = this.name;
@@ -496,12 +504,25 @@ export class Found {
       if (s.why === 'vCard line without an address') this.note(`${n}: skipped ${lineList(s.lines)} of vCard properties that hold no address (${records})`);
     }
     if (this.strayLines.length) this.note(strayNote(n, this.strayLines));
+    if (this.elsewhere.lines.length) this.note(elsewhereNote(n, this.layout, this.elsewhere));
   }
 
   facts(): SourceFacts {
     const skipped = this.skipped.filter((s) => s.lines.length > 0);
     return { encoding: this.decoding.encoding, skipped, skippedLines: skipped.reduce((n, s) => n + s.lines.length, 0) };
   }
+}
+
+/** The one note of the records whose item is in another column than the one read. */
+function elsewhereNote(name: string, layout: Layout, { lines, columns }: Found['elsewhere']): string {
+  const named = (c: number) => `column ${c + 1}${layout.header?.[c]?.trim() ? ` ("${layout.header[c]!.trim()}")` : ''}`;
+  const [most] = [...columns].sort((a, b) => b[1] - a[1] || a[0] - b[0])[0]!;
+  const where = columns.size === 1 ? named(most) : `another column (most often ${named(most).replace(/ \("(.*)"\)$/, ', "$1"')})`;
+  const one = lines.length === 1;
+  return (
+    `${name}: ${lineList(lines)} ${one ? 'holds' : 'hold'} no address in ${named(layout.column)} but one in ${where}: ` +
+    `${one ? 'it is' : 'they are'} written as invalid; give --column ${most + 1} to validate that column instead.`
+  );
 }
 
 /** The one note of a UTF-8 file's stray bytes: their lines, the bytes, and what they were read as. */
@@ -620,6 +641,7 @@ class RecordRule {
   /** The last record's row (or the header), and its line. */
   private last: readonly string[];
   private lastLine: number;
+  private readonly check: ReturnType<typeof checkerFor>;
 
   constructor(
     layout: Layout,
@@ -633,6 +655,7 @@ class RecordRule {
     this.lastSkip = layout.skip.length ? Math.max(...layout.skip) : -1;
     this.last = layout.header ?? [];
     this.lastLine = layout.headerLine ?? 0;
+    this.check = checkerFor(kind);
   }
 
   records({ rows, lines }: RowBatch): InputRecord[] {
@@ -656,7 +679,9 @@ class RecordRule {
       for (const h of this.held) out.push({ value: h[col] ?? '', fields: h });
       this.held = [];
       this.heldLines = [];
-      out.push({ value: row[col] ?? '', fields: row });
+      const value = row[col] ?? '';
+      if (value.trim() === '') this.itemElsewhere(row, lines[i]!);
+      out.push({ value, fields: row });
       this.last = row;
       this.lastLine = lines[i]!;
       this.blank = false;
@@ -671,6 +696,13 @@ class RecordRule {
     if (!footer) return { rest: held.map((h) => ({ value: h[col] ?? '', fields: h })), footer: null };
     for (const line of this.heldLines) this.found.skip(line, 'below the data');
     return { rest: [], footer: held[0]! };
+  }
+
+  /** A record without an item whose row holds one in another column (a contact's second address): said at the end. */
+  private itemElsewhere(row: readonly string[], line: number): void {
+    for (let c = 0; c < row.length; c++) {
+      if (c !== this.col && this.check(row[c]!) !== null) return this.found.itemIn(c, line);
+    }
   }
 
   private hold(row: string[], line: number): void {
