@@ -8,6 +8,7 @@
 // when it is recognised as no record (the header, rows above a header) and holds no such text; when in doubt it
 // is a record. Footer rows are found while reading (read.ts), since only the end of a file shows them.
 import type { Kind } from '../defaults.js';
+import type { VCardSkip } from './vcard.js';
 import { inputError, usageError } from '../errors.js';
 import { checkerFor, itemLike, itemShaped } from './check.js';
 import { quoteNotClosed, type RowBatch } from './csv-rows.js';
@@ -20,7 +21,7 @@ export const DELIMITERS = [',', ';', '\t', '|'] as const;
 /** Lines (or rows) the reader does not count as records, and why. */
 export interface Skipped {
   lines: number[];
-  why: 'above the header' | 'below the data' | 'header repeated' | 'vCard line without an address';
+  why: 'above the header' | 'below the data' | 'header repeated' | VCardSkip;
 }
 
 export interface Layout {

@@ -14,6 +14,7 @@ import { detectLayout, isBlank, type Layout, type LayoutOverrides, type ParseSam
 import { checkerFor, itemLike } from './check.js';
 import { csvRows, findStrays, lineEndsIn, sampleRows, type RowBatch, type SyncParse, type StrayLines } from './csv-rows.js';
 import { recipientsOf } from './mailbox.js';
+import { VCardReader } from './vcard.js';
 import { lineList, num, preview } from './notes.js';
 import { contentOf, PAUSE_MS, within, type Content } from './content.js';
 import type { SheetRead } from './workbook.js';
@@ -502,6 +503,7 @@ export class Found {
       if (s.why === 'below the data') this.note(`${n}: skipped ${lineList(s.lines)} below the data (${records}): ${preview(footer ?? [])}`);
       if (s.why === 'header repeated') this.note(`${n}: skipped ${lineList(s.lines)}, the header again (${records})`);
       if (s.why === 'vCard line without an address') this.note(`${n}: skipped ${lineList(s.lines)} of vCard properties that hold no address (${records})`);
+      if (s.why === 'vCard property repeating its EMAIL') this.note(`${n}: skipped ${lineList(s.lines)} of vCard properties that repeat their card's EMAIL address (${records})`);
     }
     if (this.strayLines.length) this.note(strayNote(n, this.strayLines));
     if (this.elsewhere.lines.length) this.note(elsewhereNote(n, this.layout, this.elsewhere));
@@ -550,46 +552,41 @@ async function* guard(records: AsyncIterable<InputRecord[]>, name: string, strea
 
 /**
  * A plain list's lines (the header line skipped): one record a line, or one per recipient of a line of several
- * (`a@x.com, Bob <b@y.org>`). In a vCard file, the lines that hold no address are skipped. With `keep`
- * (--keep-columns) each record keeps its text as read, as its one cell.
+ * (`a@x.com, Bob <b@y.org>`). With `keep` (--keep-columns) each record keeps its text as read, as its one cell.
  */
 async function* plainRecords(blocks: AsyncIterable<string>, layout: Layout, kind: Kind, keep: boolean, found: Found): AsyncGenerator<InputRecord[]> {
+  if (layout.vcard) return yield* vcardRecords(blocks, kind, keep, found);
   const skip = new Set(layout.skip);
   const lastSkip = layout.skip.length ? Math.max(...layout.skip) : -1;
   let index = -1;
-  let line = 0;
-  // A vCard's EMAIL line, held until the next line says whether it goes on (a folded line starts with a space or tab).
-  let folded: string | null = null;
   for await (const { lines, separators } of linesOf(blocks, found.strays)) {
     const out: InputRecord[] = [];
     for (const text of lines) {
-      line++;
-      if (folded !== null && /^[ \t]/.test(text)) {
-        folded += text.slice(1);
-        continue;
-      }
-      if (folded !== null) out.push({ value: folded, fields: keep ? [folded] : null });
-      folded = null;
       if (text.trim() === '') continue;
       if (++index <= lastSkip && skip.has(index)) continue;
-      if (layout.vcard && !VCARD_ADDRESS.test(text) && !itemLike(kind, text)) {
-        found.skip(line, 'vCard line without an address');
-        continue;
-      }
-      if (layout.vcard) {
-        folded = text;
-        continue;
-      }
       const parts = separators && (text.includes(',') || text.includes(';')) ? recipientsOf(text) : null;
       if (parts) for (const p of parts) out.push({ value: p, fields: keep ? [p] : null });
       else out.push({ value: text, fields: keep ? [text] : null });
     }
     if (out.length) yield out;
   }
-  if (folded !== null) yield [{ value: folded, fields: keep ? [folded] : null }];
   found.end(null);
 }
-const VCARD_ADDRESS = /^(?:[a-z0-9-]+\.)?email[;:]/i;
+
+/** A vCard file's records (vcard.ts): its EMAIL properties, and other lines that hold an address of their own. */
+async function* vcardRecords(blocks: AsyncIterable<string>, kind: Kind, keep: boolean, found: Found): AsyncGenerator<InputRecord[]> {
+  const reader = new VCardReader(kind, keep, (line, why) => found.skip(line, why));
+  let line = 0;
+  for await (const { lines } of linesOf(blocks, found.strays)) {
+    const out: InputRecord[] = [];
+    for (const text of lines) reader.line(text, ++line, out);
+    if (out.length) yield out;
+  }
+  const rest: InputRecord[] = [];
+  reader.end(rest);
+  if (rest.length) yield rest;
+  found.end(null);
+}
 
 /** A run of short rows without item-like text held this long is data after all, not a footer. */
 const FOOTER_MAX = 1000;

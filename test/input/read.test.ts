@@ -178,6 +178,28 @@ describe('plain lists: lines of recipients, vCards', () => {
     expect(r.notes).toEqual(['f: skipped lines 1–2, 5 of vCard properties that hold no address (not records)']);
     expect(r.facts.skippedLines).toBe(3);
   });
+  it("a vCard property that repeats its card's EMAIL address (a contact named by its address) is skipped and said, whatever the card's order", async () => {
+    const r = await read('BEGIN:VCARD\nFN:jane@x.com\nN:;Jane@X.com;;;\nEMAIL:jane@x.com\nEND:VCARD\nBEGIN:VCARD\nFN:Bob\nitem1.EMAIL:bob@y.org\nX-ALT:bob@y.org,other@z.org\nEND:VCARD\n');
+    expect(r.out.map(([v]) => v)).toEqual(['EMAIL:jane@x.com', 'item1.EMAIL:bob@y.org', 'X-ALT:bob@y.org,other@z.org']);
+    expect(r.notes).toEqual([
+      'f: skipped lines 1, 5–7, 10 of vCard properties that hold no address (not records)',
+      "f: skipped lines 2–3 of vCard properties that repeat their card's EMAIL address (not records)",
+    ]);
+    expect(r.facts).toMatchObject({ skippedLines: 7, skipped: [{ why: 'vCard line without an address' }, { why: 'vCard property repeating its EMAIL' }] });
+  });
+  it('a folded vCard property is one: a NOTE whose address is on its folded part is one record, a skipped one skips all its lines', async () => {
+    const r = await read('BEGIN:VCARD\r\nNOTE:met at the fair\\, wrote from\r\n  jo@y.org\r\nADR:;;1 Main St\r\n ;Springfield;;\r\nEMAIL:a@x.com\r\nEND:VCARD\r\n', true);
+    expect(r.out).toEqual([
+      ['NOTE:met at the fair\\, wrote from jo@y.org', ['NOTE:met at the fair\\, wrote from jo@y.org']],
+      ['EMAIL:a@x.com', ['EMAIL:a@x.com']],
+    ]);
+    expect(r.notes).toEqual(['f: skipped lines 1, 4–5, 7 of vCard properties that hold no address (not records)']);
+  });
+  it('lines outside any card, and a card never closed, are read by the same rule', async () => {
+    const r = await read('BEGIN:VCARD\nFN:ann@x.com\nEMAIL:ann@x.com\nEND:VCARD\nstray@x.com\nBEGIN:VCARD\nFN:cy@x.com\nEMAIL:cy@x.com\n');
+    expect(r.out.map(([v]) => v)).toEqual(['EMAIL:ann@x.com', 'stray@x.com', 'EMAIL:cy@x.com']);
+    expect(r.facts.skippedLines).toBe(5);
+  });
   it('stray bytes in a UTF-8 file: one note naming their lines, in plain lists and CSV alike', async () => {
     const stray = Buffer.concat([Buffer.from('zoë@x.com\r\n\r\nRen'), Buffer.from([0xe9]), Buffer.from('e@x.com\r\nb@x.com\r\nM'), Buffer.from([0xfc]), Buffer.from('ller@x.de\r\n')]);
     const notes: string[] = [];

@@ -1,0 +1,42 @@
+// A vCard file's records (src/input/vcard.ts): EMAIL properties, and other properties holding an address of their own.
+import { describe, expect, it } from 'vitest';
+import { VCardReader, type VCardRecord, type VCardSkip } from '../../src/input/vcard.js';
+
+function read(text: string, kind: 'emails' | 'domains' = 'emails') {
+  const skipped: Array<[number, VCardSkip]> = [];
+  const reader = new VCardReader(kind, false, (line, why) => skipped.push([line, why]));
+  const out: VCardRecord[] = [];
+  text.split('\n').forEach((l, i) => reader.line(l, i + 1, out));
+  reader.end(out);
+  return { values: out.map((r) => r.value), skipped };
+}
+
+describe('VCardReader', () => {
+  it('domains: a URL on the domain of its card\'s EMAIL repeats it; a URL of another domain is a record', () => {
+    const r = read('BEGIN:VCARD\nEMAIL:jo@acme.com\nURL:https://acme.com/\nURL:https://jo.dev\nEND:VCARD', 'domains');
+    expect(r.values).toEqual(['EMAIL:jo@acme.com', 'URL:https://jo.dev']);
+    expect(r.skipped).toEqual([
+      [1, 'vCard line without an address'],
+      [3, 'vCard property repeating its EMAIL'],
+      [5, 'vCard line without an address'],
+    ]);
+  });
+  it('a card never closed is given out once it holds 1,000 properties, not held to the end', () => {
+    const reader = new VCardReader('emails', false, () => undefined);
+    const out: VCardRecord[] = [];
+    reader.line('BEGIN:VCARD', 1, out);
+    reader.line('EMAIL:a@x.com', 2, out);
+    for (let i = 3; i <= 1000; i++) reader.line(`NOTE:${i}`, i, out);
+    expect(out).toEqual([]);
+    reader.line('NOTE:last', 1001, out); // ends the 1,000th property
+    reader.line('EMAIL:b@x.com', 1002, out);
+    expect(out.map((r) => r.value)).toEqual(['EMAIL:a@x.com']);
+  });
+  it('--keep-columns: the property as read is its one cell', () => {
+    const reader = new VCardReader('emails', true, () => undefined);
+    const out: VCardRecord[] = [];
+    reader.line('EMAIL;TYPE=HOME:jo@x.com', 1, out);
+    reader.end(out);
+    expect(out).toEqual([{ value: 'EMAIL;TYPE=HOME:jo@x.com', fields: ['EMAIL;TYPE=HOME:jo@x.com'] }]);
+  });
+});
