@@ -543,7 +543,7 @@ function bestColumn(candidates: Column[], table: Table): ColumnChoice {
 function closeCallNote(chosen: Column, next: Column, table: Table): string {
   const namesake = next.name.trim().toLowerCase() === chosen.name.trim().toLowerCase();
   const other = namesake ? `column ${next.i + 1}, also "${next.name}",` : `"${next.name}"`;
-  const which = table.kind === 'emails' ? 'addresses' : 'domains';
+  const which = table.kind === 'emails' ? (chosen.shaped === 1 ? 'address' : 'addresses') : chosen.shaped === 1 ? 'domain' : 'domains';
   return `${table.name}: took the column "${chosen.name}" (${chosen.shaped} distinct ${which} in the first rows; ${other} has ${next.shaped}); pick another with --column ${namesake ? next.i + 1 : 'NAME'}.`;
 }
 

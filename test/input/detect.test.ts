@@ -52,9 +52,9 @@ describe('layout detection (openSource)', () => {
   // distinct items wins unless another has at least 90% as many (then the better name); a note when the
   // runner-up has at least half as many; with no header, the first column of which at least half the filled
   // cells are items; a first row without items is a header when some column below is at least half items.
-  const chosen = async (text: string) => {
+  const chosen = async (text: string, overrides = {}, kind: 'emails' | 'domains' = 'emails') => {
     const notes: string[] = [];
-    const s = await openSource({ name: 'c.csv', path: 'c.csv', open: () => Readable.from([Buffer.from(text)]) }, 'emails', {}, (n) => notes.push(n));
+    const s = await openSource({ name: 'c.csv', path: 'c.csv', open: () => Readable.from([Buffer.from(text)]) }, kind, overrides, (n) => notes.push(n));
     return { column: s.layout.column, header: s.layout.header, notes };
   };
   /** A two-column CSV whose columns hold a and b distinct addresses (the rest of each column empty). */
@@ -67,6 +67,12 @@ describe('layout detection (openSource)', () => {
     const c = await chosen(twoColumns('Email,Billing Email', 6, 10));
     expect(c.column).toBe(1);
     expect(c.notes).toEqual(['c.csv: took the column "Billing Email" (10 distinct addresses in the first rows; "Email" has 6); pick another with --column NAME.']);
+  });
+  it('the note counts in words that agree with one item: "1 distinct address"', async () => {
+    const c = await chosen(twoColumns('Email,Work Email', 1, 1));
+    expect(c.notes).toEqual(['c.csv: took the column "Email" (1 distinct address in the first rows; "Work Email" has 1); pick another with --column NAME.']);
+    const d = await chosen('Website,Homepage\nacme.com,acme.org\n', {}, 'domains');
+    expect(d.notes).toEqual(['c.csv: took the column "Website" (1 distinct domain in the first rows; "Homepage" has 1); pick another with --column NAME.']);
   });
   it('a runner-up with less than half as many distinct items is not said', async () => {
     const c = await chosen(twoColumns('Email,Billing Email', 4, 10));
