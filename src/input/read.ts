@@ -471,6 +471,8 @@ export class Found {
   private readonly strayLines: Array<{ line: number; stray: Stray }> = [];
   /** Lines whose item cell is empty while another column holds an item, and how often each column does. */
   private readonly elsewhere = { lines: [] as number[], columns: new Map<number, number>() };
+  /** Lines whose item cell holds several items. */
+  private readonly several: number[] = [];
   readonly strays: StrayLines;
 
   constructor(
@@ -487,6 +489,11 @@ export class Found {
     let group = this.skipped.find((s) => s.why === why);
     if (!group) this.skipped.push((group = { lines: [], why }));
     group.lines.push(line);
+  }
+
+  /** A record's item cell holds several items. */
+  severalIn(line: number): void {
+    this.several.push(line);
   }
 
   /** A record's item cell is empty, and column `column` of its row holds an item. */
@@ -506,6 +513,7 @@ export class Found {
       if (s.why === 'vCard property repeating its EMAIL') this.note(`${n}: skipped ${lineList(s.lines)} of vCard properties that repeat their card's EMAIL address (${records})`);
     }
     if (this.strayLines.length) this.note(strayNote(n, this.strayLines));
+    if (this.several.length) this.note(severalNote(n, this.layout, this.several));
     if (this.elsewhere.lines.length) this.note(elsewhereNote(n, this.layout, this.elsewhere));
   }
 
@@ -515,9 +523,23 @@ export class Found {
   }
 }
 
+/** `column 3 ("E-mail Address")`, or `column 3` without a header. */
+function columnNamed(layout: Layout, c: number): string {
+  return `column ${c + 1}${layout.header?.[c]?.trim() ? ` ("${layout.header[c]!.trim()}")` : ''}`;
+}
+
+/** The one note of the records whose item cell holds several items. */
+function severalNote(name: string, layout: Layout, lines: readonly number[]): string {
+  const one = lines.length === 1;
+  return (
+    `${name}: ${lineList(lines)} ${one ? 'holds' : 'hold'} several addresses in one cell of ${columnNamed(layout, layout.column)}: ` +
+    `each such row is one record, written as invalid; split ${one ? 'that cell' : 'those cells'}, one address a cell, to validate each.`
+  );
+}
+
 /** The one note of the records whose item is in another column than the one read. */
 function elsewhereNote(name: string, layout: Layout, { lines, columns }: Found['elsewhere']): string {
-  const named = (c: number) => `column ${c + 1}${layout.header?.[c]?.trim() ? ` ("${layout.header[c]!.trim()}")` : ''}`;
+  const named = (c: number) => columnNamed(layout, c);
   const [most] = [...columns].sort((a, b) => b[1] - a[1] || a[0] - b[0])[0]!;
   const where = columns.size === 1 ? named(most) : `another column (most often ${named(most).replace(/ \("(.*)"\)$/, ', "$1"')})`;
   const one = lines.length === 1;
@@ -678,6 +700,7 @@ class RecordRule {
       this.heldLines = [];
       const value = row[col] ?? '';
       if (value.trim() === '') this.itemElsewhere(row, lines[i]!);
+      else if (value.indexOf('@') !== value.lastIndexOf('@') && this.holdsSeveral(value)) this.found.severalIn(lines[i]!);
       out.push({ value, fields: row });
       this.last = row;
       this.lastLine = lines[i]!;
@@ -700,6 +723,14 @@ class RecordRule {
     for (let c = 0; c < row.length; c++) {
       if (c !== this.col && this.check(row[c]!) !== null) return this.found.itemIn(c, line);
     }
+  }
+
+  /** Whether an item cell is no item but holds several (`a@x.com ::: b@y.org`, `a@x.com; b@y.org`). */
+  private holdsSeveral(value: string): boolean {
+    if (this.check(value) !== null) return false;
+    let items = 0;
+    for (const part of value.split(/:::|[,;\s]+/)) if (part !== '' && this.check(part) !== null) items++;
+    return items >= 2;
   }
 
   private hold(row: string[], line: number): void {
