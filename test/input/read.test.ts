@@ -2,7 +2,7 @@
 // read whole and let go.
 import { describe, expect, it } from 'vitest';
 import { Readable } from 'node:stream';
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openSource, sourcesFor } from '../../src/input/read.js';
@@ -37,7 +37,15 @@ describe('openSource', () => {
 });
 
 describe('reading a named file (src/input/read.ts)', () => {
-  const openFds = () => readdirSync('/proc/self/fd').length;
+  /** This process's descriptors open on `path` (other tests' descriptors come and go meanwhile). */
+  const openOn = (path: string) =>
+    readdirSync('/proc/self/fd').filter((fd) => {
+      try {
+        return readlinkSync(`/proc/self/fd/${fd}`) === path;
+      } catch {
+        return false; // closed meanwhile
+      }
+    }).length;
   const fakeIo = { cwd: null, stdinIsTTY: false, stdin: Readable.from([]) } as unknown as Io;
 
   it('reads every byte of a file larger than a block, in order, and lets the file go at the end or when closed early', async () => {
@@ -46,22 +54,22 @@ describe('reading a named file (src/input/read.ts)', () => {
       const lines = Array.from({ length: 20_000 }, (_, i) => `person${i}@example.com`);
       const file = join(dir, 'list.txt');
       writeFileSync(file, lines.join('\n') + '\n'); // ~470 KB: eight blocks
-      const before = openFds();
       const [source] = sourcesFor([file], fakeIo);
       const whole = await openSource(source!, 'emails', {});
       const got: string[] = [];
       for await (const block of whole.records) for (const r of block) got.push(r.value);
       expect(got).toEqual(lines);
-      expect(openFds()).toBe(before);
+      expect(openOn(file)).toBe(0);
       // closed after the first block: the file is let go (not left open until the process ends)
       const early = await openSource(sourcesFor([file], fakeIo)[0]!, 'emails', {});
       for await (const block of early.records) {
         expect(block.length).toBeGreaterThan(0);
+        expect(openOn(file)).toBe(1);
         break;
       }
       await early.close();
       await new Promise((r) => setTimeout(r, 50)); // fs.close's callback
-      expect(openFds()).toBe(before);
+      expect(openOn(file)).toBe(0);
       // a file that is not there: the reason, named
       await expect(openSource(sourcesFor([join(dir, 'gone.txt')], fakeIo)[0]!, 'emails', {})).rejects.toThrow(/Cannot read .*gone\.txt: no such file\./);
     } finally {
