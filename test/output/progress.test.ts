@@ -2,7 +2,7 @@
 // second (ora's frames and new text alike), the last text of a burst shown when its time is up (the --wait
 // countdown used to be swallowed that way), and lines printed above it wrapped at the terminal's width. The
 // 0-column terminal is tested in test/e2e/terminal.test.ts, under a hard kill: without the guard, ora's clear() never returns.
-import { describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Writable } from 'node:stream';
 import { createProgress, REDRAW_MS } from '../../src/output/progress.js';
 
@@ -22,7 +22,10 @@ function terminal(columns: number) {
   stream.moveCursor = () => true;
   return { stream, text: () => text };
 }
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+// The clock is the test's: a busy machine's late timers cannot decide what was drawn.
+const sleep = (ms: number) => vi.advanceTimersByTimeAsync(ms);
+beforeEach(() => void vi.useFakeTimers());
+afterEach(() => void vi.useRealTimers());
 /** What ora drew: each frame's text, escape sequences (synchronised output, cursor) taken out. */
 const frames = (text: string) =>
   text
