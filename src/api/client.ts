@@ -1,5 +1,6 @@
 // The HTTP client for the service: one request per batch, auth header, outcome classification,
 // rate-limit headers. It never retries by itself (dispatch decides) and never puts the key in a message.
+import { answerMap } from './answer-map.js';
 import { describeRateHeaders, parseRateHeaders, type RateInfo } from './ratelimit.js';
 import { maskKey } from '../key.js';
 import type { Secrets } from '../secrets.js';
@@ -167,6 +168,15 @@ function acceptable(status: string, secrets: Secrets, accepted: Set<string>): bo
  * repeats a secret, is none (the item ends `error`).
  */
 function parseBody(text: string, field: string, secrets: Secrets, accepted: Set<string>): Results | null {
+  const map = answerMap(text, field);
+  if (map !== undefined) {
+    return {
+      get(item) {
+        const status = map.get(item);
+        return status !== undefined && acceptable(status, secrets, accepted) ? status : undefined;
+      },
+    };
+  }
   let body: unknown;
   try {
     body = JSON.parse(text);
@@ -174,14 +184,13 @@ function parseBody(text: string, field: string, secrets: Secrets, accepted: Set<
     return null;
   }
   if (typeof body !== 'object' || body === null) return null;
-  const map = (body as Record<string, unknown>)[field];
-  if (typeof map !== 'object' || map === null || Array.isArray(map)) return null;
-  const entries = map as Record<string, unknown>;
+  const entries = (body as Record<string, unknown>)[field];
+  if (typeof entries !== 'object' || entries === null || Array.isArray(entries)) return null;
   return {
     get(item) {
       // No hasOwn check (a second lookup per item): an item idv sends holds `@` or `.`, which no name an
       // object inherits does (test/e2e/hostile-servers-and-files.test.ts), so what it finds is the answer's own.
-      const entry = entries[item];
+      const entry = (entries as Record<string, unknown>)[item];
       const status = typeof entry === 'object' && entry !== null ? (entry as { status?: unknown }).status : undefined;
       return typeof status === 'string' && acceptable(status, secrets, accepted) ? status : undefined;
     },
