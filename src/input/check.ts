@@ -130,8 +130,13 @@ export function looksLike(kind: Kind, value: string): boolean {
 
 const AROUND_AT = /\S@\S/;
 const URL_LIKE = /[a-z][a-z0-9+.-]*:\/\/[^\s/]/i;
-/** A host name with a top-level label of two letters or more, standing on its own in the text. */
-const HOST_LIKE = /(?:^|[\s,;(<"'\[])(?:[\p{L}\p{N}](?:[\p{L}\p{N}-]*[\p{L}\p{N}])?\.)+\p{L}[\p{L}\p{N}-]*\p{L}\.?(?=$|[\s,;:/?#)>"'\]])/u;
+/**
+ * A host name with a top-level label of two letters or more, standing on its own in the text. Made on first use:
+ * the bundle makes a pattern of Unicode classes with new RegExp(), which builds the classes at once.
+ */
+let hostLike: RegExp | undefined;
+const isHostLike = (text: string) =>
+  (hostLike ??= /(?:^|[\s,;(<"'\[])(?:[\p{L}\p{N}](?:[\p{L}\p{N}-]*[\p{L}\p{N}])?\.)+\p{L}[\p{L}\p{N}-]*\p{L}\.?(?=$|[\s,;:/?#)>"'\]])/u).test(text);
 
 /**
  * Text that could be an item, however mistyped, as the record rule counts it: for emails, text right on both
@@ -139,7 +144,7 @@ const HOST_LIKE = /(?:^|[\s,;(<"'\[])(?:[\p{L}\p{N}](?:[\p{L}\p{N}-]*[\p{L}\p{N}
  */
 export function itemLike(kind: Kind, text: string): boolean {
   if (AROUND_AT.test(text)) return true;
-  return kind === 'domains' && (URL_LIKE.test(text) || HOST_LIKE.test(text));
+  return kind === 'domains' && (URL_LIKE.test(text) || isHostLike(text));
 }
 
 /**
@@ -150,5 +155,5 @@ export function itemShaped(kind: Kind, text: string): boolean {
   if (checkerFor(kind)(text) !== null) return true;
   const t = text.includes('@') || UNUSUAL.test(text) ? addressIn(text) : text.trim();
   if (isAddressShaped(t)) return true;
-  return kind === 'domains' && !/\s/.test(t) && (URL_LIKE.test(t) || HOST_LIKE.test(t));
+  return kind === 'domains' && !/\s/.test(t) && (URL_LIKE.test(t) || isHostLike(t));
 }

@@ -124,13 +124,17 @@ const LF = Uint8Array.of(0x0a);
 
 /** Letters of Icelandic and Faroese alone: Turkish read as Windows-1252 shows them in place of ş and ğ. */
 const RARE_LETTERS = /[\u00f0\u00fe\u00d0\u00de]/g; // ð þ Ð Þ, escaped: see scripts/bundle.mjs on ASCII
-/** A character beyond ASCII that is no letter, stuck to a letter (not the quotes and marks that open or close words). */
-const STUCK_SYMBOL = /(?<=\p{L})[^\p{L}\p{M}\x00-\x7f¿¡«»‘’“”„]|[^\p{L}\p{M}\x00-\x7f¿¡«»‘’“”„](?=\p{L})/gu;
+/**
+ * A character beyond ASCII that is no letter, stuck to a letter (not the quotes and marks that open or close
+ * words). Made on first use (see check.ts isHostLike): only text that is not UTF-8 needs it.
+ */
+let stuckSymbol: RegExp | undefined;
+const STUCK_SYMBOL = () => (stuckSymbol ??= /(?<=\p{L})[^\p{L}\p{M}\x00-\x7f¿¡«»‘’“”„]|[^\p{L}\p{M}\x00-\x7f¿¡«»‘’“”„](?=\p{L})/gu);
 /** Control characters a code page leaves undefined or puts where text has none. */
 const CONTROL = /[\u0080-\u009f\ufffd]/g;
 
 function penalty(text: string): number {
-  return (text.match(RARE_LETTERS)?.length ?? 0) + 2 * (text.match(STUCK_SYMBOL)?.length ?? 0) + 3 * (text.match(CONTROL)?.length ?? 0);
+  return (text.match(RARE_LETTERS)?.length ?? 0) + 2 * (text.match(STUCK_SYMBOL())?.length ?? 0) + 3 * (text.match(CONTROL)?.length ?? 0);
 }
 
 /** Every name idv shows, with iconv-lite's name for it (--encoding takes these and any name iconv-lite knows). */

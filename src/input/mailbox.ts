@@ -5,12 +5,12 @@
 // Unicode format characters (zero-width spaces and joiners, byte-order marks, direction marks and embeddings)
 // are never part of an address: web pages and chat programs leave them around and inside what they copy.
 
-/** Unicode's format characters (general category Cf). */
-const FORMAT = /\p{Cf}/gu;
+/** Unicode's format characters (general category Cf); made on first use (see check.ts isHostLike). */
+let format: RegExp | undefined;
 
 /** `text` without Unicode format characters. */
 export function withoutFormatChars(text: string): string {
-  return text.replace(FORMAT, '');
+  return text.replace((format ??= /\p{Cf}/gu), '');
 }
 
 const VCARD_EMAIL = /^(?:[a-z0-9-]+\.)?email(?:;[^:]*)?:/i;
