@@ -16,19 +16,27 @@ interface Property {
   text: string;
   /** Its lines, the folded ones too. */
   lines: number[];
+  /** Folded lines past MAX_PROPERTY were not kept; one of them held an `@`. */
+  cutAt?: boolean;
 }
 
 const EMAIL = /^(?:[a-z0-9-]+\.)?email[;:]/i;
-const BEGIN = /^begin:vcard\s*$/i;
-const END = /^end:vcard\s*$/i;
+const BEGIN = /^\s*begin:vcard\s*$/i;
+const END = /^\s*end:vcard\s*$/i;
 /** A card held longer than this (an END never written) is given out as it is. */
 const MAX_CARD = 1000;
+/** Characters of a folded property kept (a PHOTO's base64 runs to megabytes); what follows is only looked at for an `@`. */
+const MAX_PROPERTY = 1 << 20;
+/** The separators of a property's value, once its escapes are undone, and the brackets and quotes around addresses. */
+const VALUE_PARTS = /[;,\s()<>"'[\]]+/;
 
 export class VCardReader {
   /** The open card's properties, from its BEGIN line; null outside a card. */
   private card: Property[] | null = null;
   /** The property being read, until a line that does not start with a space or tab ends it. */
   private property: Property | null = null;
+  /** The open card's lines are indented (its first property's line starts with white space): none is folded. */
+  private indented = false;
   private readonly check: ReturnType<typeof checkerFor>;
 
   constructor(
@@ -41,13 +49,20 @@ export class VCardReader {
 
   /** One physical line; the records it completes go to `out`. */
   line(text: string, line: number, out: VCardRecord[]): void {
-    if (this.property !== null && /^[ \t]/.test(text)) {
-      this.property.text += text.slice(1);
-      this.property.lines.push(line);
-      return;
-    }
+    const p = this.property;
+    const folded = p !== null && /^[ \t]/.test(text);
+    if (folded && !this.indented && !BEGIN.test(p.text)) return this.fold(p, text.slice(1), line);
     this.endProperty(out);
-    if (text.trim() !== '') this.property = { text, lines: [line] };
+    // A BEGIN line is never folded: white space after it is the card's indentation.
+    if (folded && BEGIN.test(p.text)) this.indented = true;
+    const t = this.indented ? text.trim() : text;
+    if (t.trim() !== '') this.property = { text: t, lines: [line] };
+  }
+
+  private fold(p: Property, more: string, line: number): void {
+    p.lines.push(line);
+    if (p.text.length + more.length <= MAX_PROPERTY) p.text += more;
+    else p.cutAt ||= more.includes('@');
   }
 
   /** The input ended: what is held goes out. */
@@ -62,26 +77,28 @@ export class VCardReader {
     this.property = null;
     if (BEGIN.test(p.text)) {
       this.endCard(out);
-      this.card = [p];
-    } else if (this.card !== null) {
-      this.card.push(p);
-      if (END.test(p.text) || this.card.length >= MAX_CARD) this.endCard(out);
-    } else this.give([p], out);
+      this.card = [];
+      this.indented = false;
+    }
+    if (this.card === null) return this.give([p], out);
+    this.card.push(p);
+    if (END.test(p.text) || this.card.length >= MAX_CARD) this.endCard(out);
   }
 
   private endCard(out: VCardRecord[]): void {
     if (this.card === null) return;
     this.give(this.card, out);
     this.card = null;
+    this.indented = false;
   }
 
   /** A card's properties (or a line outside any card): records, or skipped lines. */
   private give(properties: readonly Property[], out: VCardRecord[]): void {
     const own = new Set<string>();
-    for (const p of properties) if (EMAIL.test(p.text)) for (const key of this.keysIn(p.text)) own.add(key);
+    for (const p of properties) if (EMAIL.test(p.text)) for (const key of this.keysIn(p.text) ?? []) own.add(key);
     for (const p of properties) {
       if (!EMAIL.test(p.text)) {
-        const why = !itemLike(this.kind, p.text) ? 'vCard line without an address' : this.repeats(p.text, own) ? 'vCard property repeating its EMAIL' : null;
+        const why = !p.cutAt && !itemLike(this.kind, p.text) ? 'vCard line without an address' : !p.cutAt && this.repeats(p.text, own) ? 'vCard property repeating its EMAIL' : null;
         if (why !== null) {
           for (const line of p.lines) this.skip(line, why);
           continue;
@@ -91,19 +108,20 @@ export class VCardReader {
     }
   }
 
-  /** Whether every item a property holds is one of its card's EMAIL addresses. */
+  /** Whether a property holds items, each one of its card's EMAIL addresses, and no other text with an `@`. */
   private repeats(text: string, own: ReadonlySet<string>): boolean {
     const keys = this.keysIn(text);
-    return keys.length > 0 && keys.every((k) => own.has(k));
+    return keys !== null && keys.length > 0 && keys.every((k) => own.has(k));
   }
 
-  /** The items in a property's value, split at its separators (`;` `,` space). */
-  private keysIn(text: string): string[] {
-    const value = text.slice(text.indexOf(':') + 1);
+  /** The items in a property's value (its escapes undone, split at separators and brackets); null when a part holding `@` is none. */
+  private keysIn(text: string): string[] | null {
+    const value = text.slice(text.indexOf(':') + 1).replace(/\\[nN]/g, ' ').replace(/\\(.)/g, '$1');
     const keys: string[] = [];
-    for (const part of value.split(/[;,\s]+/)) {
+    for (const part of value.split(VALUE_PARTS)) {
       const item = part === '' ? null : this.check(part);
       if (item) keys.push(item.key.toLowerCase()); // a name repeating the address may change its case
+      else if (part.includes('@')) return null;
     }
     return keys;
   }

@@ -39,4 +39,28 @@ describe('VCardReader', () => {
     reader.end(out);
     expect(out).toEqual([{ value: 'EMAIL;TYPE=HOME:jo@x.com', fields: ['EMAIL;TYPE=HOME:jo@x.com'] }]);
   });
+  it('a property holding another address besides its card\'s EMAIL is a record, whatever escapes or brackets are around it', () => {
+    for (const note of ['NOTE:Old address bob@y.com\\nNew: jane@x.com', 'NOTE:assistant cy@y.com\\, cc jane@x.com', 'NOTE:jane@x.com (old: bob@y.com)', 'NOTE:jane@x.com <bob@y.com>', 'NOTE:jane@x.com and jo@x']) {
+      const r = read(`BEGIN:VCARD\nEMAIL:jane@x.com\n${note}\nEND:VCARD`);
+      expect(r.values, note).toEqual(['EMAIL:jane@x.com', note]);
+    }
+    for (const same of ['FN:jane@x.com', 'X-ALT:Jane@X.com\\, jane@x.com', 'NOTE:<jane@x.com>']) {
+      expect(read(`BEGIN:VCARD\nEMAIL:jane@x.com\n${same}\nEND:VCARD`).values, same).toEqual(['EMAIL:jane@x.com']);
+    }
+  });
+  it('a card written indented (every line starts with spaces) is read line by line, not as one folded line', () => {
+    const r = read('BEGIN:VCARD\n  VERSION:3.0\n  FN:Jo\n  EMAIL:jo@x.com\n  END:VCARD\nBEGIN:VCARD\n\tEMAIL:al@y.org\nEND:VCARD');
+    expect(r.values).toEqual(['EMAIL:jo@x.com', 'EMAIL:al@y.org']);
+  });
+  it('a folded property is held to a bounded size (a photo of megabytes is not kept whole); an address past that point still makes it a record', () => {
+    const reader = new VCardReader('emails', false, () => undefined);
+    const out: VCardRecord[] = [];
+    const lines = ['BEGIN:VCARD', 'EMAIL:a@x.com', 'PHOTO;ENCODING=b:' + 'A'.repeat(70)];
+    for (let i = 0; i < 40_000; i++) lines.push(' ' + 'B'.repeat(74)); // ~3 MB
+    lines.push('NOTE:long', ...Array.from({ length: 20_000 }, () => ' ' + 'c'.repeat(74)), ' write to bo@y.org', 'END:VCARD');
+    lines.forEach((l, i) => reader.line(l, i + 1, out));
+    reader.end(out);
+    expect(out.map((r) => r.value.slice(0, 9))).toEqual(['EMAIL:a@x', 'NOTE:long']);
+    expect(out[1]!.value.length).toBeLessThan(1_100_000);
+  });
 });
