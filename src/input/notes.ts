@@ -1,17 +1,45 @@
 // How notes name what the reader skipped or read otherwise: lines by number, rows by a short preview.
 
+/**
+ * Line numbers, given in increasing order, as a note names them: `line 3`, `lines 1–2`, `lines 1, 4, 7–9`; past
+ * `max` runs, `…and N more`. Only those runs are kept, the rest counted: a million lines cost no memory.
+ */
+export class LineRuns {
+  private readonly runs: Array<[number, number]> = [];
+  /** Lines past the kept runs. */
+  private more = 0;
+  /** Lines given (a line not after the last one given is passed over). */
+  count = 0;
+  private last = 0;
+
+  constructor(private readonly max = 8) {}
+
+  static of(lines: readonly number[], max?: number): LineRuns {
+    const runs = new LineRuns(max);
+    for (const n of lines) runs.add(n);
+    return runs;
+  }
+
+  add(n: number): void {
+    if (n <= this.last) return;
+    this.last = n;
+    this.count++;
+    const run = this.runs[this.runs.length - 1];
+    if (this.more === 0 && run && n === run[1] + 1) run[1] = n;
+    else if (this.runs.length < this.max) this.runs.push([n, n]);
+    else this.more++;
+  }
+
+  toString(): string {
+    const shown = this.runs.map(([a, b]) => (a === b ? num(a) : `${num(a)}–${num(b)}`));
+    const list = shown.join(', ') + (this.more ? ` …and ${num(this.more)} more` : '');
+    return `${this.count === 1 ? 'line' : 'lines'} ${list}`;
+  }
+}
+
 /** `line 3`, `lines 1–2`, `lines 1, 4, 7–9`; past `max` runs, `…and N more`. Lines in increasing order. */
 export function lineList(lines: readonly number[], max = 8): string {
-  const runs: Array<[number, number]> = [];
-  for (const n of lines) {
-    const last = runs[runs.length - 1];
-    if (last && n === last[1] + 1) last[1] = n;
-    else if (!last || n > last[1]) runs.push([n, n]);
-  }
-  const shown = runs.slice(0, max).map(([a, b]) => (a === b ? num(a) : `${num(a)}–${num(b)}`));
-  const more = runs.slice(max).reduce((n, [a, b]) => n + b - a + 1, 0);
-  const list = shown.join(', ') + (more ? ` …and ${num(more)} more` : '');
-  return `${lines.length === 1 ? 'line' : 'lines'} ${list}`;
+  return LineRuns.of(lines, max).toString();
 }
 
 export const num = (n: number) => n.toLocaleString('en-US');

@@ -15,7 +15,7 @@ import { checkerFor, itemLike } from './check.js';
 import { csvRows, findStrays, lineEndsIn, sampleRows, type RowBatch, type SyncParse, type StrayLines } from './csv-rows.js';
 import { recipientsOf } from './mailbox.js';
 import { VCardReader } from './vcard.js';
-import { lineList, num, preview } from './notes.js';
+import { LineRuns, num, preview } from './notes.js';
 import { contentOf, PAUSE_MS, within, type Content } from './content.js';
 import type { SheetRead } from './workbook.js';
 
@@ -56,7 +56,7 @@ export interface OpenedSource {
 export interface SourceFacts {
   encoding: EncodingInfo;
   /** Lines that held text and are no records (the header apart), by why. */
-  skipped: Skipped[];
+  skipped: Array<{ why: Skipped['why']; lines: LineRuns }>;
   /** How many such lines. */
   skippedLines: number;
 }
@@ -311,7 +311,7 @@ async function openText(opening: Opening, content: Extract<Content, { kind: 'tex
   opened = true;
   for (const line of layout.notes) note(line);
   verbose?.(describeLayout(name, layout, decoding.encoding));
-  const found = new Found(name, layout, decoding, note);
+  const found = new Found(name, layout, decoding, note, kind);
   const read =
     layout.delimiter === null
       ? plainRecords(allBlocks(sampled, blocks), layout, kind, overrides.keepColumns === true, found)
@@ -345,7 +345,7 @@ async function openWorkbookSource(opening: Opening, content: Extract<Content, { 
   const { name, stream, kind, note } = opening;
   const sheet = await openWorkbookSheet(opening, content);
   for (const line of sheet.layout.notes) note(line);
-  const found = new Found(name, sheet.layout, newDecoding(), note);
+  const found = new Found(name, sheet.layout, newDecoding(), note, kind);
   async function* records(): AsyncGenerator<InputRecord[]> {
     try {
       yield* tableRecords(sheet.rows, sheet.layout, kind, found);
@@ -467,12 +467,15 @@ function describeLayout(name: string, l: Layout, e: EncodingInfo): string {
 
 /** What reading a source finds as it goes: lines skipped, stray bytes; one note each at the end. */
 export class Found {
-  private readonly skipped: Skipped[];
-  private readonly strayLines: Array<{ line: number; stray: Stray }> = [];
+  /** Lines that held text and are no records, by why (a note names the first runs; a million cost no memory). */
+  private readonly skipped = new Map<Skipped['why'], LineRuns>();
+  private readonly strayLines = new LineRuns();
+  /** Stray bytes: how many, and the first few distinct, with what each was read as. */
+  private readonly strayBytes = { count: 0, read: new Map<number, string>() };
   /** Lines whose item cell is empty while another column holds an item, and how often each column does. */
-  private readonly elsewhere = { lines: [] as number[], columns: new Map<number, number>() };
+  private readonly elsewhere = { lines: new LineRuns(), columns: new Map<number, number>() };
   /** Lines whose item cell holds several items. */
-  private readonly several: number[] = [];
+  private readonly several = new LineRuns();
   readonly strays: StrayLines;
 
   constructor(
@@ -480,85 +483,91 @@ export class Found {
     private readonly layout: Layout,
     private readonly decoding: Decoding,
     private readonly note: (line: string) => void,
+    private readonly kind: Kind,
   ) {
-    this.skipped = layout.skipped.map((s) => ({ ...s, lines: [...s.lines] }));
-    this.strays = { strays: decoding.strays, found: (line, stray) => void this.strayLines.push({ line, stray }) };
+    for (const s of layout.skipped) for (const line of s.lines) this.skip(line, s.why);
+    this.strays = { strays: decoding.strays, found: (line, stray) => this.stray(line, stray) };
   }
 
   skip(line: number, why: Skipped['why']): void {
-    let group = this.skipped.find((s) => s.why === why);
-    if (!group) this.skipped.push((group = { lines: [], why }));
-    group.lines.push(line);
+    let runs = this.skipped.get(why);
+    if (!runs) this.skipped.set(why, (runs = new LineRuns()));
+    runs.add(line);
   }
 
   /** A record's item cell holds several items. */
   severalIn(line: number): void {
-    this.several.push(line);
+    this.several.add(line);
   }
 
   /** A record's item cell is empty, and column `column` of its row holds an item. */
   itemIn(column: number, line: number): void {
-    this.elsewhere.lines.push(line);
+    this.elsewhere.lines.add(line);
     this.elsewhere.columns.set(column, (this.elsewhere.columns.get(column) ?? 0) + 1);
   }
 
-  /** The notes of what only the end shows: footer rows, repeated headers, vCard lines, stray bytes. */
+  private stray(line: number, stray: Stray): void {
+    this.strayLines.add(line);
+    this.strayBytes.count++;
+    if (this.strayBytes.read.size < 6 && !this.strayBytes.read.has(stray.byte)) this.strayBytes.read.set(stray.byte, stray.char);
+  }
+
+  /** The notes of what only the end shows: footer rows, repeated headers, vCard lines, stray bytes, items elsewhere. */
   end(footer: string[] | null): void {
     const n = this.name;
-    for (const s of this.skipped) {
-      const records = s.lines.length === 1 ? 'not a record' : 'not records';
-      if (s.why === 'below the data') this.note(`${n}: skipped ${lineList(s.lines)} below the data (${records}): ${preview(footer ?? [])}`);
-      if (s.why === 'header repeated') this.note(`${n}: skipped ${lineList(s.lines)}, the header again (${records})`);
-      if (s.why === 'vCard line without an address') this.note(`${n}: skipped ${lineList(s.lines)} of vCard properties that hold no address (${records})`);
-      if (s.why === 'vCard property repeating its EMAIL') this.note(`${n}: skipped ${lineList(s.lines)} of vCard properties that repeat their card's EMAIL address (${records})`);
+    for (const [why, lines] of this.skipped) {
+      const records = lines.count === 1 ? 'not a record' : 'not records';
+      if (why === 'below the data') this.note(`${n}: skipped ${lines} below the data (${records}): ${preview(footer ?? [])}`);
+      if (why === 'header repeated') this.note(`${n}: skipped ${lines}, the header again (${records})`);
+      if (why === 'vCard line without an address') this.note(`${n}: skipped ${lines} of vCard properties that hold no address (${records})`);
+      if (why === 'vCard property repeating its EMAIL') this.note(`${n}: skipped ${lines} of vCard properties that repeat their card's EMAIL address (${records})`);
     }
-    if (this.strayLines.length) this.note(strayNote(n, this.strayLines));
-    if (this.several.length) this.note(severalNote(n, this.layout, this.several));
-    if (this.elsewhere.lines.length) this.note(elsewhereNote(n, this.layout, this.elsewhere));
+    if (this.strayBytes.count) this.note(strayNote(n, this.strayLines, this.strayBytes));
+    if (this.several.count) this.note(severalNote(n, this.layout, this.several));
+    if (this.elsewhere.lines.count) this.note(elsewhereNote(n, this.layout, this.elsewhere, this.kind));
   }
 
   facts(): SourceFacts {
-    const skipped = this.skipped.filter((s) => s.lines.length > 0);
-    return { encoding: this.decoding.encoding, skipped, skippedLines: skipped.reduce((n, s) => n + s.lines.length, 0) };
+    const skipped = [...this.skipped].map(([why, lines]) => ({ why, lines }));
+    return { encoding: this.decoding.encoding, skipped, skippedLines: skipped.reduce((n, s) => n + s.lines.count, 0) };
   }
 }
 
-/** `column 3 ("E-mail Address")`, or `column 3` without a header. */
-function columnNamed(layout: Layout, c: number): string {
-  return `column ${c + 1}${layout.header?.[c]?.trim() ? ` ("${layout.header[c]!.trim()}")` : ''}`;
+/** `column 3 ("E-mail Address")`, or `column 3` without a header; `, ` before the name with `comma`. */
+function columnNamed(layout: Layout, c: number, comma = false): string {
+  const name = layout.header?.[c]?.trim();
+  return `column ${c + 1}${name ? (comma ? `, "${name}"` : ` ("${name}")`) : ''}`;
 }
 
 /** The one note of the records whose item cell holds several items. */
-function severalNote(name: string, layout: Layout, lines: readonly number[]): string {
-  const one = lines.length === 1;
+function severalNote(name: string, layout: Layout, lines: LineRuns): string {
+  const one = lines.count === 1;
   return (
-    `${name}: ${lineList(lines)} ${one ? 'holds' : 'hold'} several addresses in one cell of ${columnNamed(layout, layout.column)}: ` +
+    `${name}: ${lines} ${one ? 'holds' : 'hold'} several addresses in one cell of ${columnNamed(layout, layout.column)}: ` +
     `each such row is one record, written as invalid; split ${one ? 'that cell' : 'those cells'}, one address a cell, to validate each.`
   );
 }
 
 /** The one note of the records whose item is in another column than the one read. */
-function elsewhereNote(name: string, layout: Layout, { lines, columns }: Found['elsewhere']): string {
-  const named = (c: number) => columnNamed(layout, c);
+function elsewhereNote(name: string, layout: Layout, { lines, columns }: { lines: LineRuns; columns: Map<number, number> }, kind: Kind): string {
   const [most] = [...columns].sort((a, b) => b[1] - a[1] || a[0] - b[0])[0]!;
-  const where = columns.size === 1 ? named(most) : `another column (most often ${named(most).replace(/ \("(.*)"\)$/, ', "$1"')})`;
-  const one = lines.length === 1;
+  const where = columns.size === 1 ? columnNamed(layout, most) : `another column (most often ${columnNamed(layout, most, true)})`;
+  const one = lines.count === 1;
   return (
-    `${name}: ${lineList(lines)} ${one ? 'holds' : 'hold'} no address in ${named(layout.column)} but one in ${where}: ` +
+    `${name}: ${lines} ${one ? 'holds' : 'hold'} no ${kind === 'emails' ? 'address' : 'domain'} in ${columnNamed(layout, layout.column)} but one in ${where}: ` +
     `${one ? 'it is' : 'they are'} written as invalid; give --column ${most + 1} to validate that column instead.`
   );
 }
 
 /** The one note of a UTF-8 file's stray bytes: their lines, the bytes, and what they were read as. */
-function strayNote(name: string, found: ReadonlyArray<{ line: number; stray: Stray }>): string {
-  const lines = [...new Set(found.map((f) => f.line))];
-  const bytes = [...new Set(found.map((f) => f.stray.byte))].slice(0, 5);
+function strayNote(name: string, lines: LineRuns, { count, read }: { count: number; read: Map<number, string> }): string {
+  const bytes = [...read.keys()].slice(0, 5);
   const hex = bytes.map((b) => `0x${b.toString(16).toUpperCase().padStart(2, '0')}`).join(', ');
-  const chars = bytes.map((b) => `"${found.find((f) => f.stray.byte === b)!.stray.char}"`).join(', ');
-  const one = found.length === 1;
+  const chars = bytes.map((b) => `"${read.get(b)}"`).join(', ');
+  const one = count === 1;
   return (
-    `${name}: ${lineList(lines)} ${lines.length === 1 ? 'holds' : 'hold'} ${one ? 'a byte' : `${num(found.length)} bytes`} that ${one ? 'is' : 'are'} not UTF-8 (${hex}${bytes.length < new Set(found.map((f) => f.stray.byte)).size ? ', …' : ''}), ` +
-    `read as the Windows-1252 ${one ? 'character' : 'characters'} ${chars}; the rest of the file is UTF-8. Check ${lines.length === 1 ? 'that line' : 'those lines'}, or give --encoding NAME if the file is in another encoding.`
+    `${name}: ${lines} ${lines.count === 1 ? 'holds' : 'hold'} ${one ? 'a byte' : `${num(count)} bytes`} that ${one ? 'is' : 'are'} not UTF-8 (${hex}${read.size > 5 ? ', …' : ''}), ` +
+    `read as the Windows-1252 ${one ? 'character' : 'characters'} ${chars}; the rest of the file is UTF-8. Check ${lines.count === 1 ? 'that line' : 'those lines'}, or give --encoding NAME if the file is in another encoding.`
   );
 }
 

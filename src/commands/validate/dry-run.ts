@@ -2,9 +2,7 @@
 // (encoding, delimiter, header, item column and runner-up, what was skipped) for a person: under the counts
 // in a table, on standard error beside csv/json/ndjson, whose standard output stays the counts alone.
 import type { Format } from '../../output/format.js';
-import type { Skipped } from '../../input/detect.js';
-import type { OpenedSource } from '../../input/read.js';
-import { lineList } from '../../input/notes.js';
+import type { OpenedSource, SourceFacts } from '../../input/read.js';
 import { terminalSafe } from '../../terminal-text.js';
 
 export interface DryRunFacts {
@@ -37,7 +35,8 @@ export interface FileLayout {
   column: ColumnRef;
   runnerUp: ColumnRef | null;
   records: number;
-  skipped: Skipped[];
+  /** What was skipped: `lines 1–3, 9` and why. */
+  skipped: Array<{ lines: string; why: SourceFacts['skipped'][number]['why'] }>;
 }
 
 /** The dry run's facts from the plan's counts. */
@@ -63,7 +62,7 @@ export function fileLayout(path: string, source: OpenedSource, records: number):
     column: ref(l.column)!,
     runnerUp: ref(l.runnerUp),
     records,
-    skipped,
+    skipped: skipped.map((s) => ({ lines: String(s.lines), why: s.why })),
   };
 }
 
@@ -104,6 +103,6 @@ function tableOf(f: FileLayout): string {
   );
   if (f.delimiter !== null) rows.push(['column', column(f.column) + (f.runnerUp ? `; runner-up ${column(f.runnerUp)}` : '')]);
   rows.push(['records', f.records.toLocaleString('en-US')]);
-  for (const s of f.skipped) rows.push(['skipped', `${lineList(s.lines)} (${s.why})`]);
+  for (const s of f.skipped) rows.push(['skipped', `${s.lines} (${s.why})`]);
   return `\n${terminalSafe(f.path)}\n` + rows.map(([k, v]) => `  ${k.padEnd(10)} ${v}`).join('\n') + '\n';
 }

@@ -27,8 +27,8 @@ describe('--dry-run', () => {
       runnerUp: { number: 3, name: 'Work Email' },
       records: 2,
       skipped: [
-        { lines: [1], why: 'above the header' },
-        { lines: [7], why: 'below the data' },
+        { lines: 'line 1', why: 'above the header' },
+        { lines: 'line 7', why: 'below the data' },
       ],
     });
     expect(await layoutOf('l.txt', 'email\na@b.com\n')).toEqual({
