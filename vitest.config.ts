@@ -12,15 +12,15 @@ export default defineConfig({
     // No include here: a project's include adds to the root's.
     testTimeout: 30_000,
     hookTimeout: 30_000,
-    // Two test files a core, four at least (vitest's default on a 2-core machine is one): the end-to-end
-    // files spend most of their time waiting (quota windows, Retry-After, slow answers, the grace after a
-    // signal), not computing, so one file's waits overlap another's work.
-    maxWorkers: Math.max(4, availableParallelism() * 2),
+    // Two test files a core, four at least (vitest's default on a 2-core machine is one), eight at most (each
+    // end-to-end file starts sandboxes and processes): those files spend most of their time waiting (quota
+    // windows, Retry-After, slow answers, the grace after a signal), so one file's waits overlap another's work.
+    maxWorkers: Math.min(8, Math.max(4, availableParallelism() * 2)),
     projects: [
       { extends: true, test: { name: 'timed', include: TIMED, isolate: true } },
       // A worker runs these files in one module graph (the modules' own state is lazy caches only; spies and
-      // fake timers are restored after each test): importing every module anew for each file cost a third
-      // of the suite's CPU.
+      // fake timers are restored after each test): importing every module anew for each file was most of the
+      // suite's CPU time spent outside the tests.
       { extends: true, test: { name: 'shared', include: ALL, exclude: [...configDefaults.exclude, ...TIMED], isolate: false } },
     ],
   },
