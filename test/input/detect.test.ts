@@ -410,3 +410,161 @@ describe('detection details', () => {
     expect((await open(columns(20, 17))).layout.column).toBe(0);
   });
 });
+
+describe('the table, at its edges', () => {
+  const open = async (text: string | string[], overrides: LayoutOverrides = {}, kind: 'emails' | 'domains' = 'emails') => {
+    const notes: string[] = [];
+    const chunks = (typeof text === 'string' ? [text] : text).map((t) => Buffer.from(t));
+    const s = await openSource({ name: 'c.csv', path: 'c.csv', open: () => Readable.from(chunks) }, kind, overrides, (n) => notes.push(n));
+    const values: string[] = [];
+    for await (const b of s.records) for (const r of b) values.push(r.value);
+    return { layout: s.layout, notes, values };
+  };
+  const refusal = (text: string, overrides: LayoutOverrides = {}) => open(text, overrides).then(() => null, (e: Error) => e.message);
+
+  it('a header-less CSV whose first row holds extra cells is read by the width of the rest', async () => {
+    const rest = 'Bob,bob@x.com\nCy,cy@x.com\nDee,dee@x.com\n';
+    expect(await open('Ann,ann@x.com,vip\n' + rest)).toMatchObject({ layout: { delimiter: ',', width: 2, column: 1 }, values: ['ann@x.com', 'bob@x.com', 'cy@x.com', 'dee@x.com'] });
+    expect(await open('Ann,ann@x.com,vip,2024\n' + rest)).toMatchObject({ layout: { delimiter: ',', width: 2, column: 1 }, values: ['ann@x.com', 'bob@x.com', 'cy@x.com', 'dee@x.com'] });
+    // under a title line: the title is a record too (nothing above a header-less table is recognised)
+    expect(await open('Contact list\nAnn,ann@x.com,vip\n' + rest)).toMatchObject({ layout: { delimiter: ',', width: 2 }, values: ['', 'ann@x.com', 'bob@x.com', 'cy@x.com', 'dee@x.com'] });
+  });
+
+  it("a report's four title lines over three rows of a table: the rows are read by the table's width", async () => {
+    const titles = 'Contacts report\nOwner: Sam\nRegion: East\nAs of 11/25/2026\n';
+    const r = await open(titles + 'Ann,a@x.com,x,y\nBob,b@x.com,z,w\nCy,c@x.com,q,r\n');
+    expect(r.layout).toMatchObject({ delimiter: ',', width: 4, column: 1 });
+    expect(r.values).toEqual(['', '', '', '', 'a@x.com', 'b@x.com', 'c@x.com']);
+  });
+
+  it('footer lines below the data do not count against the delimiter', async () => {
+    const r = await open('a@x.com,1\nb@x.com,2\nc@x.com,3,extra\nTotal 3\nEnd of report\n');
+    expect(r.layout).toMatchObject({ delimiter: ',', width: 2, column: 0 });
+    expect(r.values).toEqual(['a@x.com', 'b@x.com', 'c@x.com']);
+    expect(r.notes).toEqual(['c.csv: skipped lines 4–5 below the data (not records): "Total 3"']);
+  });
+
+  it('--delimiter: lines are counted from the first line of the file', async () => {
+    const r = await open('Export\nName;Email\nAnn;a@x.com\n', { delimiter: ';' });
+    expect(r.layout).toMatchObject({ delimiter: ';', header: ['Name', 'Email'], headerLine: 2, skip: [0, 1] });
+    expect(r.notes).toEqual(['c.csv: skipped line 1 above the header (not a record): "Export"']);
+  });
+
+  it('under an Excel sep= line, an unclosed quote is said on its line of the file', async () => {
+    expect(await refusal('sep=,\nName,Email\n"Ann,a@x.com\nBob,b@x.com\n')).toBe(
+      'c.csv is not well-formed CSV: a quoted cell in the record that starts on line 3 is never closed; check the file.',
+    );
+  });
+
+  it('an Excel sep= line alone (an empty export) holds no record; a sep= line below the first is data', async () => {
+    expect(await open('sep=;')).toMatchObject({ layout: { delimiter: ';', sepLine: true }, values: [] });
+    expect(await open('Name,Email\nsep=;\nAnn,a@x.com\n')).toMatchObject({ layout: { delimiter: ',', sepLine: false, header: ['Name', 'Email'] }, values: ['', 'a@x.com'] });
+  });
+
+  it('two bare addresses a line, in a file longer than the sample that ends mid-line there: still a CSV', async () => {
+    const lines = Array.from({ length: 4000 }, (_, i) => `a${i}@x.com,b${i}@y.org`);
+    const text = lines.join('\n') + '\n';
+    const cut = text.indexOf('\n', 70_000) + 6; // the sample's last block ends inside a line, after "aNNNN"
+    const r = await open([text.slice(0, cut), text.slice(cut)]);
+    expect(r.layout).toMatchObject({ delimiter: ',', column: 0, runnerUp: 1 });
+    expect(r.values).toEqual(lines.map((l) => l.split(',')[0]));
+  });
+
+  it('a header alone, naming no column as the item column itself, is no error: nothing to read', async () => {
+    expect(await open('Name,Billing Email\n')).toMatchObject({ layout: { header: ['Name', 'Billing Email'] }, values: [] });
+  });
+});
+
+describe('the column choice among several, and its note', () => {
+  const open = async (text: string, overrides: LayoutOverrides = {}) => {
+    const notes: string[] = [];
+    const s = await openSource({ name: 'c.csv', path: 'c.csv', open: () => Readable.from([Buffer.from(text)]) }, 'emails', overrides, (n) => notes.push(n));
+    return { column: s.layout.column, runnerUp: s.layout.runnerUp, notes };
+  };
+  /** A CSV of ten rows under `header`: column k holds counts[k] distinct addresses (made by `cell`), then empty cells. */
+  const table = (header: string, counts: number[], cell = (k: number, i: number) => `c${k}r${i}@x.com`) =>
+    header + '\n' + Array.from({ length: 10 }, (_, i) => counts.map((n, k) => (i < n ? cell(k, i) : '')).join(',')).join('\n') + '\n';
+
+  it('the runner-up: of the columns named for the item, the one with the most distinct items, before any column named otherwise', async () => {
+    expect(await open(table('Email,Work Email,Notes,Personal Email', [10, 6, 9, 8]))).toEqual({
+      column: 0,
+      runnerUp: 3,
+      notes: ['c.csv: took the column "Email" (10 distinct addresses in the first rows; "Personal Email" has 8); pick another with --column NAME.'],
+    });
+    expect(await open(table('Email,Notes,Work Email', [10, 9, 6]))).toMatchObject({ column: 0, runnerUp: 2 });
+  });
+
+  it('between runners-up as good in name and in distinct items, the first', async () => {
+    expect(await open(table('Email,Work Email,Home Email', [10, 6, 6]))).toMatchObject({ column: 0, runnerUp: 1 });
+  });
+
+  it('a column not named for the item is no close call: taken over, it is not said', async () => {
+    expect(await open(table('Notes,Email', [10, 2]))).toEqual({ column: 1, runnerUp: 0, notes: [] });
+  });
+
+  it('a runner-up with exactly half as many distinct items is said', async () => {
+    expect(await open(table('Email,Billing Email', [5, 10]))).toEqual({
+      column: 1,
+      runnerUp: 0,
+      notes: ['c.csv: took the column "Billing Email" (10 distinct addresses in the first rows; "Email" has 5); pick another with --column NAME.'],
+    });
+  });
+
+  it('a column named for a secondary address wins over one of more items named for nothing', async () => {
+    expect(await open(table('Notes,Billing Email', [10, 6]))).toEqual({ column: 1, runnerUp: 0, notes: [] });
+  });
+
+  it('columns alike in name and distinct items: the one with more valid items, else the first', async () => {
+    expect(await open(table('A,B,C', [10, 10, 10]))).toMatchObject({ column: 0, runnerUp: 1 });
+    // a typo (no dot in the domain) in the first row of A and C: B has more valid items
+    const typos = table('A,B,C', [10, 10, 10], (k, i) => (i === 0 && k !== 1 ? `c${k}r0@x` : `c${k}r${i}@x.com`));
+    expect(await open(typos)).toMatchObject({ column: 1, runnerUp: 0 });
+  });
+});
+
+describe('the header, at its edges', () => {
+  const open = async (text: string, overrides: LayoutOverrides = {}) => {
+    const notes: string[] = [];
+    const s = await openSource({ name: 'c.csv', path: 'c.csv', open: () => Readable.from([Buffer.from(text)]) }, 'emails', overrides, (n) => notes.push(n));
+    const values: string[] = [];
+    for await (const b of s.records) for (const r of b) values.push(r.value);
+    return { header: s.layout.header, headerLine: s.layout.headerLine, column: s.layout.column, values, notes };
+  };
+
+  it('names no list knows, one holding a number among its words, are a header', async () => {
+    for (const names of ['Name,Contact 2', 'Name,2nd Contact', 'Name,Contact (2)']) {
+      expect(await open(`${names}\nAnn,a@x.com\nBob,b@x.com\n`), names).toMatchObject({ header: names.split(','), column: 1, values: ['a@x.com', 'b@x.com'] });
+    }
+  });
+
+  it('a header cell of spaces alone is an empty name, not a number', async () => {
+    expect(await open(' ,Contact\nAnn,a@x.com\nBob,b@x.com\n')).toMatchObject({ header: [' ', 'Contact'], column: 1, values: ['a@x.com', 'b@x.com'] });
+  });
+
+  it('a column is an item column by its filled cells: empty, blank and missing cells do not count against it', async () => {
+    const text = 'Who,Contact\nAnn,a@x.com\nBob,\nCy, \nDee\nEd,\nFay\nGil,g@x.com\nHal,h@x.com\n';
+    expect(await open(text)).toMatchObject({ header: ['Who', 'Contact'], column: 1, values: ['a@x.com', '', ' ', '', '', '', 'g@x.com', 'h@x.com'] });
+  });
+
+  it('a title line above a header of names no list knows is skipped, the header found under it', async () => {
+    expect(await open('My export\nWho,Contact\nAnn,a@x.com\nBob,b@x.com\nCy,c@x.com\n')).toEqual({
+      header: ['Who', 'Contact'],
+      headerLine: 2,
+      column: 1,
+      values: ['a@x.com', 'b@x.com', 'c@x.com'],
+      notes: ['c.csv: skipped line 1 above the header (not a record): "My export"'],
+    });
+  });
+
+  it('a one-cell line right above header-less data is a record, not its header', async () => {
+    expect(await open('Contacts\na@x.com,Ann\nb@x.com,Bob\nc@x.com,Cy\n')).toMatchObject({ header: null, column: 0, values: ['Contacts', 'a@x.com', 'b@x.com', 'c@x.com'] });
+  });
+
+  it('a row of names under a row of data is data: no header is looked for below data', async () => {
+    expect(await open('Ann,a@x.com\nName,Email\nBob,b@x.com\n')).toMatchObject({ header: null, column: 1, values: ['a@x.com', 'Email', 'b@x.com'] });
+  });
+
+  it('--column N with spaces around is the number, even where a cell holds that number', async () => {
+    expect(await open('id,mail\n2,a@x.com\n3,b@x.com\n', { column: ' 2 ' })).toMatchObject({ header: ['id', 'mail'], headerLine: 1, column: 1, values: ['a@x.com', 'b@x.com'] });
+  });
+});
