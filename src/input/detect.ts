@@ -217,8 +217,7 @@ function physicalLines(text: string, whole: boolean): Line[] {
  * a line. Lines of two addresses or more, as many on each, split without a space, stay a CSV.
  */
 function recipientLines(lines: readonly Line[]): boolean {
-  const body = lines.length > 0 && isKnownName(lines[0]!.text.trim()) ? lines.slice(1) : lines;
-  if (body.length === 0) return false;
+  const body = lines.length > 0 && isKnownName(lines[0]!.text) ? lines.slice(1) : lines;
   const counts = new Set<number>();
   let spaced = false; // `, ` or `; ` between recipients, or a separator ending a line (Outlook)
   let forms = false; // a display name, <…>, mailto:…
@@ -257,9 +256,9 @@ function tableWidth(rows: readonly string[][], tests: RowTests): number {
   return header || firstRows ? w : 0;
 }
 
-/** Whether some place holds the same text on every line (two lines or more). */
+/** Whether some place holds the same text on every line (recipientLines() asks of two lines or more). */
 function sameColumn(lines: readonly string[][]): boolean {
-  return lines.length >= 2 && lines[0]!.some((v, i) => lines.every((l) => l[i] === v));
+  return lines[0]!.some((v, i) => lines.every((l) => l[i] === v));
 }
 
 /** The delimiter under which the rows line up best: most rows of the usual width (at least 2 cells). */
@@ -556,11 +555,12 @@ function flagColumn(flag: string, header: readonly string[] | null, name: string
     if (column < 0) throw usageError('--column counts from 1.');
     return column;
   }
-  let column = (header ?? []).findIndex((h) => h.trim().toLowerCase() === flag.toLowerCase());
-  if (column === -1) column = (header ?? []).findIndex((h) => sameName(h, flag));
+  const names = header ?? [];
+  let column = names.findIndex((h) => h.trim().toLowerCase() === flag.toLowerCase());
+  if (column === -1) column = names.findIndex((h) => sameName(h, flag));
   if (column === -1) {
-    const names = (header ?? []).map((h) => `"${h}"`).join(', ');
-    throw usageError(`${name} has no column named "${flag}"${names ? ` (its columns: ${names})` : ''}.`);
+    const said = names.map((h) => `"${h}"`).join(', ');
+    throw usageError(`${name} has no column named "${flag}"${said ? ` (its columns: ${said})` : ''}.`);
   }
   return column;
 }
@@ -581,8 +581,9 @@ function noItems(column: Column, table: Table) {
 function otherDelimiter(data: readonly string[][], given: string): string | null {
   const delimiter = parseDelimiterFlag(given);
   const cells = data.flatMap((r) => r).slice(0, 50);
+  // Never empty: noItems() is asked about a column that holds text.
   for (const other of DELIMITERS) {
-    if (other !== delimiter && cells.length > 0 && cells.every((c) => c.includes(other))) return other;
+    if (other !== delimiter && cells.every((c) => c.includes(other))) return other;
   }
   return null;
 }
