@@ -494,8 +494,9 @@ describe('the column choice among several, and its note', () => {
     expect(await open(table('Email,Notes,Work Email', [10, 9, 6]))).toMatchObject({ column: 0, runnerUp: 2 });
   });
 
-  it('between runners-up as good in name and in distinct items, the first', async () => {
-    expect(await open(table('Email,Work Email,Home Email', [10, 6, 6]))).toMatchObject({ column: 0, runnerUp: 1 });
+  it('between runners-up of as many distinct items: the better name, then the first', async () => {
+    expect(await open(table('Email,Home Email,Work Email', [10, 6, 6]))).toMatchObject({ column: 0, runnerUp: 2 });
+    expect(await open(table('Email,Work Email,Personal Email', [10, 6, 6]))).toMatchObject({ column: 0, runnerUp: 1 });
   });
 
   it('a column not named for the item is no close call: taken over, it is not said', async () => {
@@ -566,5 +567,119 @@ describe('the header, at its edges', () => {
 
   it('--column N with spaces around is the number, even where a cell holds that number', async () => {
     expect(await open('id,mail\n2,a@x.com\n3,b@x.com\n', { column: ' 2 ' })).toMatchObject({ header: ['id', 'mail'], headerLine: 1, column: 1, values: ['a@x.com', 'b@x.com'] });
+  });
+});
+
+describe('detection, more edges', () => {
+  const open = async (text: string, overrides: LayoutOverrides = {}) => {
+    const notes: string[] = [];
+    const s = await openSource({ name: 'c.csv', path: 'c.csv', open: () => Readable.from([Buffer.from(text)]) }, 'emails', overrides, (n) => notes.push(n));
+    const values: string[] = [];
+    for await (const b of s.records) for (const r of b) values.push(r.value);
+    return { layout: s.layout, notes, values };
+  };
+  const refusal = (text: string, overrides: LayoutOverrides = {}) => open(text, overrides).then(() => null, (e: Error) => e.message);
+  const ragged = (shown: string, widths: string) =>
+    `c.csv looks like CSV split by "${shown}", but its rows have different numbers of cells (${widths}…); give --delimiter "${shown}" to read it so anyway (every cell is kept), or check the file.`;
+
+  it('a row wider than the table: the narrower rows no longer fit it, and rows of three widths are refused', async () => {
+    expect(await refusal('Name,Email,Phone\nAnn,a@x.com,1\nBob,b@x.com,2\nCy,c@x.com\nDee,d@x.com\nEd,e@x.com,3,4\n')).toBe(ragged(',', '3, 2, 4'));
+  });
+
+  it('a header over rows that all lack its last cells: no row but the header fits, refused', async () => {
+    expect(await refusal('Name,Email,Phone\nAnn,a@x.com\nBob,b@x.com\nCy,c@x.com\n')).toBe(ragged(',', '3, 2'));
+  });
+
+  it('three rows, two of them split into different numbers of cells: refused', async () => {
+    expect(await refusal('a@x.com,b\nc@x.com,d,e\nf@x.com\n')).toBe(ragged(',', '2, 3, 1'));
+  });
+
+  it('rows that line up under no delimiter: the refusal names the one they line up best under, the first on a tie', async () => {
+    const text = 'a@x.com,b;c\nd@x.com,e,f;g\nh@x.com,i,j,k;l;m\nn@x.com;o\np@x.com,q;r;s;t\nu@x.com,v,w;x;y\n';
+    expect(await refusal(text)).toBe(ragged(';', '2, 3, 4'));
+    const swapped = text.replace(/[,;]/g, (d) => (d === ',' ? ';' : ','));
+    expect(await refusal(swapped)).toBe(ragged(',', '2, 3, 4'));
+    // as many cells under either
+    expect(await refusal('a@x.com,b;c\nd@x.com,e,f;g;h\ni@x.com,j,k,l;m;n;o\np@x.com\nq@x.com,r;s\nt@x.com,u,v,w,x;y;z;1;2\n')).toBe(ragged(',', '2, 3, 4, 1, 5'));
+  });
+
+  it('the refusal names at most five widths, of the first 50 rows', async () => {
+    expect(await refusal('a@x.com,b\nc@x.com,d,e\nf@x.com,g,h,i\nj@x.com,k,l,m,n\no@x.com,p,q,r,s,t\nu@x.com,1,2,3,4,5,6\nv@x.com\n')).toBe(ragged(',', '2, 3, 4, 5, 6'));
+    const rows = Array.from({ length: 50 }, (_, i) => [`r${i}@x.com`, ...Array.from({ length: 1 + (i % 3) }, (_, k) => `c${k}`)].join(','));
+    expect(await refusal([...rows, 'z@x.com,1,2,3,4,5,6,7,8'].join('\n') + '\n')).toBe(ragged(',', '2, 3, 4'));
+  });
+
+  it('a list of which 60% of the lines are quoted is a one-column CSV: the quotes are no part of the values', async () => {
+    expect(await open('"a@x.com"\n"b@x.com"\n"c@x.com"\nd@x.com\ne@x.com\n')).toMatchObject({
+      layout: { delimiter: ',', width: 1 },
+      values: ['a@x.com', 'b@x.com', 'c@x.com', 'd@x.com', 'e@x.com'],
+    });
+  });
+
+  it('recipients: lines of different numbers of bare addresses; a mailbox form beside a bare address; display names holding a comma', async () => {
+    expect(await open('a@x.com,b@y.org\nc@z.net\n')).toMatchObject({ layout: { delimiter: null }, values: ['a@x.com', 'b@y.org', 'c@z.net'] });
+    expect(await open('Jane <j@x.com>,b@y.org\nBob <b@x.com>,c@y.org\n')).toMatchObject({ layout: { delimiter: null }, values: ['Jane <j@x.com>', 'b@y.org', 'Bob <b@x.com>', 'c@y.org'] });
+    expect(await open('"Doe,Jane" <j@x.com>\n"Ray,Bob" <b@y.org>\n')).toMatchObject({ layout: { delimiter: null }, values: ['"Doe,Jane" <j@x.com>', '"Ray,Bob" <b@y.org>'] });
+  });
+
+  it('a known header ending in a blank cell, under a note holding an address: the header', async () => {
+    expect(await open('Contact: admin@acme.com\nName,Email, \nAnn,ann@x.com,\nBob,bob@x.com,\n')).toMatchObject({
+      layout: { header: ['Name', 'Email', ' '], headerLine: 2, skip: [1], column: 1 },
+      values: ['', 'ann@x.com', 'bob@x.com'],
+    });
+  });
+
+  it('a named item column blank or missing in every row is the column (nothing to send, nothing refused)', async () => {
+    expect(await open('First Name,Email Address,Company\nAnn, ,Acme\nBob, ,Initech\n')).toMatchObject({ layout: { column: 1 }, values: [' ', ' '] });
+    expect(await open('First Name,Email Address\nAnn,\nBob\nCy\n')).toMatchObject({ layout: { column: 1 }, values: ['', '', ''] });
+    expect(await open('First Name,Customer Email,Company\nAnn,,Acme\nBob,,Initech\n')).toMatchObject({ layout: { column: 1 }, values: ['', ''] });
+  });
+
+  it('no column of items: a column named with a side word is said; a secondary name empty in every row is not', async () => {
+    expect(await refusal('Name,Email Type\nAnn,home\nBob,work\n')).toBe(
+      'c.csv: column 2 ("Email Type") holds no email addresses (its first rows hold "home", "work"); name the column that holds them with --column NAME or --column N.',
+    );
+    expect(await refusal('Name,Billing Email,Phone\nAnn,,1\nBob,,2\n')).toBe('No column of c.csv looks like email addresses; name it with --column NAME or --column N.');
+  });
+
+  it('mistyped addresses count for their column: the column with more items, mistyped or not, wins', async () => {
+    // the first column: 6 addresses without their domain's end, 4 whole; the second: 5 whole
+    const rows = Array.from({ length: 10 }, (_, i) => `${i < 6 ? `p${i}@gmail` : `p${i}@gmail.com`},${i < 5 ? `q${i}@y.org` : 'n/a'}`);
+    expect(await open(rows.join('\n') + '\n')).toMatchObject({ layout: { header: null, column: 0, runnerUp: 1 } });
+  });
+
+  it('two close columns of one name but for spaces around it: the note names the other by its number', async () => {
+    const rows = 'a@x1.com,b@y1.com\na@x2.com,b@y2.com\n';
+    expect((await open('Email,Email \n' + rows)).notes).toEqual(['c.csv: took the column "Email" (2 distinct addresses in the first rows; column 2, also "Email ", has 2); pick another with --column 2.']);
+    expect((await open('Email ,Email\n' + rows)).notes).toEqual(['c.csv: took the column "Email " (2 distinct addresses in the first rows; column 2, also "Email", has 2); pick another with --column 2.']);
+  });
+
+  it('--column NAME: the name as written (spaces around it aside) before one that is the same once normalised', async () => {
+    expect((await open('E-mail, Email \na@x.com,b@x.com\n', { column: 'email' })).layout.column).toBe(1);
+  });
+
+  it('--column NAME with a digit in it is a name: the row that has it is the header, wherever it is', async () => {
+    for (const name of ['Email2', '2nd Email']) {
+      expect(await open(`Ann,a@x.com\nName,${name}\nBob,b@x.com\n`, { column: name }), name).toMatchObject({ layout: { headerLine: 2, column: 1 }, values: ['a@x.com', 'b@x.com'] });
+    }
+  });
+
+  it('a plain list: --column " 1 " is 1, and its header may be named with spaces around it', async () => {
+    expect(await open('a@x.com\nb@x.com\n', { column: ' 1 ' })).toMatchObject({ layout: { header: null }, values: ['a@x.com', 'b@x.com'] });
+    expect(await open('Email \na@x.com\n', { column: 'email' })).toMatchObject({ layout: { header: ['Email '] }, values: ['a@x.com'] });
+  });
+
+  it('a value of 40 characters is shown whole in a refusal, a longer one cut', async () => {
+    const v40 = 'N'.repeat(40);
+    expect(await refusal(`Name,Email\n${v40},a@x.com\n`, { column: '1' })).toBe(
+      `c.csv: column 1 ("Name") holds no email addresses (its first rows hold "${v40}"); name the column that holds them with --column NAME or --column N.`,
+    );
+  });
+
+  it('--delimiter that splits nothing: the other delimiter is said when it is in every cell of the first 50, not in some only', async () => {
+    const rows = (n: number) => Array.from({ length: n }, (_, i) => `P${i},p${i}@x.com`);
+    const remedy = async (text: string) => (await refusal(text, { delimiter: ';', column: '1' }))!.replace(/.*; /, '');
+    expect(await remedy(['Name,Email', ...rows(55), 'Cy'].join('\n') + '\n')).toBe('its rows look split by ",": give --delimiter ",".');
+    expect(await remedy(['Name,Email', ...rows(5), 'Cy'].join('\n') + '\n')).toBe('name the column that holds them with --column NAME or --column N.');
   });
 });
