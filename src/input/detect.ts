@@ -530,12 +530,13 @@ function givenColumn(flag: string, columns: Column[], table: Table): number {
 function bestColumn(candidates: Column[], table: Table): ColumnChoice {
   const pool = candidates.some((c) => c.rank >= 2) ? candidates.filter((c) => c.rank >= 2) : candidates;
   const most = Math.max(...pool.map((c) => c.shaped));
+  // The columns come in their order and sort() is stable: on a tie, the first.
   const ranked = [...pool].sort(
-    (a, b) => Number(close(b.shaped, most)) - Number(close(a.shaped, most)) || b.rank - a.rank || b.shaped - a.shaped || b.valid - a.valid || a.i - b.i,
+    (a, b) => Number(close(b.shaped, most)) - Number(close(a.shaped, most)) || b.rank - a.rank || b.shaped - a.shaped || b.valid - a.valid,
   );
   const chosen = ranked[0]!;
   const others = candidates.filter((c) => c !== chosen);
-  const next = others.sort((a, b) => Number(pool.includes(b)) - Number(pool.includes(a)) || b.shaped - a.shaped || b.rank - a.rank || a.i - b.i)[0];
+  const next = others.sort((a, b) => Number(pool.includes(b)) - Number(pool.includes(a)) || b.shaped - a.shaped || b.rank - a.rank)[0];
   const near = next && pool.includes(next) && next.shaped >= chosen.shaped * 0.5;
   return { column: chosen.i, runnerUp: next?.i ?? null, note: near ? closeCallNote(chosen, next, table) : undefined };
 }
