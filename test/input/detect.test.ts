@@ -370,6 +370,7 @@ describe('detection details', () => {
       ['fewer than half', 'Who,Contact\n' + items(10, 4), { header: null, column: 1, width: 2 }],
       ['a number among the names', 'Who,2024\n' + items(4, 4), { header: null, column: 1, width: 2 }],
       ['no name over the items', 'Who,\n' + items(4, 4), { header: null, column: 1, width: 2 }],
+      ['spaces over the items', 'Who, \n' + items(4, 4), { header: null, column: 1, width: 2 }],
       ['an empty name elsewhere', ',Contact\n' + items(4, 4), { header: ['', 'Contact'], column: 1, width: 2 }],
       ['names and items with spaces around', ' Who , Contact \n' + Array.from({ length: 4 }, (_, i) => `N${i}, d${i}@y.com `).join('\n'), { header: [' Who ', ' Contact '], column: 1, width: 2 }],
       ['rows ending in a delimiter under it', 'Who,Contact\nAnn,a@x.com,\nBob,b@x.com,\nCy,c@x.com,', { header: ['Who', 'Contact'], column: 1, width: 3 }],
@@ -464,7 +465,8 @@ describe('the table, at its edges', () => {
   it('two bare addresses a line, in a file longer than the sample that ends mid-line there: still a CSV', async () => {
     const lines = Array.from({ length: 4000 }, (_, i) => `a${i}@x.com,b${i}@y.org`);
     const text = lines.join('\n') + '\n';
-    const cut = text.indexOf('\n', 70_000) + 6; // the sample's last block ends inside a line, after "aNNNN"
+    const next = text.indexOf('\n', 70_000) + 1;
+    const cut = text.indexOf(',', next); // the sample's last block ends inside a line, after its first address
     const r = await open([text.slice(0, cut), text.slice(cut)]);
     expect(r.layout).toMatchObject({ delimiter: ',', column: 0, runnerUp: 1 });
     expect(r.values).toEqual(lines.map((l) => l.split(',')[0]));
@@ -547,6 +549,11 @@ describe('the header, at its edges', () => {
     expect(await open(text)).toMatchObject({ header: ['Who', 'Contact'], column: 1, values: ['a@x.com', '', ' ', '', '', '', 'g@x.com', 'h@x.com'] });
   });
 
+  it('a column is an item column when half its filled cells are items: cells of spaces and missing cells are not filled', async () => {
+    expect(await open('Who,Contact\nAnn,a@x.com\nBob, \nCy, \nDee, \nEd,e@x.com\n')).toMatchObject({ header: ['Who', 'Contact'], values: ['a@x.com', ' ', ' ', ' ', 'e@x.com'] });
+    expect(await open('Who,Contact\nAnn,a@x.com\nBob\nCy\nDee\nEd,e@x.com\n')).toMatchObject({ header: ['Who', 'Contact'], values: ['a@x.com', '', '', '', 'e@x.com'] });
+  });
+
   it('a title line above a header of names no list knows is skipped, the header found under it', async () => {
     expect(await open('My export\nWho,Contact\nAnn,a@x.com\nBob,b@x.com\nCy,c@x.com\n')).toEqual({
       header: ['Who', 'Contact'],
@@ -609,11 +616,35 @@ describe('detection, more edges', () => {
     expect(await refusal([...rows, 'z@x.com,1,2,3,4,5,6,7,8'].join('\n') + '\n')).toBe(ragged(',', '2, 3, 4'));
   });
 
+  it('between delimiters under which the header fits, the one under which more rows line up (";" data, "," in some cells)', async () => {
+    expect(await open('Name;Amount, EUR;Email\nAnn;1,5;a@x.com\nBob;2,5;b@x.com\nCy;3,5,7;c@x.com\n')).toMatchObject({
+      layout: { delimiter: ';', header: ['Name', 'Amount, EUR', 'Email'], column: 2 },
+      values: ['a@x.com', 'b@x.com', 'c@x.com'],
+    });
+  });
+
   it('a list of which 60% of the lines are quoted is a one-column CSV: the quotes are no part of the values', async () => {
     expect(await open('"a@x.com"\n"b@x.com"\n"c@x.com"\nd@x.com\ne@x.com\n')).toMatchObject({
       layout: { delimiter: ',', width: 1 },
       values: ['a@x.com', 'b@x.com', 'c@x.com', 'd@x.com', 'e@x.com'],
     });
+  });
+
+  it('lines of two, two and one bare addresses: recipients, every address read', async () => {
+    expect(await open('a@x.com,b@y.org\nc@z.net,d@w.com\ne@v.org\n')).toMatchObject({ layout: { delimiter: null }, values: ['a@x.com', 'b@y.org', 'c@z.net', 'd@w.com', 'e@v.org'] });
+  });
+
+  it('a header wider than most rows, and one row wider than the header: the header gives the width', async () => {
+    expect(await open('Name,Email,Phone\nAnn,a@x.com\nBob,b@x.com\nCy,c@x.com\nDee,d@x.com\nEd,e@x.com\nFay,f@x.com,1,2\n')).toMatchObject({
+      layout: { delimiter: ',', header: ['Name', 'Email', 'Phone'], width: 3, column: 1 },
+      values: ['a@x.com', 'b@x.com', 'c@x.com', 'd@x.com', 'e@x.com', 'f@x.com'],
+    });
+  });
+
+  it('a refusal names a column by its number alone when its header cell is blank', async () => {
+    expect(await refusal(' ,Email\nAnn,a@x.com\n', { column: '1' })).toBe(
+      'c.csv: column 1 holds no email addresses (its first rows hold "Ann"); name the column that holds them with --column NAME or --column N.',
+    );
   });
 
   it('recipients: lines of different numbers of bare addresses; a mailbox form beside a bare address; display names holding a comma', async () => {
