@@ -155,6 +155,10 @@ describe('recipients, vCards', () => {
   ])('%s: a plain list', async (_what, text) => {
     expect((await layoutOf(text)).delimiter).toBeNull();
   });
+  it('recipients on a last line without a line end', async () => {
+    expect(await layoutOf('ann@x.com,bob@y.org')).toMatchObject({ delimiter: null });
+    expect(await layoutOf('Email\nann@x.com; bob@y.org')).toMatchObject({ delimiter: null, header: ['Email'] });
+  });
   it('lines of exactly two bare addresses, each like the other: a CSV of two columns', async () => {
     expect(await layoutOf('ann@x.com,ann@home.org\nbob@y.org,bob@home.org\n')).toMatchObject({ delimiter: ',', column: 0, runnerUp: 1 });
   });
