@@ -70,7 +70,7 @@ export function isBlank(row: readonly string[]): boolean {
 
 export function parseDelimiterFlag(value: string): string {
   const v = value.toLowerCase();
-  if (v === '\\t' || v === 'tab' || v === '\t') return '\t';
+  if (v === '\\t' || v === 'tab') return '\t'; // a tab itself is one character: taken below
   if (v === 'comma') return ',';
   if (v === 'semicolon') return ';';
   if (v === 'pipe') return '|';
@@ -147,17 +147,18 @@ function sniff(b: RowBatch, delimiter: string, tests: RowTests): Sniffed {
   const { rows } = b;
   const width = usualWidth(rows, tests);
   const aside = (r: readonly string[]) => r.length < width && !tests.hasItem(r);
+  // Some row has the usual width (usualWidth()), and is no aside: both loops stop at it.
   let first = 0;
-  while (first < rows.length - 1 && aside(rows[first]!)) first++;
+  while (aside(rows[first]!)) first++;
   let last = rows.length - 1;
-  while (last > first && aside(rows[last]!)) last--;
+  while (aside(rows[last]!)) last--;
   const body = rows.slice(first, last + 1);
   const fit = body.filter((r) => r.length === width).length;
   // Under a first row of the table's width, narrower rows fit too when none is wider: Excel stops writing the
   // delimiters of empty end cells after its first rows.
-  const loose = body[0]?.length === width && fit >= 2 && body.every((r) => r.length <= width) ? body.length : fit;
+  const loose = body[0]!.length === width && fit >= 2 && body.every((r) => r.length <= width) ? body.length : fit;
   const itemRows = body.filter((r) => tests.hasItem(r)).length;
-  return { delimiter, ...b, width, consistency: body.length ? loose / body.length : 0, firstFits: rows[0]?.length === width, itemRows };
+  return { delimiter, ...b, width, consistency: body.length ? loose / body.length : 0, firstFits: rows[0]!.length === width, itemRows };
 }
 
 /** Decide the layout from the sample. `name` is used in messages. */
@@ -217,8 +218,7 @@ function physicalLines(text: string, whole: boolean): Line[] {
  * a line. Lines of two addresses or more, as many on each, split without a space, stay a CSV.
  */
 function recipientLines(lines: readonly Line[]): boolean {
-  const body = lines.length > 0 && isKnownName(lines[0]!.text.trim()) ? lines.slice(1) : lines;
-  if (body.length === 0) return false;
+  const body = lines.length > 0 && isKnownName(lines[0]!.text) ? lines.slice(1) : lines;
   const counts = new Set<number>();
   let spaced = false; // `, ` or `; ` between recipients, or a separator ending a line (Outlook)
   let forms = false; // a display name, <…>, mailto:…
@@ -257,9 +257,9 @@ function tableWidth(rows: readonly string[][], tests: RowTests): number {
   return header || firstRows ? w : 0;
 }
 
-/** Whether some place holds the same text on every line (two lines or more). */
+/** Whether some place holds the same text on every line (recipientLines() asks of two lines or more). */
 function sameColumn(lines: readonly string[][]): boolean {
-  return lines.length >= 2 && lines[0]!.some((v, i) => lines.every((l) => l[i] === v));
+  return lines[0]!.some((v, i) => lines.every((l) => l[i] === v));
 }
 
 /** The delimiter under which the rows line up best: most rows of the usual width (at least 2 cells). */
@@ -361,7 +361,7 @@ function csvLayout(kind: Kind, p: Parsed, overrides: LayoutOverrides, name: stri
       layout.notes.push(`${name}: skipped ${lineList(lines)} above the header (not ${lines.length === 1 ? 'a record' : 'records'}): ${preview(above[0]!.r)}`);
     }
   }
-  const choice = chooseColumn({ kind, header, data: h === -1 ? rows : data, width: layout.width, overrides, name });
+  const choice = chooseColumn({ kind, header, data, width: layout.width, overrides, name });
   layout.column = choice.column;
   layout.runnerUp = choice.runnerUp;
   if (choice.note) layout.notes.push(choice.note);
@@ -408,13 +408,14 @@ function headerRow(kind: Kind, p: Parsed, overrides: LayoutOverrides): number {
   if (wide < 0 || rows.slice(0, wide + 1).some(hasItem)) return -1;
   const head = rows[wide]!;
   const below = rows.slice(wide + 1);
-  if (below.length === 0 || head.some((c) => NUMERIC.test(c.trim()) && c.trim() !== '')) return -1;
+  if (head.some((c) => c.trim() !== '' && NUMERIC.test(c))) return -1;
   const check = checkerFor(kind);
-  const itemColumns = Array.from({ length: Math.max(head.length, width) }, (_, c) => c).filter((c) => {
+  const itemColumn = (c: number) => {
     const filled = below.map((r) => r[c]?.trim() ?? '').filter((v) => v !== '');
     return filled.length > 0 && filled.filter((v) => check(v) !== null).length >= filled.length * 0.5;
-  });
-  return itemColumns.some((c) => (head[c]?.trim() ?? '') !== '') ? wide : -1;
+  };
+  // A column under no name is no reason for a header, nor is one with nothing below it.
+  return head.some((name, c) => name.trim() !== '' && itemColumn(c)) ? wide : -1;
 }
 
 /**
@@ -501,7 +502,8 @@ function chooseColumn(table: Table): ColumnChoice {
   if (candidates.length > 0) return bestColumn(candidates, table);
   // Nothing but empty cells under a name of the item column (LinkedIn hides most addresses): that column.
   const empty = columns.find((c) => c.rank >= 3 && c.filled === 0);
-  if (empty || table.data.length === 0) return { column: empty?.i ?? Math.max(0, columns.findIndex((c) => c.rank >= 3)), runnerUp: null };
+  // With no rows every column is empty: a named one is `empty`, else none is named, and the first serves.
+  if (empty || table.data.length === 0) return { column: empty?.i ?? 0, runnerUp: null };
   const named = [...columns].filter((c) => c.rank >= 1 && c.filled > 0).sort((a, b) => b.rank - a.rank)[0];
   if (named) throw noItems(named, table);
   throw inputError(`No column of ${table.name} looks like ${itemsWord(table.kind)}; name it with --column NAME or --column N.`);
@@ -529,12 +531,13 @@ function givenColumn(flag: string, columns: Column[], table: Table): number {
 function bestColumn(candidates: Column[], table: Table): ColumnChoice {
   const pool = candidates.some((c) => c.rank >= 2) ? candidates.filter((c) => c.rank >= 2) : candidates;
   const most = Math.max(...pool.map((c) => c.shaped));
+  // The columns come in their order and sort() is stable: on a tie, the first.
   const ranked = [...pool].sort(
-    (a, b) => Number(close(b.shaped, most)) - Number(close(a.shaped, most)) || b.rank - a.rank || b.shaped - a.shaped || b.valid - a.valid || a.i - b.i,
+    (a, b) => Number(close(b.shaped, most)) - Number(close(a.shaped, most)) || b.rank - a.rank || b.shaped - a.shaped || b.valid - a.valid,
   );
   const chosen = ranked[0]!;
   const others = candidates.filter((c) => c !== chosen);
-  const next = others.sort((a, b) => Number(pool.includes(b)) - Number(pool.includes(a)) || b.shaped - a.shaped || b.rank - a.rank || a.i - b.i)[0];
+  const next = others.sort((a, b) => Number(pool.includes(b)) - Number(pool.includes(a)) || b.shaped - a.shaped || b.rank - a.rank)[0];
   const near = next && pool.includes(next) && next.shaped >= chosen.shaped * 0.5;
   return { column: chosen.i, runnerUp: next?.i ?? null, note: near ? closeCallNote(chosen, next, table) : undefined };
 }
@@ -554,11 +557,12 @@ function flagColumn(flag: string, header: readonly string[] | null, name: string
     if (column < 0) throw usageError('--column counts from 1.');
     return column;
   }
-  let column = (header ?? []).findIndex((h) => h.trim().toLowerCase() === flag.toLowerCase());
-  if (column === -1) column = (header ?? []).findIndex((h) => sameName(h, flag));
+  const names = header ?? [];
+  let column = names.findIndex((h) => h.trim().toLowerCase() === flag.toLowerCase());
+  if (column === -1) column = names.findIndex((h) => sameName(h, flag));
   if (column === -1) {
-    const names = (header ?? []).map((h) => `"${h}"`).join(', ');
-    throw usageError(`${name} has no column named "${flag}"${names ? ` (its columns: ${names})` : ''}.`);
+    const said = names.map((h) => `"${h}"`).join(', ');
+    throw usageError(`${name} has no column named "${flag}"${said ? ` (its columns: ${said})` : ''}.`);
   }
   return column;
 }
@@ -579,8 +583,9 @@ function noItems(column: Column, table: Table) {
 function otherDelimiter(data: readonly string[][], given: string): string | null {
   const delimiter = parseDelimiterFlag(given);
   const cells = data.flatMap((r) => r).slice(0, 50);
+  // Never empty: noItems() is asked about a column that holds text.
   for (const other of DELIMITERS) {
-    if (other !== delimiter && cells.length > 0 && cells.every((c) => c.includes(other))) return other;
+    if (other !== delimiter && cells.every((c) => c.includes(other))) return other;
   }
   return null;
 }

@@ -161,6 +161,10 @@ describe('recipients, vCards', () => {
   ])('%s: a plain list', async (_what, text) => {
     expect((await layoutOf(text)).delimiter).toBeNull();
   });
+  it('recipients on a last line without a line end', async () => {
+    expect(await layoutOf('ann@x.com,bob@y.org')).toMatchObject({ delimiter: null });
+    expect(await layoutOf('Email\nann@x.com; bob@y.org')).toMatchObject({ delimiter: null, header: ['Email'] });
+  });
   it('lines of exactly two bare addresses, each like the other: a CSV of two columns', async () => {
     expect(await layoutOf('ann@x.com,ann@home.org\nbob@y.org,bob@home.org\n')).toMatchObject({ delimiter: ',', column: 0, runnerUp: 1 });
   });
@@ -376,6 +380,7 @@ describe('detection details', () => {
       ['fewer than half', 'Who,Contact\n' + items(10, 4), { header: null, column: 1, width: 2 }],
       ['a number among the names', 'Who,2024\n' + items(4, 4), { header: null, column: 1, width: 2 }],
       ['no name over the items', 'Who,\n' + items(4, 4), { header: null, column: 1, width: 2 }],
+      ['spaces over the items', 'Who, \n' + items(4, 4), { header: null, column: 1, width: 2 }],
       ['an empty name elsewhere', ',Contact\n' + items(4, 4), { header: ['', 'Contact'], column: 1, width: 2 }],
       ['names and items with spaces around', ' Who , Contact \n' + Array.from({ length: 4 }, (_, i) => `N${i}, d${i}@y.com `).join('\n'), { header: [' Who ', ' Contact '], column: 1, width: 2 }],
       ['rows ending in a delimiter under it', 'Who,Contact\nAnn,a@x.com,\nBob,b@x.com,\nCy,c@x.com,', { header: ['Who', 'Contact'], column: 1, width: 3 }],
@@ -414,5 +419,308 @@ describe('detection details', () => {
       'Billing Email,Email\n' + Array.from({ length: 20 }, (_, i) => `${i < a ? `a${i}@x.com` : ''},${i < b ? `b${i}@y.com` : ''}`).join('\n') + '\n';
     expect((await open(columns(20, 18))).layout.column).toBe(1);
     expect((await open(columns(20, 17))).layout.column).toBe(0);
+  });
+});
+
+describe('the table, at its edges', () => {
+  const open = async (text: string | string[], overrides: LayoutOverrides = {}, kind: 'emails' | 'domains' = 'emails') => {
+    const notes: string[] = [];
+    const chunks = (typeof text === 'string' ? [text] : text).map((t) => Buffer.from(t));
+    const s = await openSource({ name: 'c.csv', path: 'c.csv', open: () => Readable.from(chunks) }, kind, overrides, (n) => notes.push(n));
+    const values: string[] = [];
+    for await (const b of s.records) for (const r of b) values.push(r.value);
+    return { layout: s.layout, notes, values };
+  };
+  const refusal = (text: string, overrides: LayoutOverrides = {}) => open(text, overrides).then(() => null, (e: Error) => e.message);
+
+  it('a header-less CSV whose first row holds extra cells is read by the width of the rest', async () => {
+    const rest = 'Bob,bob@x.com\nCy,cy@x.com\nDee,dee@x.com\n';
+    expect(await open('Ann,ann@x.com,vip\n' + rest)).toMatchObject({ layout: { delimiter: ',', width: 2, column: 1 }, values: ['ann@x.com', 'bob@x.com', 'cy@x.com', 'dee@x.com'] });
+    expect(await open('Ann,ann@x.com,vip,2024\n' + rest)).toMatchObject({ layout: { delimiter: ',', width: 2, column: 1 }, values: ['ann@x.com', 'bob@x.com', 'cy@x.com', 'dee@x.com'] });
+    // under a title line: the title is a record too (nothing above a header-less table is recognised)
+    expect(await open('Contact list\nAnn,ann@x.com,vip\n' + rest)).toMatchObject({ layout: { delimiter: ',', width: 2 }, values: ['', 'ann@x.com', 'bob@x.com', 'cy@x.com', 'dee@x.com'] });
+  });
+
+  it("a report's four title lines over three rows of a table: the rows are read by the table's width", async () => {
+    const titles = 'Contacts report\nOwner: Sam\nRegion: East\nAs of 11/25/2026\n';
+    const r = await open(titles + 'Ann,a@x.com,x,y\nBob,b@x.com,z,w\nCy,c@x.com,q,r\n');
+    expect(r.layout).toMatchObject({ delimiter: ',', width: 4, column: 1 });
+    expect(r.values).toEqual(['', '', '', '', 'a@x.com', 'b@x.com', 'c@x.com']);
+  });
+
+  it('footer lines below the data do not count against the delimiter', async () => {
+    const r = await open('a@x.com,1\nb@x.com,2\nc@x.com,3,extra\nTotal 3\nEnd of report\n');
+    expect(r.layout).toMatchObject({ delimiter: ',', width: 2, column: 0 });
+    expect(r.values).toEqual(['a@x.com', 'b@x.com', 'c@x.com']);
+    expect(r.notes).toEqual(['c.csv: skipped lines 4–5 below the data (not records): "Total 3"']);
+  });
+
+  it('--delimiter: lines are counted from the first line of the file', async () => {
+    const r = await open('Export\nName;Email\nAnn;a@x.com\n', { delimiter: ';' });
+    expect(r.layout).toMatchObject({ delimiter: ';', header: ['Name', 'Email'], headerLine: 2, skip: [0, 1] });
+    expect(r.notes).toEqual(['c.csv: skipped line 1 above the header (not a record): "Export"']);
+  });
+
+  it('under an Excel sep= line, an unclosed quote is said on its line of the file', async () => {
+    expect(await refusal('sep=,\nName,Email\n"Ann,a@x.com\nBob,b@x.com\n')).toBe(
+      'c.csv is not well-formed CSV: a quoted cell in the record that starts on line 3 is never closed; check the file.',
+    );
+  });
+
+  it('an Excel sep= line alone (an empty export) holds no record; a sep= line below the first is data', async () => {
+    expect(await open('sep=;')).toMatchObject({ layout: { delimiter: ';', sepLine: true }, values: [] });
+    expect(await open('Name,Email\nsep=;\nAnn,a@x.com\n')).toMatchObject({ layout: { delimiter: ',', sepLine: false, header: ['Name', 'Email'] }, values: ['', 'a@x.com'] });
+  });
+
+  it('two bare addresses a line, in a file longer than the sample that ends mid-line there: still a CSV', async () => {
+    const lines = Array.from({ length: 4000 }, (_, i) => `a${i}@x.com,b${i}@y.org`);
+    const text = lines.join('\n') + '\n';
+    const next = text.indexOf('\n', 70_000) + 1;
+    const cut = text.indexOf(',', next); // the sample's last block ends inside a line, after its first address
+    const r = await open([text.slice(0, cut), text.slice(cut)]);
+    expect(r.layout).toMatchObject({ delimiter: ',', column: 0, runnerUp: 1 });
+    expect(r.values).toEqual(lines.map((l) => l.split(',')[0]));
+  });
+
+  it('a header alone, naming no column as the item column itself, is no error: nothing to read', async () => {
+    expect(await open('Name,Billing Email\n')).toMatchObject({ layout: { header: ['Name', 'Billing Email'] }, values: [] });
+  });
+});
+
+describe('the column choice among several, and its note', () => {
+  const open = async (text: string, overrides: LayoutOverrides = {}) => {
+    const notes: string[] = [];
+    const s = await openSource({ name: 'c.csv', path: 'c.csv', open: () => Readable.from([Buffer.from(text)]) }, 'emails', overrides, (n) => notes.push(n));
+    return { column: s.layout.column, runnerUp: s.layout.runnerUp, notes };
+  };
+  /** A CSV of ten rows under `header`: column k holds counts[k] distinct addresses (made by `cell`), then empty cells. */
+  const table = (header: string, counts: number[], cell = (k: number, i: number) => `c${k}r${i}@x.com`) =>
+    header + '\n' + Array.from({ length: 10 }, (_, i) => counts.map((n, k) => (i < n ? cell(k, i) : '')).join(',')).join('\n') + '\n';
+
+  it('the runner-up: of the columns named for the item, the one with the most distinct items, before any column named otherwise', async () => {
+    expect(await open(table('Email,Work Email,Notes,Personal Email', [10, 6, 9, 8]))).toEqual({
+      column: 0,
+      runnerUp: 3,
+      notes: ['c.csv: took the column "Email" (10 distinct addresses in the first rows; "Personal Email" has 8); pick another with --column NAME.'],
+    });
+    expect(await open(table('Email,Notes,Work Email', [10, 9, 6]))).toMatchObject({ column: 0, runnerUp: 2 });
+  });
+
+  it('between runners-up of as many distinct items: the better name, then the first', async () => {
+    expect(await open(table('Email,Home Email,Work Email', [10, 6, 6]))).toMatchObject({ column: 0, runnerUp: 2 });
+    expect(await open(table('Email,Work Email,Personal Email', [10, 6, 6]))).toMatchObject({ column: 0, runnerUp: 1 });
+  });
+
+  it('a column not named for the item is no close call: taken over, it is not said', async () => {
+    expect(await open(table('Notes,Email', [10, 2]))).toEqual({ column: 1, runnerUp: 0, notes: [] });
+  });
+
+  it('a runner-up with exactly half as many distinct items is said', async () => {
+    expect(await open(table('Email,Billing Email', [5, 10]))).toEqual({
+      column: 1,
+      runnerUp: 0,
+      notes: ['c.csv: took the column "Billing Email" (10 distinct addresses in the first rows; "Email" has 5); pick another with --column NAME.'],
+    });
+  });
+
+  it('a column named for a secondary address wins over one of more items named for nothing', async () => {
+    expect(await open(table('Notes,Billing Email', [10, 6]))).toEqual({ column: 1, runnerUp: 0, notes: [] });
+  });
+
+  it('columns alike in name and distinct items: the one with more valid items, else the first', async () => {
+    expect(await open(table('A,B,C', [10, 10, 10]))).toMatchObject({ column: 0, runnerUp: 1 });
+    // a typo (no dot in the domain) in the first row of A and C: B has more valid items
+    const typos = table('A,B,C', [10, 10, 10], (k, i) => (i === 0 && k !== 1 ? `c${k}r0@x` : `c${k}r${i}@x.com`));
+    expect(await open(typos)).toMatchObject({ column: 1, runnerUp: 0 });
+  });
+});
+
+describe('the header, at its edges', () => {
+  const open = async (text: string, overrides: LayoutOverrides = {}) => {
+    const notes: string[] = [];
+    const s = await openSource({ name: 'c.csv', path: 'c.csv', open: () => Readable.from([Buffer.from(text)]) }, 'emails', overrides, (n) => notes.push(n));
+    const values: string[] = [];
+    for await (const b of s.records) for (const r of b) values.push(r.value);
+    return { header: s.layout.header, headerLine: s.layout.headerLine, column: s.layout.column, values, notes };
+  };
+
+  it('names no list knows, one holding a number among its words, are a header', async () => {
+    for (const names of ['Name,Contact 2', 'Name,2nd Contact', 'Name,Contact (2)']) {
+      expect(await open(`${names}\nAnn,a@x.com\nBob,b@x.com\n`), names).toMatchObject({ header: names.split(','), column: 1, values: ['a@x.com', 'b@x.com'] });
+    }
+  });
+
+  it('a header cell of spaces alone is an empty name, not a number', async () => {
+    expect(await open(' ,Contact\nAnn,a@x.com\nBob,b@x.com\n')).toMatchObject({ header: [' ', 'Contact'], column: 1, values: ['a@x.com', 'b@x.com'] });
+  });
+
+  it('a column is an item column by its filled cells: empty, blank and missing cells do not count against it', async () => {
+    const text = 'Who,Contact\nAnn,a@x.com\nBob,\nCy, \nDee\nEd,\nFay\nGil,g@x.com\nHal,h@x.com\n';
+    expect(await open(text)).toMatchObject({ header: ['Who', 'Contact'], column: 1, values: ['a@x.com', '', ' ', '', '', '', 'g@x.com', 'h@x.com'] });
+  });
+
+  it('a column is an item column when half its filled cells are items: cells of spaces and missing cells are not filled', async () => {
+    expect(await open('Who,Contact\nAnn,a@x.com\nBob, \nCy, \nDee, \nEd,e@x.com\n')).toMatchObject({ header: ['Who', 'Contact'], values: ['a@x.com', ' ', ' ', ' ', 'e@x.com'] });
+    expect(await open('Who,Contact\nAnn,a@x.com\nBob\nCy\nDee\nEd,e@x.com\n')).toMatchObject({ header: ['Who', 'Contact'], values: ['a@x.com', '', '', '', 'e@x.com'] });
+  });
+
+  it('a title line above a header of names no list knows is skipped, the header found under it', async () => {
+    expect(await open('My export\nWho,Contact\nAnn,a@x.com\nBob,b@x.com\nCy,c@x.com\n')).toEqual({
+      header: ['Who', 'Contact'],
+      headerLine: 2,
+      column: 1,
+      values: ['a@x.com', 'b@x.com', 'c@x.com'],
+      notes: ['c.csv: skipped line 1 above the header (not a record): "My export"'],
+    });
+  });
+
+  it('a one-cell line right above header-less data is a record, not its header', async () => {
+    expect(await open('Contacts\na@x.com,Ann\nb@x.com,Bob\nc@x.com,Cy\n')).toMatchObject({ header: null, column: 0, values: ['Contacts', 'a@x.com', 'b@x.com', 'c@x.com'] });
+  });
+
+  it('a row of names under a row of data is data: no header is looked for below data', async () => {
+    expect(await open('Ann,a@x.com\nName,Email\nBob,b@x.com\n')).toMatchObject({ header: null, column: 1, values: ['a@x.com', 'Email', 'b@x.com'] });
+  });
+
+  it('--column N with spaces around is the number, even where a cell holds that number', async () => {
+    expect(await open('id,mail\n2,a@x.com\n3,b@x.com\n', { column: ' 2 ' })).toMatchObject({ header: ['id', 'mail'], headerLine: 1, column: 1, values: ['a@x.com', 'b@x.com'] });
+  });
+});
+
+describe('detection, more edges', () => {
+  const open = async (text: string, overrides: LayoutOverrides = {}) => {
+    const notes: string[] = [];
+    const s = await openSource({ name: 'c.csv', path: 'c.csv', open: () => Readable.from([Buffer.from(text)]) }, 'emails', overrides, (n) => notes.push(n));
+    const values: string[] = [];
+    for await (const b of s.records) for (const r of b) values.push(r.value);
+    return { layout: s.layout, notes, values };
+  };
+  const refusal = (text: string, overrides: LayoutOverrides = {}) => open(text, overrides).then(() => null, (e: Error) => e.message);
+  const ragged = (shown: string, widths: string) =>
+    `c.csv looks like CSV split by "${shown}", but its rows have different numbers of cells (${widths}…); give --delimiter "${shown}" to read it so anyway (every cell is kept), or check the file.`;
+
+  it('a row wider than the table: the narrower rows no longer fit it, and rows of three widths are refused', async () => {
+    expect(await refusal('Name,Email,Phone\nAnn,a@x.com,1\nBob,b@x.com,2\nCy,c@x.com\nDee,d@x.com\nEd,e@x.com,3,4\n')).toBe(ragged(',', '3, 2, 4'));
+  });
+
+  it('a header over rows that all lack its last cells: no row but the header fits, refused', async () => {
+    expect(await refusal('Name,Email,Phone\nAnn,a@x.com\nBob,b@x.com\nCy,c@x.com\n')).toBe(ragged(',', '3, 2'));
+  });
+
+  it('three rows, two of them split into different numbers of cells: refused', async () => {
+    expect(await refusal('a@x.com,b\nc@x.com,d,e\nf@x.com\n')).toBe(ragged(',', '2, 3, 1'));
+  });
+
+  it('rows that line up under no delimiter: the refusal names the one they line up best under, the first on a tie', async () => {
+    const text = 'a@x.com,b;c\nd@x.com,e,f;g\nh@x.com,i,j,k;l;m\nn@x.com;o\np@x.com,q;r;s;t\nu@x.com,v,w;x;y\n';
+    expect(await refusal(text)).toBe(ragged(';', '2, 3, 4'));
+    const swapped = text.replace(/[,;]/g, (d) => (d === ',' ? ';' : ','));
+    expect(await refusal(swapped)).toBe(ragged(',', '2, 3, 4'));
+    // as many cells under either
+    expect(await refusal('a@x.com,b;c\nd@x.com,e,f;g;h\ni@x.com,j,k,l;m;n;o\np@x.com\nq@x.com,r;s\nt@x.com,u,v,w,x;y;z;1;2\n')).toBe(ragged(',', '2, 3, 4, 1, 5'));
+  });
+
+  it('the refusal names at most five widths, of the first 50 rows', async () => {
+    expect(await refusal('a@x.com,b\nc@x.com,d,e\nf@x.com,g,h,i\nj@x.com,k,l,m,n\no@x.com,p,q,r,s,t\nu@x.com,1,2,3,4,5,6\nv@x.com\n')).toBe(ragged(',', '2, 3, 4, 5, 6'));
+    const rows = Array.from({ length: 50 }, (_, i) => [`r${i}@x.com`, ...Array.from({ length: 1 + (i % 3) }, (_, k) => `c${k}`)].join(','));
+    expect(await refusal([...rows, 'z@x.com,1,2,3,4,5,6,7,8'].join('\n') + '\n')).toBe(ragged(',', '2, 3, 4'));
+  });
+
+  it('between delimiters under which the header fits, the one under which more rows line up (";" data, "," in some cells)', async () => {
+    expect(await open('Name;Amount, EUR;Email\nAnn;1,5;a@x.com\nBob;2,5;b@x.com\nCy;3,5,7;c@x.com\n')).toMatchObject({
+      layout: { delimiter: ';', header: ['Name', 'Amount, EUR', 'Email'], column: 2 },
+      values: ['a@x.com', 'b@x.com', 'c@x.com'],
+    });
+  });
+
+  it('a list of which 60% of the lines are quoted is a one-column CSV: the quotes are no part of the values', async () => {
+    expect(await open('"a@x.com"\n"b@x.com"\n"c@x.com"\nd@x.com\ne@x.com\n')).toMatchObject({
+      layout: { delimiter: ',', width: 1 },
+      values: ['a@x.com', 'b@x.com', 'c@x.com', 'd@x.com', 'e@x.com'],
+    });
+  });
+
+  it('lines of two, two and one bare addresses: recipients, every address read', async () => {
+    expect(await open('a@x.com,b@y.org\nc@z.net,d@w.com\ne@v.org\n')).toMatchObject({ layout: { delimiter: null }, values: ['a@x.com', 'b@y.org', 'c@z.net', 'd@w.com', 'e@v.org'] });
+  });
+
+  it('a header wider than most rows, and one row wider than the header: the header gives the width', async () => {
+    expect(await open('Name,Email,Phone\nAnn,a@x.com\nBob,b@x.com\nCy,c@x.com\nDee,d@x.com\nEd,e@x.com\nFay,f@x.com,1,2\n')).toMatchObject({
+      layout: { delimiter: ',', header: ['Name', 'Email', 'Phone'], width: 3, column: 1 },
+      values: ['a@x.com', 'b@x.com', 'c@x.com', 'd@x.com', 'e@x.com', 'f@x.com'],
+    });
+  });
+
+  it('a refusal names a column by its number alone when its header cell is blank', async () => {
+    expect(await refusal(' ,Email\nAnn,a@x.com\n', { column: '1' })).toBe(
+      'c.csv: column 1 holds no email addresses (its first rows hold "Ann"); name the column that holds them with --column NAME or --column N.',
+    );
+  });
+
+  it('recipients: lines of different numbers of bare addresses; a mailbox form beside a bare address; display names holding a comma', async () => {
+    expect(await open('a@x.com,b@y.org\nc@z.net\n')).toMatchObject({ layout: { delimiter: null }, values: ['a@x.com', 'b@y.org', 'c@z.net'] });
+    expect(await open('Jane <j@x.com>,b@y.org\nBob <b@x.com>,c@y.org\n')).toMatchObject({ layout: { delimiter: null }, values: ['Jane <j@x.com>', 'b@y.org', 'Bob <b@x.com>', 'c@y.org'] });
+    expect(await open('"Doe,Jane" <j@x.com>\n"Ray,Bob" <b@y.org>\n')).toMatchObject({ layout: { delimiter: null }, values: ['"Doe,Jane" <j@x.com>', '"Ray,Bob" <b@y.org>'] });
+  });
+
+  it('a known header ending in a blank cell, under a note holding an address: the header', async () => {
+    expect(await open('Contact: admin@acme.com\nName,Email, \nAnn,ann@x.com,\nBob,bob@x.com,\n')).toMatchObject({
+      layout: { header: ['Name', 'Email', ' '], headerLine: 2, skip: [1], column: 1 },
+      values: ['', 'ann@x.com', 'bob@x.com'],
+    });
+  });
+
+  it('a named item column blank or missing in every row is the column (nothing to send, nothing refused)', async () => {
+    expect(await open('First Name,Email Address,Company\nAnn, ,Acme\nBob, ,Initech\n')).toMatchObject({ layout: { column: 1 }, values: [' ', ' '] });
+    expect(await open('First Name,Email Address\nAnn,\nBob\nCy\n')).toMatchObject({ layout: { column: 1 }, values: ['', '', ''] });
+    expect(await open('First Name,Customer Email,Company\nAnn,,Acme\nBob,,Initech\n')).toMatchObject({ layout: { column: 1 }, values: ['', ''] });
+  });
+
+  it('no column of items: a column named with a side word is said; a secondary name empty in every row is not', async () => {
+    expect(await refusal('Name,Email Type\nAnn,home\nBob,work\n')).toBe(
+      'c.csv: column 2 ("Email Type") holds no email addresses (its first rows hold "home", "work"); name the column that holds them with --column NAME or --column N.',
+    );
+    expect(await refusal('Name,Billing Email,Phone\nAnn,,1\nBob,,2\n')).toBe('No column of c.csv looks like email addresses; name it with --column NAME or --column N.');
+  });
+
+  it('mistyped addresses count for their column: the column with more items, mistyped or not, wins', async () => {
+    // the first column: 6 addresses without their domain's end, 4 whole; the second: 5 whole
+    const rows = Array.from({ length: 10 }, (_, i) => `${i < 6 ? `p${i}@gmail` : `p${i}@gmail.com`},${i < 5 ? `q${i}@y.org` : 'n/a'}`);
+    expect(await open(rows.join('\n') + '\n')).toMatchObject({ layout: { header: null, column: 0, runnerUp: 1 } });
+  });
+
+  it('two close columns of one name but for spaces around it: the note names the other by its number', async () => {
+    const rows = 'a@x1.com,b@y1.com\na@x2.com,b@y2.com\n';
+    expect((await open('Email,Email \n' + rows)).notes).toEqual(['c.csv: took the column "Email" (2 distinct addresses in the first rows; column 2, also "Email ", has 2); pick another with --column 2.']);
+    expect((await open('Email ,Email\n' + rows)).notes).toEqual(['c.csv: took the column "Email " (2 distinct addresses in the first rows; column 2, also "Email", has 2); pick another with --column 2.']);
+  });
+
+  it('--column NAME: the name as written (spaces around it aside) before one that is the same once normalised', async () => {
+    expect((await open('E-mail, Email \na@x.com,b@x.com\n', { column: 'email' })).layout.column).toBe(1);
+  });
+
+  it('--column NAME with a digit in it is a name: the row that has it is the header, wherever it is', async () => {
+    for (const name of ['Email2', '2nd Email']) {
+      expect(await open(`Ann,a@x.com\nName,${name}\nBob,b@x.com\n`, { column: name }), name).toMatchObject({ layout: { headerLine: 2, column: 1 }, values: ['a@x.com', 'b@x.com'] });
+    }
+  });
+
+  it('a plain list: --column " 1 " is 1, and its header may be named with spaces around it', async () => {
+    expect(await open('a@x.com\nb@x.com\n', { column: ' 1 ' })).toMatchObject({ layout: { header: null }, values: ['a@x.com', 'b@x.com'] });
+    expect(await open('Email \na@x.com\n', { column: 'email' })).toMatchObject({ layout: { header: ['Email '] }, values: ['a@x.com'] });
+  });
+
+  it('a value of 40 characters is shown whole in a refusal, a longer one cut', async () => {
+    const v40 = 'N'.repeat(40);
+    expect(await refusal(`Name,Email\n${v40},a@x.com\n`, { column: '1' })).toBe(
+      `c.csv: column 1 ("Name") holds no email addresses (its first rows hold "${v40}"); name the column that holds them with --column NAME or --column N.`,
+    );
+  });
+
+  it('--delimiter that splits nothing: the other delimiter is said when it is in every cell of the first 50, not in some only', async () => {
+    const rows = (n: number) => Array.from({ length: n }, (_, i) => `P${i},p${i}@x.com`);
+    const remedy = async (text: string) => (await refusal(text, { delimiter: ';', column: '1' }))!.replace(/.*; /, '');
+    expect(await remedy(['Name,Email', ...rows(55), 'Cy'].join('\n') + '\n')).toBe('its rows look split by ",": give --delimiter ",".');
+    expect(await remedy(['Name,Email', ...rows(5), 'Cy'].join('\n') + '\n')).toBe('name the column that holds them with --column NAME or --column N.');
   });
 });
