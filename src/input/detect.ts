@@ -155,8 +155,11 @@ function sniff(b: RowBatch, delimiter: string, tests: RowTests): Sniffed {
   const body = rows.slice(first, last + 1);
   const fit = body.filter((r) => r.length === width).length;
   // Under a first row of the table's width, narrower rows fit too when none is wider: Excel stops writing the
-  // delimiters of empty end cells after its first rows.
-  const loose = body[0]!.length === width && fit >= 2 && body.every((r) => r.length <= width) ? body.length : fit;
+  // delimiters of empty end cells after its first rows, and a column no row fills (or a header's trailing
+  // delimiter) leaves every row under the header short.
+  const head = body[0]!;
+  const named = fit === 1 && namesColumns(head) && !tests.itemLike(head);
+  const loose = head.length === width && (fit >= 2 || named) && body.every((r) => r.length <= width) ? body.length : fit;
   const itemRows = body.filter((r) => tests.hasItem(r)).length;
   return { delimiter, ...b, width, consistency: body.length ? loose / body.length : 0, firstFits: rows[0]!.length === width, itemRows };
 }

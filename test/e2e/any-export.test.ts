@@ -76,7 +76,7 @@ const shape = fc.record({
   delimiter: fc.constantFrom(',', ';', '\t', '|'),
   quoteAll: fc.boolean(),
   column: fc.nat(),
-  extra: fc.array(fc.constantFrom('Name', 'Phone', 'Company', 'Notes', 'City', 'Owner Email', 'Email Opt Out'), { maxLength: 4 }),
+  extra: fc.array(fc.constantFrom('Name', 'Phone', 'Company', 'Notes', 'City', 'Owner Email', 'Email Opt Out', 'Fax'), { maxLength: 4 }),
   // A report's title lines above the header (Salesforce: title, date, company, a blank line), or a note.
   preamble: fc.constantFrom(
     [],
@@ -86,6 +86,8 @@ const shape = fc.record({
   ),
   footer: fc.constantFrom('', '', 'Grand Totals', 'Grand Totals (9 records)', 'Copyright (c) 2024 Acme Corp'),
   dropTrailing: fc.boolean(),
+  // ...and from the first row on (a script's export; a column no row fills)
+  dropFromFirst: fc.boolean(),
   forms: fc.array(form, { minLength: 9, maxLength: 9 }),
   perLine: fc.array(fc.integer({ min: 1, max: 4 }), { minLength: 9, maxLength: 9 }),
   separator: fc.constantFrom(', ', '; ', ','),
@@ -144,6 +146,8 @@ function exportText(list: string[], s: Shape): { text: string; rows?: string[][]
         return 'owner@acme-staff.com';
       case 'Email Opt Out':
         return i % 2 ? 'true' : 'false';
+      case 'Fax':
+        return '';
       default:
         return written(addr, name(i), { ...s.forms[i % 9]!, kind: s.forms[i % 9]!.kind === 'angle' ? 'angle' : 'bare' });
     }
@@ -153,7 +157,7 @@ function exportText(list: string[], s: Shape): { text: string; rows?: string[][]
   list.forEach((addr, i) => {
     const cells = columns.map((c) => value(c, i, addr));
     // Excel stops writing the delimiters of empty end cells after its first rows.
-    if (s.dropTrailing && !s.quoteAll && i >= 3) while (cells.length > 1 && cells[cells.length - 1] === '') cells.pop();
+    if (s.dropTrailing && !s.quoteAll && i >= (s.dropFromFirst ? 0 : 3)) while (cells.length > 1 && cells[cells.length - 1] === '') cells.pop();
     rows.push(cells);
   });
   if (s.footer && s.withHeader) rows.push([], [s.footer]);
