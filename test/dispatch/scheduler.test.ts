@@ -1,7 +1,8 @@
 // The scheduler with a scripted client: batching, concurrency, the quota gate, retries, splits, --max-spend,
 // --wait, the circuit breaker; and every combination of them ends, paying for each item at most once.
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { getEventListeners } from 'node:events';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Client, Outcome } from '../../src/api/client.js';
 import { MAX_EMPTY_WINDOWS } from '../../src/dispatch/quota-gate.js';
 import { Scheduler, type SchedulerOptions, type WorkItem } from '../../src/dispatch/scheduler.js';
@@ -516,5 +517,250 @@ describe('any service', () => {
       ),
       { seed: 20260522, numRuns: 300 },
     );
+  });
+});
+
+/** A client whose requests wait until the test answers them, one by one, in the order they came. */
+function heldClient() {
+  const held: Array<{ items: string[]; signal: AbortSignal; answer(o: Outcome): void }> = [];
+  const client: Client = {
+    validate: (_e, _f, items, signal) =>
+      new Promise<Outcome>((resolve, reject) => {
+        held.push({ items, signal, answer: resolve });
+        signal.addEventListener('abort', () => reject(signal.reason), { once: true });
+      }),
+    close: async () => undefined,
+  };
+  return { client, held };
+}
+
+const tick = () => new Promise((r) => setTimeout(r, 5));
+
+describe('what the summary and the report count', () => {
+  it('requests (retries included), retries and items answered; progress after each batch is done', async () => {
+    const progress: Array<{ requests: number; retries: number; sent: number; inFlight: number }> = [];
+    let failedOnce = false;
+    const h = harness(
+      (it) => {
+        if (it.includes('u0@x.com') && !failedOnce) {
+          failedOnce = true;
+          return { type: 'retry', reason: 'HTTP 503', rate: {} };
+        }
+        return ok(it);
+      },
+      { concurrency: 1, onProgress: (s) => progress.push({ requests: s.requests, retries: s.retries, sent: s.sent, inFlight: s.inFlight }) },
+    );
+    const stats = await h.run(items(6));
+    expect(h.calls.length).toBe(3);
+    expect({ requests: stats.requests, retries: stats.retries, sent: stats.sent, inFlight: stats.inFlight }).toEqual({ requests: 3, retries: 1, sent: 6, inFlight: 0 });
+    expect(progress).toEqual([
+      { requests: 2, retries: 1, sent: 3, inFlight: 0 },
+      { requests: 3, retries: 1, sent: 6, inFlight: 0 },
+    ]);
+  });
+
+  it('requests in flight are counted while they are', async () => {
+    const { client, held } = heldClient();
+    const d = new Scheduler({ ...BASE, client, signal: new AbortController().signal, onResults: () => undefined });
+    for (const i of items(6)) d.push({ key: i, send: i });
+    await tick();
+    expect(d.stats.inFlight).toBe(2);
+    held[0]!.answer(ok(held[0]!.items));
+    await tick();
+    expect(d.stats.inFlight).toBe(1);
+    held[1]!.answer(ok(held[1]!.items));
+    const stats = await d.finish();
+    expect(stats.inFlight).toBe(0);
+  });
+
+  it('the latest rate-limit facts: each header as it last came, when it came, and when the quota resets', async () => {
+    let now = 0;
+    // As the header parser gives them: a header that was not there is a key holding undefined.
+    const none = { remaining: undefined, reset: undefined, retryAfter: undefined };
+    const rates = [{ ...none, remaining: 10 }, { ...none, reset: 60 }, { ...none, quota: 100, window: 3600 }, { ...none, retryAfter: 5 }, none];
+    const seen: Array<{ rateAt?: number; resetAt?: number }> = [];
+    const h = harness(
+      (it, call) => {
+        now = call * 1000;
+        return ok(it, rates[call - 1]);
+      },
+      { batchSize: 1, concurrency: 1, now: () => now, onProgress: (s) => seen.push({ rateAt: s.rateAt, resetAt: s.resetAt }) },
+    );
+    const stats = await h.run(items(5));
+    expect(stats.rate).toStrictEqual({ remaining: 10, reset: 60, quota: 100, window: 3600, retryAfter: 5 });
+    expect(seen).toEqual([
+      { rateAt: 1000, resetAt: undefined },
+      { rateAt: 2000, resetAt: 62_000 },
+      { rateAt: 3000, resetAt: 62_000 },
+      { rateAt: 4000, resetAt: 9000 },
+      { rateAt: 4000, resetAt: 9000 }, // an answer without rate-limit headers changes nothing
+    ]);
+  });
+
+  it('an answer without a usable status for some items says how many, in words', async () => {
+    const one = harness((it) => ({ type: 'ok', results: new Map(it.slice(1).map((i) => [i, 'ok'])), rate: {} }), { concurrency: 1 });
+    await one.run(items(3));
+    expect(one.d.lastFailure()).toBe("the service's answer had no usable status for 1 item");
+    const two = harness((it) => ({ type: 'ok', results: new Map(it.slice(2).map((i) => [i, 'ok'])), rate: {} }), { concurrency: 1 });
+    await two.run(items(3));
+    expect(two.d.lastFailure()).toBe("the service's answer had no usable status for 2 items");
+    expect([...two.results.values()]).toEqual(['error', 'error', 'ok']);
+  });
+});
+
+describe('the quota left, as the service counts it', () => {
+  it('one validation left: a batch of one item goes, then the run stops with the rest quota_exceeded', async () => {
+    const h = harness((it, call) => ok(it, { remaining: call === 1 ? 1 : 0 }), { concurrency: 1 });
+    const stats = await h.run(items(9));
+    expect(h.calls.map((c) => c.length)).toEqual([3, 1]);
+    expect(count(h.results, 'ok')).toBe(4);
+    expect(count(h.results, 'quota_exceeded')).toBe(5);
+    expect(stats.quotaStop).toBe('quota');
+  });
+
+  it('with requests in flight, a batch is cut to what the quota leaves once their items are taken off', async () => {
+    // The first answer says 4 left while 3 items are still in flight: the next batch holds 1.
+    const h = harness((it, call) => ok(it, { remaining: [4, 1, 0][call - 1] ?? 0 }), { concurrency: 2 });
+    const stats = await h.run(items(12));
+    expect(h.calls.map((c) => c.length)).toEqual([3, 3, 1]);
+    expect(count(h.results, 'ok')).toBe(7);
+    expect(count(h.results, 'quota_exceeded')).toBe(5);
+    expect(stats.quotaStop).toBe('quota');
+  });
+});
+
+describe('streaming: what waits for what', () => {
+  it('a batch goes as soon as it is full, without waiting for the next item', async () => {
+    const h = harness((it) => ok(it), { batchSize: 3 });
+    for (const i of items(3)) h.d.push({ key: i, send: i });
+    await new Promise((r) => setTimeout(r, 20));
+    expect(h.calls).toEqual([items(3)]);
+    await h.d.finish();
+  });
+
+  it('the queue ahead of the requests holds 2 × batch × concurrency items: reading waits for room until an answer comes', async () => {
+    const { client, held } = heldClient();
+    const results = new Map<string, string>();
+    const d = new Scheduler({ ...BASE, client, signal: new AbortController().signal, onResults: (rs) => rs.forEach(([i, s]) => results.set(i.send, s)) });
+    const list = items(30);
+    let pushed = 0;
+    while (d.queueHasRoom()) d.push({ key: list[pushed]!, send: list[pushed++]! });
+    expect(pushed).toBe(2 * 3 + 2 * 3 * 2); // two batches in flight, twelve queued
+    let room = false;
+    void d.whenQueueHasRoom().then(() => (room = true));
+    await tick();
+    expect(room).toBe(false);
+    held[0]!.answer(ok(held[0]!.items));
+    await tick();
+    expect(room).toBe(true);
+    for (; pushed < list.length; pushed++) {
+      d.push({ key: list[pushed]!, send: list[pushed]! });
+      await Promise.race([d.whenQueueHasRoom(), tick()]);
+    }
+    const done = d.finish();
+    for (let answered = 1; answered < 10; answered++) {
+      while (held.length <= answered) await tick();
+      held[answered]!.answer(ok(held[answered]!.items));
+    }
+    await done;
+    expect(results.size).toBe(30);
+    expect(held.length).toBe(10);
+  });
+
+  it('a refused key while reading waits for room: reading is freed and the run ends (auth)', async () => {
+    const { client, held } = heldClient();
+    const d = new Scheduler({ ...BASE, client, signal: new AbortController().signal, graceMs: 10, onResults: () => undefined });
+    const list = items(30);
+    let pushed = 0;
+    while (d.queueHasRoom()) d.push({ key: list[pushed]!, send: list[pushed++]! });
+    const room = d.whenQueueHasRoom();
+    held[0]!.answer({ type: 'auth' });
+    await room; // never waits for ever
+    expect(d.queueHasRoom()).toBe(true);
+    await expect(d.finish()).rejects.toMatchObject({ kind: 'auth' });
+    expect(held.length).toBe(2);
+  });
+
+  it('a finished run leaves no listener on the signal it was given', async () => {
+    const ac = new AbortController();
+    const h = harness((it) => ok(it), { signal: ac.signal });
+    await h.run(items(4));
+    expect(getEventListeners(ac.signal, 'abort')).toHaveLength(0);
+  });
+});
+
+describe('a signal', () => {
+  beforeEach(() => void vi.useFakeTimers());
+  afterEach(() => void vi.useRealTimers());
+
+  for (const [name, graceMs] of [
+    ['the default 3 s', undefined],
+    ['graceMs 500', 500],
+  ] as const) {
+    it(`requests in flight get ${name} to finish, then are cut: what came in time is kept, the rest has no status`, async () => {
+      const grace = graceMs ?? 3000;
+      const { client, held } = heldClient();
+      const ac = new AbortController();
+      const results = new Map<string, string>();
+      const d = new Scheduler({ ...BASE, client, signal: ac.signal, graceMs, onResults: (rs) => rs.forEach(([i, s]) => results.set(i.send, s)) });
+      for (const i of items(9)) d.push({ key: i, send: i });
+      const done = d.finish().catch((e: unknown) => e);
+      await vi.advanceTimersByTimeAsync(0);
+      expect(held.length).toBe(2);
+      ac.abort('SIGINT');
+      await vi.advanceTimersByTimeAsync(grace - 1);
+      held[0]!.answer(ok(held[0]!.items)); // within the grace
+      await vi.advanceTimersByTimeAsync(0);
+      expect(held[1]!.signal.aborted).toBe(false);
+      await vi.advanceTimersByTimeAsync(1);
+      expect(held[1]!.signal.aborted).toBe(true);
+      expect(await done).toMatchObject({ kind: 'interrupted' });
+      expect(held.length).toBe(2); // nothing new after the signal
+      expect(Object.fromEntries(results)).toEqual(Object.fromEntries(items(3).map((i) => [i, 'ok'])));
+    });
+  }
+});
+
+describe('--wait and a batch in its back-off', () => {
+  it('a batch backing off when a 429 starts the wait goes again once, after the reset; the wait is announced with its end', async () => {
+    const calls: string[][] = [];
+    const results = new Map<string, string>();
+    const waits: Array<[number, string]> = [];
+    let wake: () => void = () => undefined;
+    let sleeps = 0;
+    let resetPassed = false;
+    const d = new Scheduler({
+      ...BASE,
+      client: {
+        async validate(_e, _f, it) {
+          calls.push(it);
+          if (calls.length === 1) return { type: 'retry', reason: 'HTTP 503', rate: {} };
+          if (calls.length === 2) return { type: 'quota', rate: { remaining: 0, reset: 30 } };
+          return ok(it);
+        },
+        close: async () => undefined,
+      },
+      batchSize: 1,
+      wait: true,
+      signal: new AbortController().signal,
+      now: () => 1_000_000,
+      // The first batch's back-off ends while the quota wait is on; the wait ends later.
+      sleep: () => (sleeps++ === 0 ? new Promise<void>((r) => (wake = r)) : new Promise<void>((r) => setTimeout(() => r(void (resetPassed = true)), 20))),
+      onWait: (until, reason) => {
+        waits.push([until, reason]);
+        setImmediate(wake);
+      },
+      onResults: (rs: Array<[WorkItem, string]>) => {
+        expect(resetPassed).toBe(true);
+        rs.forEach(([i, s]) => results.set(i.send, s));
+      },
+    });
+    d.push({ key: 'a@x.com', send: 'a@x.com' });
+    d.push({ key: 'b@x.com', send: 'b@x.com' });
+    const stats = await d.finish();
+    expect(waits).toEqual([[1_031_000, 'quota']]);
+    expect(calls).toEqual([['a@x.com'], ['b@x.com'], ['a@x.com'], ['b@x.com']]);
+    expect(Object.fromEntries(results)).toEqual({ 'a@x.com': 'ok', 'b@x.com': 'ok' });
+    expect(stats.quotaStopped).toBe(false);
   });
 });
