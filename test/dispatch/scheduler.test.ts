@@ -178,6 +178,21 @@ describe('scheduler', () => {
     expect(h.results.size).toBe(4);
   });
 
+  it('later batches stay as small as the smallest split made them: a later split of a bigger batch does not grow them back', async () => {
+    // The 2-item batch is refused first (size 1 from then on), the 4-item batch after it (halves of 2).
+    const h = harness(
+      async (it) => {
+        if (it.length === 4) await new Promise((r) => setTimeout(r, 30));
+        return it.length > 1 ? { type: 'too-large', rate: {} } : ok(it);
+      },
+      { batchSize: 4, concurrency: 2 },
+    );
+    await h.run(items(6));
+    expect(h.calls.slice(0, 2).map((c) => c.length)).toEqual([4, 2]);
+    expect(h.calls.slice(2).map((c) => c.length)).toEqual([1, 1, 1, 1, 1, 1]);
+    expect(count(h.results, 'ok')).toBe(6);
+  });
+
   it('a missing item is error, not re-sent', async () => {
     const h = harness((it) => ({ type: 'ok', results: new Map(it.slice(1).map((i) => [i, 'ok'])), rate: {} }), { concurrency: 1 });
     await h.run(items(3));
