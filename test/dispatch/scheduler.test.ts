@@ -779,3 +779,211 @@ describe('--wait and a batch in its back-off', () => {
     expect(stats.quotaStopped).toBe(false);
   });
 });
+
+describe('batches stay full, and none is empty', () => {
+  it('a part-filled batch waits for more input even when an answer frees a request slot', async () => {
+    const h = harness((it) => ok(it), { batchSize: 3, concurrency: 1 });
+    for (const i of items(4)) h.d.push({ key: i, send: i });
+    await new Promise((r) => setTimeout(r, 30)); // the first batch is answered; its slot is free
+    expect(h.calls).toEqual([items(3)]);
+    for (const i of items(6).slice(4)) h.d.push({ key: i, send: i });
+    await h.d.finish();
+    expect(h.calls).toEqual([items(3), items(6).slice(3)]);
+  });
+
+  it('--max-spend spent while items wait in the queue: those it keeps back end quota_exceeded, and no empty request is sent', async () => {
+    // Spend 4, batches of 3, one request at a time: 3 items, then 1 of the next batch; the rest are capped.
+    const h = harness((it) => ok(it), { batchSize: 3, concurrency: 1, maxSpend: 4 });
+    const stats = await h.run(items(9));
+    expect(h.calls).toEqual([items(3), [items(4)[3]]]);
+    expect(count(h.results, 'ok')).toBe(4);
+    expect(count(h.results, 'quota_exceeded')).toBe(5);
+    expect(stats.capped).toBe(5);
+  });
+});
+
+describe('after the run stopped, an item pushed', () => {
+  it('once the quota stopped the run: ends quota_exceeded at once, and is not counted as held back by --max-spend', async () => {
+    const h = harness(() => ({ type: 'quota', rate: {} }), { batchSize: 3, concurrency: 1, maxSpend: 100 });
+    for (const i of items(3)) h.d.push({ key: i, send: i });
+    while (!h.d.stats.quotaStopped) await tick();
+    h.d.push({ key: 'late@x.com', send: 'late@x.com' });
+    expect(h.results.get('late@x.com')).toBe('quota_exceeded');
+    const stats = await h.d.finish();
+    expect(stats.capped).toBe(0);
+    expect(h.calls).toEqual([items(3)]);
+  });
+
+  it('once --max-spend is spent: ends quota_exceeded at once, counted as held back', async () => {
+    const h = harness((it) => ok(it), { batchSize: 3, concurrency: 1, maxSpend: 3 });
+    for (const i of items(3)) h.d.push({ key: i, send: i });
+    h.d.push({ key: 'late@x.com', send: 'late@x.com' });
+    expect(h.results.get('late@x.com')).toBe('quota_exceeded');
+    expect(h.d.stats.capped).toBe(1);
+    const stats = await h.d.finish();
+    expect(stats.capped).toBe(1);
+    expect(h.calls).toEqual([items(3)]);
+  });
+});
+
+describe('the quota count an answer in flight brings', () => {
+  it('nothing left after one answer while another is in flight: its answer is waited for, and a window that reset goes on', async () => {
+    const h = harness(
+      async (it, call) => {
+        if (call === 2) await new Promise((r) => setTimeout(r, 20));
+        return ok(it, { remaining: call === 1 ? 0 : 10 });
+      },
+      { concurrency: 2 },
+    );
+    const stats = await h.run(items(9));
+    expect(stats.quotaStopped).toBe(false);
+    expect(count(h.results, 'ok')).toBe(9);
+    expect(h.calls.map((c) => c.length)).toEqual([3, 3, 3]);
+  });
+});
+
+describe('what the run says went wrong', () => {
+  it('the reason of the last failure stays when answers that are fine, or a quota stop, come after it', async () => {
+    const h = harness(
+      (it, call) => (call === 1 ? { type: 'failed', reason: 'the service answered HTTP 400', rate: {} } : call === 4 ? { type: 'quota', rate: {} } : ok(it)),
+      { batchSize: 1, concurrency: 1, retries: 0 },
+    );
+    await h.run(items(5));
+    expect([...h.results.values()]).toEqual(['error', 'ok', 'ok', 'quota_exceeded', 'quota_exceeded']);
+    expect(h.d.lastFailure()).toBe('the service answered HTTP 400');
+  });
+
+  it('a 400 to every batch (not turned away) ends each batch error; the run goes on and ends normally', async () => {
+    const h = harness(() => ({ type: 'failed', reason: 'the service answered HTTP 400', rate: {} }), { concurrency: 1 });
+    const stats = await h.run(items(9));
+    expect(count(h.results, 'error')).toBe(9);
+    expect(h.calls.length).toBe(3);
+    expect(stats.quotaStopped).toBe(false);
+  });
+
+  it('a refused key: the one-line message that says what to do', async () => {
+    const h = harness(() => ({ type: 'auth' }));
+    await expect(h.run(items(3))).rejects.toMatchObject({
+      kind: 'auth',
+      message: 'The service refused the API key (401 Unauthorized); check it, or store a new one with idv auth login.',
+    });
+  });
+
+  it('the first cause that stopped the run is the one given: a refused key answered after the host tripped the breaker does not replace it', async () => {
+    const refused: Outcome = { type: 'unreachable', reason: 'network error (ECONNREFUSED)', rate: {} };
+    const h = harness(
+      async (_it, call) => {
+        if (call === 3) await new Promise((r) => setTimeout(r, 30));
+        return call === 3 ? { type: 'auth' } : refused;
+      },
+      { batchSize: 1, concurrency: 3, retries: 0 },
+    );
+    const err = await h.run(items(3)).catch((e: unknown) => e);
+    expect(err).toMatchObject({ kind: 'failed', message: expect.stringContaining('gave no answer to 2 requests in a row') });
+    expect(await h.d.fatal).toBe(err);
+  });
+
+  it('--wait: windows whose answers hold no usable status count as empty (an item without a status is no validation)', async () => {
+    const clock = fakeClock();
+    const h = harness(
+      (it) => ({ type: 'ok', results: new Map(it.slice(1).map((i) => [i, 'quota_exceeded'])), rate: { remaining: 0, reset: 0 } }),
+      { batchSize: 9, concurrency: 1, wait: true, now: clock.now, sleep: clock.sleep },
+    );
+    const stats = await h.run(items(9));
+    expect(stats.quotaStop).toBe('empty-windows');
+    expect(clock.slept).toEqual(Array(MAX_EMPTY_WINDOWS).fill(1000));
+  });
+});
+
+describe('a signal is heard at once', () => {
+  it('a reader waiting for room is freed at once, before the requests in flight end', async () => {
+    const { client, held } = heldClient();
+    const ac = new AbortController();
+    const d = new Scheduler({ ...BASE, client, signal: ac.signal, graceMs: 50, onResults: () => undefined });
+    const list = items(30);
+    let pushed = 0;
+    while (d.queueHasRoom()) d.push({ key: list[pushed]!, send: list[pushed++]! });
+    let room = false;
+    void d.whenQueueHasRoom().then(() => (room = true));
+    d.sendPartialBatches(true); // nothing can go (both slots taken): reading still waits
+    await tick();
+    expect(room).toBe(false);
+    ac.abort('SIGINT');
+    await Promise.resolve();
+    expect(room).toBe(true);
+    expect(held.every((r) => !r.signal.aborted)).toBe(true);
+    await expect(d.finish()).rejects.toMatchObject({ kind: 'interrupted' });
+    expect(held.length).toBe(2);
+  });
+
+  it('a signal during a back-off: the batch is not sent again, and its items get no status', async () => {
+    const ac = new AbortController();
+    const h = harness(() => ({ type: 'retry', reason: 'HTTP 503', rate: {} }), {
+      concurrency: 1,
+      signal: ac.signal,
+      graceMs: 10,
+      sleep: (_ms, signal) => new Promise((_r, reject) => signal.addEventListener('abort', () => reject(signal.reason), { once: true })),
+    });
+    for (const i of items(3)) h.d.push({ key: i, send: i });
+    while (h.calls.length === 0) await tick();
+    await tick();
+    ac.abort('SIGINT');
+    await expect(h.d.finish()).rejects.toMatchObject({ kind: 'interrupted' });
+    expect(h.calls).toEqual([items(3)]);
+    expect(h.results.size).toBe(0);
+  });
+
+  it('a signal during a --wait quota wait: the run ends interrupted, and the reset time it was waiting for is still told', async () => {
+    const ac = new AbortController();
+    const h = harness(() => ({ type: 'quota', rate: { remaining: 0, reset: 600 } }), {
+      concurrency: 1,
+      wait: true,
+      signal: ac.signal,
+      graceMs: 10,
+      now: () => 5_000,
+      sleep: (_ms, signal) => new Promise((_r, reject) => signal.addEventListener('abort', () => reject(signal.reason), { once: true })),
+      onWait: () => setImmediate(() => ac.abort('SIGINT')),
+    });
+    for (const i of items(3)) h.d.push({ key: i, send: i });
+    await expect(h.d.finish()).rejects.toMatchObject({ kind: 'interrupted' });
+    expect(h.d.stats.resetAt).toBe(605_000);
+    expect(h.calls).toEqual([items(3)]);
+  });
+
+  it('--concurrency 12: no warning of a possible listener leak (one listener per request in flight is none)', async () => {
+    const warnings: string[] = [];
+    const onWarning = (w: Error) => warnings.push(w.name);
+    process.on('warning', onWarning);
+    try {
+      const { client, held } = heldClient();
+      const d = new Scheduler({ ...BASE, client, batchSize: 1, concurrency: 12, signal: new AbortController().signal, onResults: () => undefined });
+      for (const i of items(12)) d.push({ key: i, send: i });
+      await tick();
+      expect(held.length).toBe(12);
+      for (const r of held) r.answer(ok(r.items));
+      await d.finish();
+      await tick();
+    } finally {
+      process.off('warning', onWarning);
+    }
+    expect(warnings).toEqual([]);
+  });
+
+  it('a request slower than the grace period is waited for when no signal came', async () => {
+    vi.useFakeTimers();
+    try {
+      const { client, held } = heldClient();
+      const results = new Map<string, string>();
+      const d = new Scheduler({ ...BASE, client, signal: new AbortController().signal, onResults: (rs) => rs.forEach(([i, s]) => results.set(i.send, s)) });
+      for (const i of items(3)) d.push({ key: i, send: i });
+      const done = d.finish();
+      await vi.advanceTimersByTimeAsync(60_000);
+      expect(held[0]!.signal.aborted).toBe(false);
+      held[0]!.answer(ok(held[0]!.items));
+      await done;
+      expect(results.size).toBe(3);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+});
