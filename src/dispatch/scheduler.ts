@@ -350,7 +350,7 @@ export class Scheduler<T extends WorkItem> {
   }
 
   private cutInFlightAfterGrace(): void {
-    setTimeout(() => this.hard.abort(this.o.signal.reason), this.o.graceMs ?? 3000).unref?.();
+    setTimeout(() => this.hard.abort(this.o.signal.reason), this.o.graceMs ?? 3000).unref();
   }
 
   private end(items: T[], status: string): void {
