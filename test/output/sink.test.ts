@@ -7,8 +7,10 @@ import { chmod, lstat, mkdtemp, readdir, readFile, readlink, rm, stat, symlink, 
 import { promises as fsp, createReadStream } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
-import { fileSink, outputSink, type Sink } from '../../src/output/sink.js';
+import { createServer } from 'node:net';
+import { PassThrough, Writable } from 'node:stream';
+import { fileSink, isStdout, outputSink, stdoutSink, type Sink } from '../../src/output/sink.js';
+import { removeTempFilesNow } from '../../src/temp-files.js';
 
 let dir: string;
 beforeEach(async () => {
@@ -245,5 +247,197 @@ describe('devices, FIFOs and standard output are written in place', () => {
       expect([given, text, sink.name]).toEqual([given, 'email,status\n', 'standard output']);
     }
     expect(await entries()).toEqual([]);
+  });
+});
+
+describe('which output is standard output', () => {
+  it('none, "-", and the paths that name descriptor 1; not other descriptors, nor paths that merely end like them', () => {
+    const rows: Array<[string | undefined, boolean]> = [
+      [undefined, true],
+      ['-', true],
+      ['/dev/stdout', true],
+      ['/dev/fd/1', true],
+      ['/proc/self/fd/1', true],
+      ['/dev/stderr', false],
+      ['/dev/fd/10', false],
+      ['/proc/self/fd/12', false],
+      ['out.csv', false],
+      ['dev/stdout', false], // relative: a file in ./dev
+      ['/dev/stdout.csv', false],
+    ];
+    expect(rows.map(([given]) => [given, isStdout(given, '/home/u')])).toEqual(rows);
+  });
+});
+
+/** A standard output that keeps each block it is handed, as it is handed. */
+function recordingStdout() {
+  const blocks: string[] = [];
+  const stream = new Writable({
+    write(chunk: Buffer, _enc, cb) {
+      blocks.push(chunk.toString('latin1'));
+      cb();
+    },
+  });
+  return { stream, blocks };
+}
+
+describe('standard output is written in blocks', () => {
+  it('small writes are gathered into one block, handed over when the output is put in place', async () => {
+    const { stream, blocks } = recordingStdout();
+    const sink = outputSink(undefined, { stdout: stream, signal: new AbortController().signal, cwd: null });
+    await sink.write('email,status\n');
+    await sink.write('a@example.com,ok\n');
+    expect(blocks).toEqual([]);
+    await sink.commit();
+    expect(blocks).toEqual(['email,status\na@example.com,ok\n']);
+  });
+
+  it('a block goes as soon as it holds 64 KiB, not a byte before', async () => {
+    const { stream, blocks } = recordingStdout();
+    const sink = stdoutSink(stream);
+    await sink.write('x'.repeat(64 * 1024 - 1));
+    expect(blocks).toEqual([]);
+    await sink.write('y');
+    expect(blocks.map((b) => b.length)).toEqual([64 * 1024]);
+    await sink.write('z');
+    await sink.prepare();
+    expect(blocks.map((b) => b.length)).toEqual([64 * 1024, 1]);
+  });
+
+  it('live (a stream read as it comes): each write goes at once', async () => {
+    const { stream, blocks } = recordingStdout();
+    const sink = stdoutSink(stream, undefined, true);
+    await sink.write('email,status\n');
+    await sink.write('a@example.com,ok\n');
+    expect(blocks).toEqual(['email,status\n', 'a@example.com,ok\n']);
+  });
+
+  it('bytes (a workbook) go after the text before them, as they are', async () => {
+    const { stream, blocks } = recordingStdout();
+    const sink = stdoutSink(stream);
+    await sink.write('abc');
+    await sink.write(new Uint8Array([0x50, 0x4b, 0x03, 0x04]));
+    await sink.write('def');
+    await sink.prepare();
+    expect(blocks).toEqual(['abc', 'PK\x03\x04', 'def']);
+  });
+
+  it('a reader that went away (EPIPE) is no error: the sink says it is closed, and nothing more is handed over', async () => {
+    let handed = 0;
+    const stream = new Writable({
+      write(_chunk, _enc, cb) {
+        handed++;
+        cb(Object.assign(new Error('write EPIPE'), { code: 'EPIPE' }));
+      },
+    });
+    const sink = stdoutSink(stream, undefined, true);
+    expect(sink.closed).toBe(false);
+    await sink.write('a\n');
+    await new Promise((r) => setImmediate(r));
+    expect(sink.closed).toBe(true);
+    await sink.write('b\n');
+    await sink.commit();
+    expect(handed).toBe(1);
+  });
+
+  it('a standard output that fails for another reason (a full disk) is an error in one line, at the write and at the end', async () => {
+    const stream = new Writable({
+      write(_chunk, _enc, cb) {
+        cb(Object.assign(new Error('write ENOSPC'), { code: 'ENOSPC' }));
+      },
+    });
+    const sink = stdoutSink(stream, undefined, true);
+    await sink.write('a\n').catch(() => undefined);
+    await new Promise((r) => setImmediate(r));
+    expect(sink.closed).toBe(false);
+    const message = 'Cannot write to standard output: no space left on the device (ENOSPC).';
+    await expect(sink.write('b\n')).rejects.toMatchObject({ kind: 'failed', message });
+    await expect(sink.commit()).rejects.toMatchObject({ kind: 'failed', message });
+  });
+
+  it('a reader that stops reading holds no stopped run: the signal ends the wait for it to drain', async () => {
+    const stream = new Writable({ highWaterMark: 1, write: () => undefined }); // never reads
+    const ac = new AbortController();
+    const sink = stdoutSink(stream, ac.signal, true);
+    let done = false;
+    const p = sink.write('a\n').then(() => (done = true));
+    await new Promise((r) => setTimeout(r, 10));
+    expect(done).toBe(false);
+    ac.abort();
+    await p;
+    expect(done).toBe(true);
+    await sink.write('b\n'); // the run is stopping: no wait at all
+  });
+
+  it('a reader that closes while idv waits for it to drain ends the wait', async () => {
+    const stream = new Writable({ highWaterMark: 1, write: () => undefined });
+    const sink = stdoutSink(stream, new AbortController().signal, true);
+    const p = sink.write('a\n');
+    await new Promise((r) => setTimeout(r, 10));
+    stream.destroy();
+    await p;
+    expect(stream.listenerCount('drain')).toBe(0);
+    expect(stream.listenerCount('close')).toBe(0);
+  });
+});
+
+describe('what cannot be written is refused by ready(), in one line', () => {
+  it('a folder', async () => {
+    const err = await failure(fileSink(dir).ready());
+    expect(err).toMatchObject({ kind: 'failed', message: `Cannot write ${dir}: it is a folder (EISDIR); give a file name.` });
+  });
+
+  it('a socket', async () => {
+    const path = join(dir, 'sock');
+    const server = createServer();
+    await new Promise<void>((r) => server.listen(path, r));
+    try {
+      const err = await failure(fileSink(path).ready());
+      expect(err).toMatchObject({ kind: 'failed', message: `Cannot write ${path}: it is a socket; give a file, a character device or a FIFO.` });
+    } finally {
+      await new Promise((r) => server.close(r));
+    }
+  });
+
+  it('a path through a file (a file where a folder should be): the cause, and nothing made', async () => {
+    await writeFile(join(dir, 'list.csv'), 'a\n');
+    const path = join(dir, 'list.csv', 'out.csv');
+    const err = await failure(fileSink(path).ready());
+    expect(err).toMatchObject({ kind: 'failed', message: `Cannot write ${path}: a part of the path is not a folder (ENOTDIR).` });
+    expect(await entries()).toEqual(['list.csv']);
+  });
+
+  it('a link named like a descriptor path (…/dev/stdout) is a link all the same: refused, its target untouched', async () => {
+    await fsp.mkdir(join(dir, 'dev'));
+    await writeFile(join(dir, 'target.csv'), 'kept\n');
+    await symlink(join(dir, 'target.csv'), join(dir, 'dev', 'stdout'));
+    const err = await failure(fileSink(join(dir, 'dev', 'stdout')).ready());
+    expect(err.message).toMatch(/: it is a symbolic link \(to .*target\.csv\); idv neither writes through a link nor replaces one/);
+    expect(await readFile(join(dir, 'target.csv'), 'utf8')).toBe('kept\n');
+  });
+});
+
+describe('a replaced file, once in place', () => {
+  it('commit() a second time does nothing, and abort() after it leaves the new file in place', async () => {
+    const path = join(dir, 'out.csv');
+    const sink = fileSink(path);
+    await writeThrough(sink, 'new\n');
+    await sink.commit();
+    await sink.abort();
+    expect(await readFile(path, 'utf8')).toBe('new\n');
+    expect(await entries()).toEqual(['out.csv']);
+  });
+
+  it('a process ending at once (a second Ctrl-C) while the file is written removes its temporary file', async () => {
+    const path = join(dir, 'out.csv');
+    await writeFile(path, 'old\n');
+    const sink = fileSink(path);
+    await sink.ready();
+    await sink.write('new\n');
+    expect((await entries()).length).toBe(2);
+    removeTempFilesNow();
+    expect(await entries()).toEqual(['out.csv']);
+    expect(await readFile(path, 'utf8')).toBe('old\n');
+    await sink.abort();
   });
 });
