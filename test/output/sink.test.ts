@@ -441,3 +441,48 @@ describe('a replaced file, once in place', () => {
     await sink.abort();
   });
 });
+
+describe('devices and FIFOs: nothing lost, nothing left open', () => {
+  /** Descriptors of this process open on `path`. */
+  async function openOn(path: string): Promise<number> {
+    const fds = await readdir('/proc/self/fd');
+    const targets = await Promise.all(fds.map((fd) => readlink(`/proc/self/fd/${fd}`).catch(() => '')));
+    return targets.filter((t) => t === path).length;
+  }
+
+  it('a device written and put in place, or given up, keeps no descriptor open', async () => {
+    const path = isRoot ? join(dir, 'null') : '/dev/null';
+    if (isRoot) execFileSync('mknod', ['-m', '666', path, 'c', '1', '3']);
+    const before = await openOn(path);
+    const done = fileSink(path);
+    await writeThrough(done, 'a\n');
+    expect(await openOn(path)).toBe(before);
+    const given = fileSink(path);
+    await given.ready();
+    await given.write('a\n');
+    expect(await openOn(path)).toBe(before + 1);
+    await given.abort();
+    expect(await openOn(path)).toBe(before);
+  });
+
+  it('a FIFO with a slow reader gets the last records too (the end waits for them to be handed over)', async () => {
+    const path = join(dir, 'pipe');
+    execFileSync('mkfifo', [path]);
+    const chunks: Buffer[] = [];
+    const reader = new Promise<string>((resolve, reject) => {
+      const s = createReadStream(path, { highWaterMark: 4096 });
+      s.on('data', (c) => {
+        chunks.push(c as Buffer);
+        s.pause();
+        setTimeout(() => s.resume(), 1);
+      });
+      s.on('end', () => resolve(Buffer.concat(chunks).toString()));
+      s.on('error', reject);
+    });
+    // Two full blocks, then a last one small enough to be taken without waiting: it must still arrive.
+    const text = Array.from({ length: 4_099 }, (_, i) => `user${String(i).padStart(12, '0')}@example.com,ok\n`);
+    expect(text.join('').length).toBe(2 * 64 * 1024 + 96);
+    await writeThrough(fileSink(path), ...text);
+    expect(await reader).toBe(text.join(''));
+  });
+});
