@@ -486,3 +486,43 @@ describe('devices and FIFOs: nothing lost, nothing left open', () => {
     expect(await reader).toBe(text.join(''));
   });
 });
+
+describe('a file sink before and after ready()', () => {
+  it('its temporary file (where a workbook is built) is beside the file once ready, none before, none for a device', async () => {
+    const path = join(dir, 'out.xlsx');
+    const sink = fileSink(path);
+    expect(sink.tempPath).toBeUndefined();
+    await sink.abort(); // given up before it was opened: nothing to do, no error
+    const ready = fileSink(path);
+    await ready.ready();
+    expect(ready.tempPath).toMatch(/\/\.out\.xlsx\.[0-9a-f]{8}\.tmp$/);
+    expect(await entries()).toEqual([ready.tempPath!.slice(dir.length + 1)]);
+    await ready.abort();
+    const device = fileSink('/dev/null');
+    await device.ready();
+    expect(device.tempPath).toBeUndefined();
+    await device.abort();
+  });
+});
+
+describe('a device that fails', () => {
+  it('a full device: gathered writes fail when the output is put in place; live ones at once', async () => {
+    const gathered = fileSink('/dev/full');
+    await gathered.ready();
+    await gathered.write('a\n');
+    await expect(gathered.commit()).rejects.toMatchObject({ kind: 'failed', message: 'Cannot write /dev/full: no space left on the device (ENOSPC).' });
+    await gathered.abort();
+    const live = fileSink('/dev/full', undefined, true);
+    await live.ready();
+    await expect(live.write('a\n')).rejects.toMatchObject({ kind: 'failed', message: 'Cannot write /dev/full: no space left on the device (ENOSPC).' });
+    await live.abort();
+  });
+
+  it.runIf(isRoot)('a device with no driver behind it: one line naming the cause, no signal needed', async () => {
+    const path = join(dir, 'nodriver');
+    execFileSync('mknod', ['-m', '666', path, 'c', '240', '0']);
+    const err = await failure(fileSink(path).ready());
+    expect(err).toMatchObject({ kind: 'failed', message: `Cannot write ${path}: no such device or address (ENXIO).` });
+    expect((await lstat(path)).isCharacterDevice()).toBe(true);
+  });
+});
