@@ -4,12 +4,13 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { execFileSync } from 'node:child_process';
 import { chmod, lstat, mkdtemp, readdir, readFile, readlink, rm, stat, symlink, writeFile } from 'node:fs/promises';
-import { promises as fsp, createReadStream } from 'node:fs';
+import { promises as fsp, closeSync, createReadStream, openSync } from 'node:fs';
+import { getEventListeners } from 'node:events';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createServer } from 'node:net';
 import { PassThrough, Writable } from 'node:stream';
-import { fileSink, isStdout, outputSink, stdoutSink, type Sink } from '../../src/output/sink.js';
+import { fileSink, isStdout, outputSink, stdoutSink, writeChunk, type Sink } from '../../src/output/sink.js';
 import { removeTempFilesNow } from '../../src/temp-files.js';
 
 let dir: string;
@@ -336,6 +337,7 @@ describe('standard output is written in blocks', () => {
     await new Promise((r) => setImmediate(r));
     expect(sink.closed).toBe(true);
     await sink.write('b\n');
+    await sink.write(new Uint8Array([1, 2]));
     await sink.commit();
     expect(handed).toBe(1);
   });
@@ -371,13 +373,16 @@ describe('standard output is written in blocks', () => {
 
   it('a reader that closes while idv waits for it to drain ends the wait', async () => {
     const stream = new Writable({ highWaterMark: 1, write: () => undefined });
-    const sink = stdoutSink(stream, new AbortController().signal, true);
+    const ac = new AbortController();
+    const sink = stdoutSink(stream, ac.signal, true);
+    const errorListeners = stream.listenerCount('error');
     const p = sink.write('a\n');
     await new Promise((r) => setTimeout(r, 10));
     stream.destroy();
     await p;
-    expect(stream.listenerCount('drain')).toBe(0);
-    expect(stream.listenerCount('close')).toBe(0);
+    // the wait's listeners are gone with it: a long run waits thousands of times
+    expect([stream.listenerCount('drain'), stream.listenerCount('close'), stream.listenerCount('error')]).toEqual([0, 0, errorListeners]);
+    expect(getEventListeners(ac.signal, 'abort')).toHaveLength(0);
   });
 });
 
@@ -524,5 +529,52 @@ describe('a device that fails', () => {
     const err = await failure(fileSink(path).ready());
     expect(err).toMatchObject({ kind: 'failed', message: `Cannot write ${path}: no such device or address (ENXIO).` });
     expect((await lstat(path)).isCharacterDevice()).toBe(true);
+  });
+});
+
+describe('what a sink says of itself', () => {
+  it('only standard output is closed by its reader, and only a replaced file counts as replaced', async () => {
+    const file = fileSink(join(dir, 'out.csv'));
+    await writeThrough(file, 'a\n');
+    const device = fileSink('/dev/null');
+    await writeThrough(device, 'a\n');
+    const stdout = stdoutSink(new PassThrough());
+    expect([file.closed, file.replaces, device.closed, device.replaces, stdout.closed, stdout.replaces]).toEqual([false, true, false, false, false, false]);
+  });
+
+  it('a workbook\'s rows handed to a text sink: an error naming the sink, nothing written', async () => {
+    const { stream, blocks } = recordingStdout();
+    const sink = stdoutSink(stream, undefined, true);
+    expect(() => writeChunk(sink, { rows: [] } as never)).toThrow('standard output takes no workbook rows');
+    expect(blocks).toEqual([]);
+  });
+});
+
+describe('descriptor paths are written in place, through to what they name', () => {
+  for (const form of ['/dev/fd/', '/proc/self/fd/']) {
+    it(`${form}N for a descriptor the caller opened (N of two digits or more)`, async () => {
+      const target = join(dir, 'target.csv');
+      const fds = Array.from({ length: 12 }, () => openSync(target, 'w')); // the last one numbered 10 or more
+      const fd = fds.at(-1)!;
+      try {
+        expect(fd).toBeGreaterThanOrEqual(10);
+        const sink = fileSink(`${form}${fd}`);
+        await writeThrough(sink, 'email,status\n');
+        expect(sink.replaces).toBe(false);
+        expect(await readFile(target, 'utf8')).toBe('email,status\n');
+        expect(await entries()).toEqual(['target.csv']);
+      } finally {
+        for (const f of fds) closeSync(f);
+      }
+    });
+  }
+});
+
+describe('a new file in a folder that does not exist', () => {
+  it('refused by ready() in one line, saying nothing was written', async () => {
+    const path = join(dir, 'missing', 'out.csv');
+    const err = await failure(fileSink(path).ready());
+    expect(err).toMatchObject({ kind: 'failed', message: `Cannot write ${path}: no such folder (ENOENT); nothing was written.` });
+    expect(await entries()).toEqual([]);
   });
 });
