@@ -578,3 +578,30 @@ describe('a new file in a folder that does not exist', () => {
     expect(await entries()).toEqual([]);
   });
 });
+
+describe('a path that changes as it is opened', () => {
+  it('a device when looked at, a regular file when opened: refused in one line, the file untouched', async () => {
+    const path = join(dir, 'out.csv');
+    await writeFile(path, 'kept\n');
+    const realLstat = fsp.lstat.bind(fsp);
+    vi.spyOn(fsp, 'lstat').mockImplementation(((p: string) => realLstat(p === path ? '/dev/null' : p)) as typeof fsp.lstat);
+    const err = await failure(fileSink(path).ready());
+    expect(err).toMatchObject({ kind: 'failed', message: `Cannot write ${path}: it changed as it was opened.` });
+    expect(await readFile(path, 'utf8')).toBe('kept\n');
+  });
+
+  it('a FIFO given up while its reader waits: the reader is let go (its end comes: the write end is closed)', async () => {
+    const path = join(dir, 'pipe');
+    execFileSync('mkfifo', [path]);
+    let ended = false;
+    const reader = createReadStream(path);
+    reader.on('data', () => undefined);
+    const end = new Promise<void>((r) => reader.on('close', () => r(void (ended = true))));
+    const sink = fileSink(path);
+    await sink.ready();
+    await sink.write('a\n');
+    await sink.abort();
+    await Promise.race([end, new Promise((r) => setTimeout(r, 2000))]);
+    expect(ended).toBe(true);
+  });
+});
