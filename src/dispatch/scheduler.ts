@@ -341,7 +341,10 @@ export class Scheduler<T extends WorkItem> {
     this.gate.note(rate, at);
   }
 
-  /** The run cannot go on: no new request; those in flight get the grace period. Called at a batch's end, which then wakes those waiting. */
+  /**
+   * The run cannot go on: no new request; those in flight get the grace period. Called at a batch's end, which
+   * then wakes those waiting.
+   */
   private stop(err: IdvError): void {
     if (this.failure) return;
     this.failure = err;
