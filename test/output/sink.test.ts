@@ -125,6 +125,24 @@ describe('a write failure names its real cause and leaves the file as it was', (
     });
   }
 
+  it('a full disk fails the write that meets it, not only the end: the run can stop before it pays for more', async () => {
+    const path = join(dir, 'out.csv');
+    await failWritesAfter(100_000, 'ENOSPC');
+    const sink = fileSink(path);
+    await sink.ready();
+    let failedAt: number | null = null;
+    for (let i = 0; i < 10_000 && failedAt === null; i++) {
+      await sink.write('someone@example.com,ok\n').catch((err: Error) => {
+        failedAt = i;
+        expect(err.message).toBe(`Cannot write ${path}: no space left on the device (ENOSPC); nothing was written.`);
+      });
+    }
+    await sink.abort();
+    // the second block of 64 KiB (or just over: whole lines) is the one the disk refuses
+    expect(failedAt).toBe(2 * Math.ceil((64 * 1024) / 'someone@example.com,ok\n'.length) - 1);
+    expect(await entries()).toEqual([]);
+  });
+
   it('a failure the disk reports only when the file is flushed (a quota over NFS): the same', async () => {
     const path = join(dir, 'out.csv');
     await writeFile(path, 'old\n');
