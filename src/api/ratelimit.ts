@@ -24,14 +24,17 @@ export const MAX_RESET_SECONDS = 32 * 86_400;
 
 type Params = Map<string, string>;
 
+/** A quoted string's content; anything else as it is. */
+const unquote = (text: string): string => text.replace(/^"(.*)"$/, '$1');
+
 /** Parse a structured-field list into (name, params) members. */
 function members(value: string): Array<{ name: string; params: Params }> {
   const out: Array<{ name: string; params: Params }> = [];
   for (const member of value.split(',')) {
     const parts = member.split(';').map((part) => part.trim());
-    const head = parts.shift() ?? '';
+    const head = parts.shift()!; // split() gives at least one part
     const params: Params = new Map();
-    let name = head.replace(/^"(.*)"$/, '$1');
+    let name = unquote(head);
     if (head.includes('=')) {
       // the older form without a name: limit=50, remaining=49, reset=3599
       parts.unshift(head);
@@ -40,7 +43,7 @@ function members(value: string): Array<{ name: string; params: Params }> {
     for (const part of parts) {
       const eq = part.indexOf('=');
       if (eq === -1) continue;
-      params.set(part.slice(0, eq).trim().toLowerCase(), part.slice(eq + 1).trim().replace(/^"(.*)"$/, '$1'));
+      params.set(part.slice(0, eq).trim().toLowerCase(), unquote(part.slice(eq + 1).trim()));
     }
     out.push({ name, params });
   }

@@ -64,12 +64,11 @@ export function decide(outcome: Outcome, size: number, attempt: number, over: nu
 }
 
 /**
- * How long --wait waits for the quota to reset, or null when it cannot: the reset time is unknown, or the
- * wait would pass --max-wait (`leftMs`: what --max-wait still allows). A second is added, so that the
- * first request after the wait finds the new window open.
+ * How long --wait waits for the quota to reset at `resetAt`, or null when it cannot: the wait would pass
+ * --max-wait (`leftMs`: what --max-wait still allows). A second is added, so that the first request after
+ * the wait finds the new window open. (An unknown reset time is no wait: the quota gate stops before asking.)
  */
-export function quotaWaitMs(resetAt: number | undefined, now: number, leftMs: number): number | null {
-  if (resetAt === undefined) return null;
+export function quotaWaitMs(resetAt: number, now: number, leftMs: number): number | null {
   const ms = Math.max(0, resetAt - now) + 1000;
   return ms <= leftMs ? ms : null;
 }

@@ -34,7 +34,8 @@ export class QuotaGate {
   /** Validations left, from the latest RateLimit header (items in flight not yet taken off). */
   private budget: number | undefined;
   private waits = 0;
-  private validatedSinceWait = 0;
+  /** Whether the service validated anything since the last wait. */
+  private validatedSinceWait = false;
   private emptyWindows = 0;
 
   constructor(private readonly o: QuotaGateOptions) {}
@@ -54,7 +55,7 @@ export class QuotaGate {
 
   /** Items the service validated (answered with a status, not quota_exceeded). */
   validated(n: number): void {
-    this.validatedSinceWait += n;
+    if (n > 0) this.validatedSinceWait = true;
   }
 
   /** The quota is used up at `now`: how long to wait for the reset, or why the run stops; null when already waiting or stopped. */
@@ -72,7 +73,7 @@ export class QuotaGate {
     this.waiting = false;
     this.waitedMs += ms;
     this.waits++;
-    this.validatedSinceWait = 0;
+    this.validatedSinceWait = false;
     if (slept) {
       this.budget = undefined;
       this.resetAt = undefined;
@@ -81,7 +82,7 @@ export class QuotaGate {
 
   private next(now: number): WhenUsedUp {
     if (!this.o.wait) return { stop: 'quota' };
-    this.emptyWindows = this.waits > 0 && this.validatedSinceWait === 0 ? this.emptyWindows + 1 : 0;
+    this.emptyWindows = this.waits > 0 && !this.validatedSinceWait ? this.emptyWindows + 1 : 0;
     if (this.emptyWindows >= MAX_EMPTY_WINDOWS) return { stop: 'empty-windows' };
     if (this.resetAt === undefined) return { stop: 'no-reset' };
     const ms = quotaWaitMs(this.resetAt, now, (this.o.maxWaitMs ?? WAIT_CEILING_MS) - this.waitedMs);

@@ -105,9 +105,9 @@ export class Scheduler<T extends WorkItem> {
     this.stats = liveStats(this.gate, this.cap);
     this.fatal = new Promise((resolve) => (this.reportFatal = resolve));
     setMaxListeners(0, this.hard.signal); // one listener per request in flight: --concurrency 20 is not a leak
-    // An interrupt that came before the scheduler (Ctrl-C while the cache loads) stops it at once.
-    if (o.signal.aborted) this.onInterrupt();
-    else o.signal.addEventListener('abort', this.onInterrupt, { once: true });
+    // An interrupt that came before the scheduler (Ctrl-C while the cache loads) fires no event: maySend() and
+    // halted() read the signal itself, so nothing is sent, and there is nothing in flight to cut.
+    o.signal.addEventListener('abort', this.onInterrupt, { once: true });
   }
 
   /** Queue an item; when queueHasRoom() turns false, wait for whenQueueHasRoom() before pushing more. */
@@ -308,13 +308,15 @@ export class Scheduler<T extends WorkItem> {
     return !this.halted() && !this.gate.waiting;
   }
 
-  /** The quota is used up (429, quota_exceeded, or nothing left to send with): wait for the reset (--wait), or stop. */
+  /**
+   * The quota is used up (429, quota_exceeded, or nothing left to send with): wait for the reset (--wait), or stop.
+   * Called from fillSlots() or a batch's end, which then wake those waiting.
+   */
   private quotaUsedUp(): void {
     const next = this.gate.usedUp(this.now());
     if (next === null) return;
     if ('waitMs' in next) return this.waitForReset(next.waitMs);
     this.end(this.queue.take(this.queue.length), QUOTA_EXCEEDED);
-    this.wakeWaiters();
   }
 
   private waitForReset(ms: number): void {
@@ -339,17 +341,19 @@ export class Scheduler<T extends WorkItem> {
     this.gate.note(rate, at);
   }
 
-  /** The run cannot go on: no new request; those in flight get the grace period. */
+  /**
+   * The run cannot go on: no new request; those in flight get the grace period. Called at a batch's end, which
+   * then wakes those waiting.
+   */
   private stop(err: IdvError): void {
     if (this.failure) return;
     this.failure = err;
     this.reportFatal(err);
     this.cutInFlightAfterGrace();
-    this.wakeWaiters();
   }
 
   private cutInFlightAfterGrace(): void {
-    setTimeout(() => this.hard.abort(this.o.signal.reason), this.o.graceMs ?? 3000).unref?.();
+    setTimeout(() => this.hard.abort(this.o.signal.reason), this.o.graceMs ?? 3000).unref();
   }
 
   private end(items: T[], status: string): void {

@@ -53,6 +53,21 @@ describe('parseRateHeaders', () => {
     expect(parseRateHeaders(headers({ ratelimit: `"validations";r=0;t=${MAX_RESET_SECONDS + 1}` })).reset).toBeUndefined();
     expect(parseRetryAfter(String(MAX_RESET_SECONDS))).toBe(MAX_RESET_SECONDS);
   });
+  it('a figure with stray quotes around part of it is none: only a whole quoted value is unquoted', () => {
+    expect(parseRateHeaders(headers({ ratelimit: '"validations";r=1"2";t="3"0', 'ratelimit-policy': '"validations";q=5"0";w="36"00' }))).toEqual({
+      remaining: undefined,
+      reset: undefined,
+      quota: undefined,
+      window: undefined,
+      retryAfter: undefined,
+    });
+  });
+  it('a policy name with stray quotes is not "validations": the first member with figures is read', () => {
+    expect(parseRateHeaders(headers({ ratelimit: '"burst";r=1;t=1, x"validations";r=5;t=10, "validations"x;r=6;t=20' }))).toMatchObject({ remaining: 1, reset: 1 });
+  });
+  it('a member with bare flags and no figures is passed over for the first that has them', () => {
+    expect(parseRateHeaders(headers({ ratelimit: '"burst";unlimited, "default";r=7;t=30' }))).toMatchObject({ remaining: 7, reset: 30 });
+  });
   it('ignores garbage', () => {
     expect(parseRateHeaders(headers({ ratelimit: 'nonsense;;;=', 'retry-after': 'soon' }))).toMatchObject({
       remaining: undefined,

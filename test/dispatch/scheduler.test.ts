@@ -1,7 +1,8 @@
 // The scheduler with a scripted client: batching, concurrency, the quota gate, retries, splits, --max-spend,
 // --wait, the circuit breaker; and every combination of them ends, paying for each item at most once.
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { getEventListeners } from 'node:events';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Client, Outcome } from '../../src/api/client.js';
 import { MAX_EMPTY_WINDOWS } from '../../src/dispatch/quota-gate.js';
 import { Scheduler, type SchedulerOptions, type WorkItem } from '../../src/dispatch/scheduler.js';
@@ -175,6 +176,21 @@ describe('scheduler', () => {
     await h.run(items(4));
     expect(h.calls.map((c) => c.length)).toEqual([4, 2, 1, 1, 1, 1]);
     expect(h.results.size).toBe(4);
+  });
+
+  it('later batches stay as small as the smallest split made them: a later split of a bigger batch does not grow them back', async () => {
+    // The 2-item batch is refused first (size 1 from then on), the 4-item batch after it (halves of 2).
+    const h = harness(
+      async (it) => {
+        if (it.length === 4) await new Promise((r) => setTimeout(r, 30));
+        return it.length > 1 ? { type: 'too-large', rate: {} } : ok(it);
+      },
+      { batchSize: 4, concurrency: 2 },
+    );
+    await h.run(items(6));
+    expect(h.calls.slice(0, 2).map((c) => c.length)).toEqual([4, 2]);
+    expect(h.calls.slice(2).map((c) => c.length)).toEqual([1, 1, 1, 1, 1, 1]);
+    expect(count(h.results, 'ok')).toBe(6);
   });
 
   it('a missing item is error, not re-sent', async () => {
@@ -516,5 +532,458 @@ describe('any service', () => {
       ),
       { seed: 20260522, numRuns: 300 },
     );
+  });
+});
+
+/** A client whose requests wait until the test answers them, one by one, in the order they came. */
+function heldClient() {
+  const held: Array<{ items: string[]; signal: AbortSignal; answer(o: Outcome): void }> = [];
+  const client: Client = {
+    validate: (_e, _f, items, signal) =>
+      new Promise<Outcome>((resolve, reject) => {
+        held.push({ items, signal, answer: resolve });
+        signal.addEventListener('abort', () => reject(signal.reason), { once: true });
+      }),
+    close: async () => undefined,
+  };
+  return { client, held };
+}
+
+const tick = () => new Promise((r) => setTimeout(r, 5));
+
+describe('what the summary and the report count', () => {
+  it('requests (retries included), retries and items answered; progress after each batch is done', async () => {
+    const progress: Array<{ requests: number; retries: number; sent: number; inFlight: number }> = [];
+    let failedOnce = false;
+    const h = harness(
+      (it) => {
+        if (it.includes('u0@x.com') && !failedOnce) {
+          failedOnce = true;
+          return { type: 'retry', reason: 'HTTP 503', rate: {} };
+        }
+        return ok(it);
+      },
+      { concurrency: 1, onProgress: (s) => progress.push({ requests: s.requests, retries: s.retries, sent: s.sent, inFlight: s.inFlight }) },
+    );
+    const stats = await h.run(items(6));
+    expect(h.calls.length).toBe(3);
+    expect({ requests: stats.requests, retries: stats.retries, sent: stats.sent, inFlight: stats.inFlight }).toEqual({ requests: 3, retries: 1, sent: 6, inFlight: 0 });
+    expect(progress).toEqual([
+      { requests: 2, retries: 1, sent: 3, inFlight: 0 },
+      { requests: 3, retries: 1, sent: 6, inFlight: 0 },
+    ]);
+  });
+
+  it('requests in flight are counted while they are', async () => {
+    const { client, held } = heldClient();
+    const d = new Scheduler({ ...BASE, client, signal: new AbortController().signal, onResults: () => undefined });
+    for (const i of items(6)) d.push({ key: i, send: i });
+    await tick();
+    expect(d.stats.inFlight).toBe(2);
+    held[0]!.answer(ok(held[0]!.items));
+    await tick();
+    expect(d.stats.inFlight).toBe(1);
+    held[1]!.answer(ok(held[1]!.items));
+    const stats = await d.finish();
+    expect(stats.inFlight).toBe(0);
+  });
+
+  it('the latest rate-limit facts: each header as it last came, when it came, and when the quota resets', async () => {
+    let now = 0;
+    // As the header parser gives them: a header that was not there is a key holding undefined.
+    const none = { remaining: undefined, reset: undefined, retryAfter: undefined };
+    const rates = [{ ...none, remaining: 10 }, { ...none, reset: 60 }, { ...none, quota: 100, window: 3600 }, { ...none, retryAfter: 5 }, none];
+    const seen: Array<{ rateAt?: number; resetAt?: number }> = [];
+    const h = harness(
+      (it, call) => {
+        now = call * 1000;
+        return ok(it, rates[call - 1]);
+      },
+      { batchSize: 1, concurrency: 1, now: () => now, onProgress: (s) => seen.push({ rateAt: s.rateAt, resetAt: s.resetAt }) },
+    );
+    const stats = await h.run(items(5));
+    expect(stats.rate).toStrictEqual({ remaining: 10, reset: 60, quota: 100, window: 3600, retryAfter: 5 });
+    expect(seen).toEqual([
+      { rateAt: 1000, resetAt: undefined },
+      { rateAt: 2000, resetAt: 62_000 },
+      { rateAt: 3000, resetAt: 62_000 },
+      { rateAt: 4000, resetAt: 9000 },
+      { rateAt: 4000, resetAt: 9000 }, // an answer without rate-limit headers changes nothing
+    ]);
+  });
+
+  it('an answer without a usable status for some items says how many, in words', async () => {
+    const one = harness((it) => ({ type: 'ok', results: new Map(it.slice(1).map((i) => [i, 'ok'])), rate: {} }), { concurrency: 1 });
+    await one.run(items(3));
+    expect(one.d.lastFailure()).toBe("the service's answer had no usable status for 1 item");
+    const two = harness((it) => ({ type: 'ok', results: new Map(it.slice(2).map((i) => [i, 'ok'])), rate: {} }), { concurrency: 1 });
+    await two.run(items(3));
+    expect(two.d.lastFailure()).toBe("the service's answer had no usable status for 2 items");
+    expect([...two.results.values()]).toEqual(['error', 'error', 'ok']);
+  });
+});
+
+describe('the quota left, as the service counts it', () => {
+  it('one validation left: a batch of one item goes, then the run stops with the rest quota_exceeded', async () => {
+    const h = harness((it, call) => ok(it, { remaining: call === 1 ? 1 : 0 }), { concurrency: 1 });
+    const stats = await h.run(items(9));
+    expect(h.calls.map((c) => c.length)).toEqual([3, 1]);
+    expect(count(h.results, 'ok')).toBe(4);
+    expect(count(h.results, 'quota_exceeded')).toBe(5);
+    expect(stats.quotaStop).toBe('quota');
+  });
+
+  it('with requests in flight, a batch is cut to what the quota leaves once their items are taken off', async () => {
+    // The first answer says 4 left while 3 items are still in flight: the next batch holds 1.
+    const h = harness((it, call) => ok(it, { remaining: [4, 1, 0][call - 1] ?? 0 }), { concurrency: 2 });
+    const stats = await h.run(items(12));
+    expect(h.calls.map((c) => c.length)).toEqual([3, 3, 1]);
+    expect(count(h.results, 'ok')).toBe(7);
+    expect(count(h.results, 'quota_exceeded')).toBe(5);
+    expect(stats.quotaStop).toBe('quota');
+  });
+});
+
+describe('streaming: what waits for what', () => {
+  it('a batch goes as soon as it is full, without waiting for the next item', async () => {
+    const h = harness((it) => ok(it), { batchSize: 3 });
+    for (const i of items(3)) h.d.push({ key: i, send: i });
+    await new Promise((r) => setTimeout(r, 20));
+    expect(h.calls).toEqual([items(3)]);
+    await h.d.finish();
+  });
+
+  it('the queue ahead of the requests holds 2 × batch × concurrency items: reading waits for room until an answer comes', async () => {
+    const { client, held } = heldClient();
+    const results = new Map<string, string>();
+    const d = new Scheduler({ ...BASE, client, signal: new AbortController().signal, onResults: (rs) => rs.forEach(([i, s]) => results.set(i.send, s)) });
+    const list = items(30);
+    let pushed = 0;
+    while (d.queueHasRoom()) d.push({ key: list[pushed]!, send: list[pushed++]! });
+    expect(pushed).toBe(2 * 3 + 2 * 3 * 2); // two batches in flight, twelve queued
+    let room = false;
+    void d.whenQueueHasRoom().then(() => (room = true));
+    await tick();
+    expect(room).toBe(false);
+    held[0]!.answer(ok(held[0]!.items));
+    await tick();
+    expect(room).toBe(true);
+    for (; pushed < list.length; pushed++) {
+      d.push({ key: list[pushed]!, send: list[pushed]! });
+      await Promise.race([d.whenQueueHasRoom(), tick()]);
+    }
+    const done = d.finish();
+    for (let answered = 1; answered < 10; answered++) {
+      while (held.length <= answered) await tick();
+      held[answered]!.answer(ok(held[answered]!.items));
+    }
+    await done;
+    expect(results.size).toBe(30);
+    expect(held.length).toBe(10);
+  });
+
+  it('a refused key while reading waits for room: reading is freed and the run ends (auth)', async () => {
+    const { client, held } = heldClient();
+    const d = new Scheduler({ ...BASE, client, signal: new AbortController().signal, graceMs: 10, onResults: () => undefined });
+    const list = items(30);
+    let pushed = 0;
+    while (d.queueHasRoom()) d.push({ key: list[pushed]!, send: list[pushed++]! });
+    const room = d.whenQueueHasRoom();
+    held[0]!.answer({ type: 'auth' });
+    await room; // never waits for ever
+    expect(d.queueHasRoom()).toBe(true);
+    await expect(d.finish()).rejects.toMatchObject({ kind: 'auth' });
+    expect(held.length).toBe(2);
+  });
+
+  it('a finished run leaves no listener on the signal it was given', async () => {
+    const ac = new AbortController();
+    const h = harness((it) => ok(it), { signal: ac.signal });
+    await h.run(items(4));
+    expect(getEventListeners(ac.signal, 'abort')).toHaveLength(0);
+  });
+});
+
+describe('a signal', () => {
+  beforeEach(() => void vi.useFakeTimers());
+  afterEach(() => void vi.useRealTimers());
+
+  for (const [name, graceMs] of [
+    ['the default 3 s', undefined],
+    ['graceMs 500', 500],
+  ] as const) {
+    it(`requests in flight get ${name} to finish, then are cut: what came in time is kept, the rest has no status`, async () => {
+      const grace = graceMs ?? 3000;
+      const { client, held } = heldClient();
+      const ac = new AbortController();
+      const results = new Map<string, string>();
+      const d = new Scheduler({ ...BASE, client, signal: ac.signal, graceMs, onResults: (rs) => rs.forEach(([i, s]) => results.set(i.send, s)) });
+      for (const i of items(9)) d.push({ key: i, send: i });
+      const done = d.finish().catch((e: unknown) => e);
+      await vi.advanceTimersByTimeAsync(0);
+      expect(held.length).toBe(2);
+      ac.abort('SIGINT');
+      await vi.advanceTimersByTimeAsync(grace - 1);
+      held[0]!.answer(ok(held[0]!.items)); // within the grace
+      await vi.advanceTimersByTimeAsync(0);
+      expect(held[1]!.signal.aborted).toBe(false);
+      await vi.advanceTimersByTimeAsync(1);
+      expect(held[1]!.signal.aborted).toBe(true);
+      expect(await done).toMatchObject({ kind: 'interrupted' });
+      expect(held.length).toBe(2); // nothing new after the signal
+      expect(Object.fromEntries(results)).toEqual(Object.fromEntries(items(3).map((i) => [i, 'ok'])));
+    });
+  }
+});
+
+describe('--wait and a batch in its back-off', () => {
+  it('a batch backing off when a 429 starts the wait goes again once, after the reset; the wait is announced with its end', async () => {
+    const calls: string[][] = [];
+    const results = new Map<string, string>();
+    const waits: Array<[number, string]> = [];
+    let wake: () => void = () => undefined;
+    let sleeps = 0;
+    let resetPassed = false;
+    const d = new Scheduler({
+      ...BASE,
+      client: {
+        async validate(_e, _f, it) {
+          calls.push(it);
+          if (calls.length === 1) return { type: 'retry', reason: 'HTTP 503', rate: {} };
+          if (calls.length === 2) return { type: 'quota', rate: { remaining: 0, reset: 30 } };
+          return ok(it);
+        },
+        close: async () => undefined,
+      },
+      batchSize: 1,
+      wait: true,
+      signal: new AbortController().signal,
+      now: () => 1_000_000,
+      // The first batch's back-off ends while the quota wait is on; the wait ends later.
+      sleep: () => (sleeps++ === 0 ? new Promise<void>((r) => (wake = r)) : new Promise<void>((r) => setTimeout(() => r(void (resetPassed = true)), 20))),
+      onWait: (until, reason) => {
+        waits.push([until, reason]);
+        setImmediate(wake);
+      },
+      onResults: (rs: Array<[WorkItem, string]>) => {
+        expect(resetPassed).toBe(true);
+        rs.forEach(([i, s]) => results.set(i.send, s));
+      },
+    });
+    d.push({ key: 'a@x.com', send: 'a@x.com' });
+    d.push({ key: 'b@x.com', send: 'b@x.com' });
+    const stats = await d.finish();
+    expect(waits).toEqual([[1_031_000, 'quota']]);
+    expect(calls).toEqual([['a@x.com'], ['b@x.com'], ['a@x.com'], ['b@x.com']]);
+    expect(Object.fromEntries(results)).toEqual({ 'a@x.com': 'ok', 'b@x.com': 'ok' });
+    expect(stats.quotaStopped).toBe(false);
+  });
+});
+
+describe('batches stay full, and none is empty', () => {
+  it('a part-filled batch waits for more input even when an answer frees a request slot', async () => {
+    const h = harness((it) => ok(it), { batchSize: 3, concurrency: 1 });
+    for (const i of items(4)) h.d.push({ key: i, send: i });
+    await new Promise((r) => setTimeout(r, 30)); // the first batch is answered; its slot is free
+    expect(h.calls).toEqual([items(3)]);
+    for (const i of items(6).slice(4)) h.d.push({ key: i, send: i });
+    await h.d.finish();
+    expect(h.calls).toEqual([items(3), items(6).slice(3)]);
+  });
+
+  it('--max-spend spent while items wait in the queue: those it keeps back end quota_exceeded, and no empty request is sent', async () => {
+    // Spend 4, batches of 3, one request at a time: 3 items, then 1 of the next batch; the rest are capped.
+    const h = harness((it) => ok(it), { batchSize: 3, concurrency: 1, maxSpend: 4 });
+    const stats = await h.run(items(9));
+    expect(h.calls).toEqual([items(3), [items(4)[3]]]);
+    expect(count(h.results, 'ok')).toBe(4);
+    expect(count(h.results, 'quota_exceeded')).toBe(5);
+    expect(stats.capped).toBe(5);
+  });
+});
+
+describe('after the run stopped, an item pushed', () => {
+  it('once the quota stopped the run: ends quota_exceeded at once, and is not counted as held back by --max-spend', async () => {
+    const h = harness(() => ({ type: 'quota', rate: {} }), { batchSize: 3, concurrency: 1, maxSpend: 100 });
+    for (const i of items(3)) h.d.push({ key: i, send: i });
+    while (!h.d.stats.quotaStopped) await tick();
+    h.d.push({ key: 'late@x.com', send: 'late@x.com' });
+    expect(h.results.get('late@x.com')).toBe('quota_exceeded');
+    const stats = await h.d.finish();
+    expect(stats.capped).toBe(0);
+    expect(h.calls).toEqual([items(3)]);
+  });
+
+  it('once --max-spend is spent: ends quota_exceeded at once, counted as held back', async () => {
+    const h = harness((it) => ok(it), { batchSize: 3, concurrency: 1, maxSpend: 3 });
+    for (const i of items(3)) h.d.push({ key: i, send: i });
+    h.d.push({ key: 'late@x.com', send: 'late@x.com' });
+    expect(h.results.get('late@x.com')).toBe('quota_exceeded');
+    expect(h.d.stats.capped).toBe(1);
+    const stats = await h.d.finish();
+    expect(stats.capped).toBe(1);
+    expect(h.calls).toEqual([items(3)]);
+  });
+});
+
+describe('the quota count an answer in flight brings', () => {
+  it('nothing left after one answer while another is in flight: its answer is waited for, and a window that reset goes on', async () => {
+    const h = harness(
+      async (it, call) => {
+        if (call === 2) await new Promise((r) => setTimeout(r, 20));
+        return ok(it, { remaining: call === 1 ? 0 : 10 });
+      },
+      { concurrency: 2 },
+    );
+    const stats = await h.run(items(9));
+    expect(stats.quotaStopped).toBe(false);
+    expect(count(h.results, 'ok')).toBe(9);
+    expect(h.calls.map((c) => c.length)).toEqual([3, 3, 3]);
+  });
+});
+
+describe('what the run says went wrong', () => {
+  it('the reason of the last failure stays when answers that are fine, or a quota stop, come after it', async () => {
+    const h = harness(
+      (it, call) => (call === 1 ? { type: 'failed', reason: 'the service answered HTTP 400', rate: {} } : call === 4 ? { type: 'quota', rate: {} } : ok(it)),
+      { batchSize: 1, concurrency: 1, retries: 0 },
+    );
+    await h.run(items(5));
+    expect([...h.results.values()]).toEqual(['error', 'ok', 'ok', 'quota_exceeded', 'quota_exceeded']);
+    expect(h.d.lastFailure()).toBe('the service answered HTTP 400');
+  });
+
+  it('a 400 to every batch (not turned away) ends each batch error; the run goes on and ends normally', async () => {
+    const h = harness(() => ({ type: 'failed', reason: 'the service answered HTTP 400', rate: {} }), { concurrency: 1 });
+    const stats = await h.run(items(9));
+    expect(count(h.results, 'error')).toBe(9);
+    expect(h.calls.length).toBe(3);
+    expect(stats.quotaStopped).toBe(false);
+  });
+
+  it('a refused key: the one-line message that says what to do', async () => {
+    const h = harness(() => ({ type: 'auth' }));
+    await expect(h.run(items(3))).rejects.toMatchObject({
+      kind: 'auth',
+      message: 'The service refused the API key (401 Unauthorized); check it, or store a new one with idv auth login.',
+    });
+  });
+
+  it('the first cause that stopped the run is the one given: a refused key answered after the host tripped the breaker does not replace it', async () => {
+    const refused: Outcome = { type: 'unreachable', reason: 'network error (ECONNREFUSED)', rate: {} };
+    const h = harness(
+      async (_it, call) => {
+        if (call === 3) await new Promise((r) => setTimeout(r, 30));
+        return call === 3 ? { type: 'auth' } : refused;
+      },
+      { batchSize: 1, concurrency: 3, retries: 0 },
+    );
+    const err = await h.run(items(3)).catch((e: unknown) => e);
+    expect(err).toMatchObject({ kind: 'failed', message: expect.stringContaining('gave no answer to 2 requests in a row') });
+    expect(await h.d.fatal).toBe(err);
+  });
+
+  it('--wait: windows whose answers hold no usable status count as empty (an item without a status is no validation)', async () => {
+    const clock = fakeClock();
+    const h = harness(
+      (it) => ({ type: 'ok', results: new Map(it.slice(1).map((i) => [i, 'quota_exceeded'])), rate: { remaining: 0, reset: 0 } }),
+      { batchSize: 9, concurrency: 1, wait: true, now: clock.now, sleep: clock.sleep },
+    );
+    const stats = await h.run(items(9));
+    expect(stats.quotaStop).toBe('empty-windows');
+    expect(clock.slept).toEqual(Array(MAX_EMPTY_WINDOWS).fill(1000));
+  });
+});
+
+describe('a signal is heard at once', () => {
+  it('a reader waiting for room is freed at once, before the requests in flight end', async () => {
+    const { client, held } = heldClient();
+    const ac = new AbortController();
+    const d = new Scheduler({ ...BASE, client, signal: ac.signal, graceMs: 50, onResults: () => undefined });
+    const list = items(30);
+    let pushed = 0;
+    while (d.queueHasRoom()) d.push({ key: list[pushed]!, send: list[pushed++]! });
+    let room = false;
+    void d.whenQueueHasRoom().then(() => (room = true));
+    d.sendPartialBatches(true); // nothing can go (both slots taken): reading still waits
+    await tick();
+    expect(room).toBe(false);
+    ac.abort('SIGINT');
+    await Promise.resolve();
+    expect(room).toBe(true);
+    expect(held.every((r) => !r.signal.aborted)).toBe(true);
+    await expect(d.finish()).rejects.toMatchObject({ kind: 'interrupted' });
+    expect(held.length).toBe(2);
+  });
+
+  it('a signal during a back-off: the batch is not sent again, and its items get no status', async () => {
+    const ac = new AbortController();
+    const h = harness(() => ({ type: 'retry', reason: 'HTTP 503', rate: {} }), {
+      concurrency: 1,
+      signal: ac.signal,
+      graceMs: 10,
+      sleep: (_ms, signal) => new Promise((_r, reject) => signal.addEventListener('abort', () => reject(signal.reason), { once: true })),
+    });
+    for (const i of items(3)) h.d.push({ key: i, send: i });
+    while (h.calls.length === 0) await tick();
+    await tick();
+    ac.abort('SIGINT');
+    await expect(h.d.finish()).rejects.toMatchObject({ kind: 'interrupted' });
+    expect(h.calls).toEqual([items(3)]);
+    expect(h.results.size).toBe(0);
+  });
+
+  it('a signal during a --wait quota wait: the run ends interrupted, and the reset time it was waiting for is still told', async () => {
+    const ac = new AbortController();
+    const h = harness(() => ({ type: 'quota', rate: { remaining: 0, reset: 600 } }), {
+      concurrency: 1,
+      wait: true,
+      signal: ac.signal,
+      graceMs: 10,
+      now: () => 5_000,
+      sleep: (_ms, signal) => new Promise((_r, reject) => signal.addEventListener('abort', () => reject(signal.reason), { once: true })),
+      onWait: () => setImmediate(() => ac.abort('SIGINT')),
+    });
+    for (const i of items(3)) h.d.push({ key: i, send: i });
+    await expect(h.d.finish()).rejects.toMatchObject({ kind: 'interrupted' });
+    expect(h.d.stats.resetAt).toBe(605_000);
+    expect(h.calls).toEqual([items(3)]);
+  });
+
+  it('--concurrency 12: no warning of a possible listener leak (one listener per request in flight is none)', async () => {
+    const warnings: string[] = [];
+    const onWarning = (w: Error) => warnings.push(w.name);
+    process.on('warning', onWarning);
+    try {
+      const { client, held } = heldClient();
+      const d = new Scheduler({ ...BASE, client, batchSize: 1, concurrency: 12, signal: new AbortController().signal, onResults: () => undefined });
+      for (const i of items(12)) d.push({ key: i, send: i });
+      await tick();
+      expect(held.length).toBe(12);
+      for (const r of held) r.answer(ok(r.items));
+      await d.finish();
+      await tick();
+    } finally {
+      process.off('warning', onWarning);
+    }
+    expect(warnings).toEqual([]);
+  });
+
+  it('a request slower than the grace period is waited for when no signal came', async () => {
+    vi.useFakeTimers();
+    try {
+      const { client, held } = heldClient();
+      const results = new Map<string, string>();
+      const d = new Scheduler({ ...BASE, client, signal: new AbortController().signal, onResults: (rs) => rs.forEach(([i, s]) => results.set(i.send, s)) });
+      for (const i of items(3)) d.push({ key: i, send: i });
+      const done = d.finish();
+      await vi.advanceTimersByTimeAsync(60_000);
+      expect(held[0]!.signal.aborted).toBe(false);
+      held[0]!.answer(ok(held[0]!.items));
+      await done;
+      expect(results.size).toBe(3);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

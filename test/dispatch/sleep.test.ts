@@ -46,4 +46,27 @@ describe('defaultSleep', () => {
     }
     expect(getEventListeners(ac.signal, 'abort')).toHaveLength(0);
   });
+
+  it('a sleep longer than a timer can hold (24.8 days; a --wait of 30 days) lasts its whole length, not a millisecond', async () => {
+    const ac = new AbortController();
+    const days30 = 30 * 86_400_000;
+    const p = defaultSleep(days30, ac.signal);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(await settled(p)).toBe('pending');
+    await vi.advanceTimersByTimeAsync(2 ** 31 - 2);
+    expect(await settled(p)).toBe('pending'); // the first step has run its course; the rest is still to sleep
+    await vi.advanceTimersByTimeAsync(days30 - 2 ** 31);
+    expect(await settled(p)).toBe('pending');
+    await vi.advanceTimersByTimeAsync(1);
+    expect(await settled(p)).toBe('resolved');
+  });
+
+  it('a sleep of exactly 2^31 ms (one past what a timer holds) is not cut to a millisecond', async () => {
+    const ac = new AbortController();
+    const p = defaultSleep(2 ** 31, ac.signal);
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(await settled(p)).toBe('pending');
+    await vi.advanceTimersByTimeAsync(2 ** 31 - 1000);
+    expect(await settled(p)).toBe('resolved');
+  });
 });

@@ -78,6 +78,32 @@ describe('the reason and exit code a report gives', () => {
   }
 });
 
+describe('emptyFacts: the report of a run that ends before reading anything', () => {
+  it('no inputs, every count 0, no quota facts; the output and --max-spend as given', () => {
+    expect(emptyFacts('emails', 1000, undefined, undefined, true)).toEqual({
+      command: 'emails',
+      started: 1000,
+      inputs: [],
+      output: null,
+      dryRun: true,
+      records: 0,
+      skipped: 0,
+      unique: 0,
+      invalid: 0,
+      fromCache: 0,
+      statuses: {},
+      sent: 0,
+      requests: 0,
+      retries: 0,
+      maxSpend: null,
+      capped: 0,
+      quotaStopped: false,
+      quota: null,
+    });
+    expect(emptyFacts('domains', 0, 25, 'out.csv', false)).toMatchObject({ command: 'domains', output: 'out.csv', maxSpend: 25, dryRun: false });
+  });
+});
+
 describe('reportJson', () => {
   it('the whole report: times in ISO form, the duration, every count, the message masked; one JSON text ending in a newline', () => {
     const secrets = new Secrets();

@@ -4,11 +4,14 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { execFileSync } from 'node:child_process';
 import { chmod, lstat, mkdtemp, readdir, readFile, readlink, rm, stat, symlink, writeFile } from 'node:fs/promises';
-import { promises as fsp, createReadStream } from 'node:fs';
+import { promises as fsp, closeSync, createReadStream, openSync } from 'node:fs';
+import { getEventListeners } from 'node:events';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
-import { fileSink, outputSink, type Sink } from '../../src/output/sink.js';
+import { createServer } from 'node:net';
+import { PassThrough, Writable } from 'node:stream';
+import { fileSink, isStdout, outputSink, stdoutSink, writeChunk, type Sink } from '../../src/output/sink.js';
+import { removeTempFilesNow } from '../../src/temp-files.js';
 
 let dir: string;
 beforeEach(async () => {
@@ -121,6 +124,24 @@ describe('a write failure names its real cause and leaves the file as it was', (
       expect(await entries()).toEqual(['out.csv']);
     });
   }
+
+  it('a full disk fails the write that meets it, not only the end: the run can stop before it pays for more', async () => {
+    const path = join(dir, 'out.csv');
+    await failWritesAfter(100_000, 'ENOSPC');
+    const sink = fileSink(path);
+    await sink.ready();
+    let failedAt: number | null = null;
+    for (let i = 0; i < 10_000 && failedAt === null; i++) {
+      await sink.write('someone@example.com,ok\n').catch((err: Error) => {
+        failedAt = i;
+        expect(err.message).toBe(`Cannot write ${path}: no space left on the device (ENOSPC); nothing was written.`);
+      });
+    }
+    await sink.abort();
+    // the second block of 64 KiB (or just over: whole lines) is the one the disk refuses
+    expect(failedAt).toBe(2 * Math.ceil((64 * 1024) / 'someone@example.com,ok\n'.length) - 1);
+    expect(await entries()).toEqual([]);
+  });
 
   it('a failure the disk reports only when the file is flushed (a quota over NFS): the same', async () => {
     const path = join(dir, 'out.csv');
@@ -245,5 +266,360 @@ describe('devices, FIFOs and standard output are written in place', () => {
       expect([given, text, sink.name]).toEqual([given, 'email,status\n', 'standard output']);
     }
     expect(await entries()).toEqual([]);
+  });
+});
+
+describe('which output is standard output', () => {
+  it('none, "-", and the paths that name descriptor 1; not other descriptors, nor paths that merely end like them', () => {
+    const rows: Array<[string | undefined, boolean]> = [
+      [undefined, true],
+      ['-', true],
+      ['/dev/stdout', true],
+      ['/dev/fd/1', true],
+      ['/proc/self/fd/1', true],
+      ['/dev/stderr', false],
+      ['/dev/fd/10', false],
+      ['/proc/self/fd/12', false],
+      ['out.csv', false],
+      ['dev/stdout', false], // relative: a file in ./dev
+      ['/dev/stdout.csv', false],
+    ];
+    expect(rows.map(([given]) => [given, isStdout(given, '/home/u')])).toEqual(rows);
+  });
+});
+
+/** A standard output that keeps each block it is handed, as it is handed. */
+function recordingStdout() {
+  const blocks: string[] = [];
+  const stream = new Writable({
+    write(chunk: Buffer, _enc, cb) {
+      blocks.push(chunk.toString('latin1'));
+      cb();
+    },
+  });
+  return { stream, blocks };
+}
+
+describe('standard output is written in blocks', () => {
+  it('small writes are gathered into one block, handed over when the output is put in place', async () => {
+    const { stream, blocks } = recordingStdout();
+    const sink = outputSink(undefined, { stdout: stream, signal: new AbortController().signal, cwd: null });
+    await sink.write('email,status\n');
+    await sink.write('a@example.com,ok\n');
+    expect(blocks).toEqual([]);
+    await sink.commit();
+    expect(blocks).toEqual(['email,status\na@example.com,ok\n']);
+  });
+
+  it('a block goes as soon as it holds 64 KiB, not a byte before', async () => {
+    const { stream, blocks } = recordingStdout();
+    const sink = stdoutSink(stream);
+    await sink.write('x'.repeat(64 * 1024 - 1));
+    expect(blocks).toEqual([]);
+    await sink.write('y');
+    expect(blocks.map((b) => b.length)).toEqual([64 * 1024]);
+    await sink.write('z');
+    await sink.prepare();
+    expect(blocks.map((b) => b.length)).toEqual([64 * 1024, 1]);
+  });
+
+  it('live (a stream read as it comes): each write goes at once', async () => {
+    const { stream, blocks } = recordingStdout();
+    const sink = stdoutSink(stream, undefined, true);
+    await sink.write('email,status\n');
+    await sink.write('a@example.com,ok\n');
+    expect(blocks).toEqual(['email,status\n', 'a@example.com,ok\n']);
+  });
+
+  it('bytes (a workbook) go after the text before them, as they are', async () => {
+    const { stream, blocks } = recordingStdout();
+    const sink = stdoutSink(stream);
+    await sink.write('abc');
+    await sink.write(new Uint8Array([0x50, 0x4b, 0x03, 0x04]));
+    await sink.write('def');
+    await sink.prepare();
+    expect(blocks).toEqual(['abc', 'PK\x03\x04', 'def']);
+  });
+
+  it('a reader that went away (EPIPE) is no error: the sink says it is closed, and nothing more is handed over', async () => {
+    let handed = 0;
+    const stream = new Writable({
+      write(_chunk, _enc, cb) {
+        handed++;
+        cb(Object.assign(new Error('write EPIPE'), { code: 'EPIPE' }));
+      },
+    });
+    const sink = stdoutSink(stream, undefined, true);
+    expect(sink.closed).toBe(false);
+    await sink.write('a\n');
+    await new Promise((r) => setImmediate(r));
+    expect(sink.closed).toBe(true);
+    await sink.write('b\n');
+    await sink.write(new Uint8Array([1, 2]));
+    await sink.commit();
+    expect(handed).toBe(1);
+  });
+
+  it('a standard output that fails for another reason (a full disk) is an error in one line, at the write and at the end', async () => {
+    const stream = new Writable({
+      write(_chunk, _enc, cb) {
+        cb(Object.assign(new Error('write ENOSPC'), { code: 'ENOSPC' }));
+      },
+    });
+    const sink = stdoutSink(stream, undefined, true);
+    await sink.write('a\n').catch(() => undefined);
+    await new Promise((r) => setImmediate(r));
+    expect(sink.closed).toBe(false);
+    const message = 'Cannot write to standard output: no space left on the device (ENOSPC).';
+    await expect(sink.write('b\n')).rejects.toMatchObject({ kind: 'failed', message });
+    await expect(sink.commit()).rejects.toMatchObject({ kind: 'failed', message });
+  });
+
+  it('a reader that stops reading holds no stopped run: the signal ends the wait for it to drain', async () => {
+    const stream = new Writable({ highWaterMark: 1, write: () => undefined }); // never reads
+    const ac = new AbortController();
+    const sink = stdoutSink(stream, ac.signal, true);
+    let done = false;
+    const p = sink.write('a\n').then(() => (done = true));
+    await new Promise((r) => setTimeout(r, 10));
+    expect(done).toBe(false);
+    ac.abort();
+    await p;
+    expect(done).toBe(true);
+    await sink.write('b\n'); // the run is stopping: no wait at all
+  });
+
+  it('a reader that closes while idv waits for it to drain ends the wait', async () => {
+    const stream = new Writable({ highWaterMark: 1, write: () => undefined });
+    const ac = new AbortController();
+    const sink = stdoutSink(stream, ac.signal, true);
+    const errorListeners = stream.listenerCount('error');
+    const p = sink.write('a\n');
+    await new Promise((r) => setTimeout(r, 10));
+    stream.destroy();
+    await p;
+    // the wait's listeners are gone with it: a long run waits thousands of times
+    expect([stream.listenerCount('drain'), stream.listenerCount('close'), stream.listenerCount('error')]).toEqual([0, 0, errorListeners]);
+    expect(getEventListeners(ac.signal, 'abort')).toHaveLength(0);
+  });
+});
+
+describe('what cannot be written is refused by ready(), in one line', () => {
+  it('a folder', async () => {
+    const err = await failure(fileSink(dir).ready());
+    expect(err).toMatchObject({ kind: 'failed', message: `Cannot write ${dir}: it is a folder (EISDIR); give a file name.` });
+  });
+
+  it('a socket', async () => {
+    const path = join(dir, 'sock');
+    const server = createServer();
+    await new Promise<void>((r) => server.listen(path, r));
+    try {
+      const err = await failure(fileSink(path).ready());
+      expect(err).toMatchObject({ kind: 'failed', message: `Cannot write ${path}: it is a socket; give a file, a character device or a FIFO.` });
+    } finally {
+      await new Promise((r) => server.close(r));
+    }
+  });
+
+  it('a path through a file (a file where a folder should be): the cause, and nothing made', async () => {
+    await writeFile(join(dir, 'list.csv'), 'a\n');
+    const path = join(dir, 'list.csv', 'out.csv');
+    const err = await failure(fileSink(path).ready());
+    expect(err).toMatchObject({ kind: 'failed', message: `Cannot write ${path}: a part of the path is not a folder (ENOTDIR).` });
+    expect(await entries()).toEqual(['list.csv']);
+  });
+
+  it('a link named like a descriptor path (…/dev/stdout) is a link all the same: refused, its target untouched', async () => {
+    await fsp.mkdir(join(dir, 'dev'));
+    await writeFile(join(dir, 'target.csv'), 'kept\n');
+    await symlink(join(dir, 'target.csv'), join(dir, 'dev', 'stdout'));
+    const err = await failure(fileSink(join(dir, 'dev', 'stdout')).ready());
+    expect(err.message).toMatch(/: it is a symbolic link \(to .*target\.csv\); idv neither writes through a link nor replaces one/);
+    expect(await readFile(join(dir, 'target.csv'), 'utf8')).toBe('kept\n');
+  });
+});
+
+describe('a replaced file, once in place', () => {
+  it('commit() a second time does nothing, and abort() after it leaves the new file in place', async () => {
+    const path = join(dir, 'out.csv');
+    const sink = fileSink(path);
+    await writeThrough(sink, 'new\n');
+    await sink.commit();
+    await sink.abort();
+    expect(await readFile(path, 'utf8')).toBe('new\n');
+    expect(await entries()).toEqual(['out.csv']);
+  });
+
+  it('a process ending at once (a second Ctrl-C) while the file is written removes its temporary file', async () => {
+    const path = join(dir, 'out.csv');
+    await writeFile(path, 'old\n');
+    const sink = fileSink(path);
+    await sink.ready();
+    await sink.write('new\n');
+    expect((await entries()).length).toBe(2);
+    removeTempFilesNow();
+    expect(await entries()).toEqual(['out.csv']);
+    expect(await readFile(path, 'utf8')).toBe('old\n');
+    await sink.abort();
+  });
+});
+
+describe('devices and FIFOs: nothing lost, nothing left open', () => {
+  /** Descriptors of this process open on `path`. */
+  async function openOn(path: string): Promise<number> {
+    const fds = await readdir('/proc/self/fd');
+    const targets = await Promise.all(fds.map((fd) => readlink(`/proc/self/fd/${fd}`).catch(() => '')));
+    return targets.filter((t) => t === path).length;
+  }
+
+  it('a device written and put in place, or given up, keeps no descriptor open', async () => {
+    const path = isRoot ? join(dir, 'null') : '/dev/null';
+    if (isRoot) execFileSync('mknod', ['-m', '666', path, 'c', '1', '3']);
+    const before = await openOn(path);
+    const done = fileSink(path);
+    await writeThrough(done, 'a\n');
+    expect(await openOn(path)).toBe(before);
+    const given = fileSink(path);
+    await given.ready();
+    await given.write('a\n');
+    expect(await openOn(path)).toBe(before + 1);
+    await given.abort();
+    expect(await openOn(path)).toBe(before);
+  });
+
+  it('a FIFO with a slow reader gets the last records too (the end waits for them to be handed over)', async () => {
+    const path = join(dir, 'pipe');
+    execFileSync('mkfifo', [path]);
+    const chunks: Buffer[] = [];
+    const reader = new Promise<string>((resolve, reject) => {
+      const s = createReadStream(path, { highWaterMark: 4096 });
+      s.on('data', (c) => {
+        chunks.push(c as Buffer);
+        s.pause();
+        setTimeout(() => s.resume(), 1);
+      });
+      s.on('end', () => resolve(Buffer.concat(chunks).toString()));
+      s.on('error', reject);
+    });
+    // Two full blocks, then a last one small enough to be taken without waiting: it must still arrive.
+    const text = Array.from({ length: 4_099 }, (_, i) => `user${String(i).padStart(12, '0')}@example.com,ok\n`);
+    expect(text.join('').length).toBe(2 * 64 * 1024 + 96);
+    await writeThrough(fileSink(path), ...text);
+    expect(await reader).toBe(text.join(''));
+  });
+});
+
+describe('a file sink before and after ready()', () => {
+  it('its temporary file (where a workbook is built) is beside the file once ready, none before, none for a device', async () => {
+    const path = join(dir, 'out.xlsx');
+    const sink = fileSink(path);
+    expect(sink.tempPath).toBeUndefined();
+    await sink.abort(); // given up before it was opened: nothing to do, no error
+    const ready = fileSink(path);
+    await ready.ready();
+    expect(ready.tempPath).toMatch(/\/\.out\.xlsx\.[0-9a-f]{8}\.tmp$/);
+    expect(await entries()).toEqual([ready.tempPath!.slice(dir.length + 1)]);
+    await ready.abort();
+    const device = fileSink('/dev/null');
+    await device.ready();
+    expect(device.tempPath).toBeUndefined();
+    await device.abort();
+  });
+});
+
+describe('a device that fails', () => {
+  it('a full device: gathered writes fail when the output is put in place; live ones at once', async () => {
+    const gathered = fileSink('/dev/full');
+    await gathered.ready();
+    await gathered.write('a\n');
+    await expect(gathered.commit()).rejects.toMatchObject({ kind: 'failed', message: 'Cannot write /dev/full: no space left on the device (ENOSPC).' });
+    await gathered.abort();
+    const live = fileSink('/dev/full', undefined, true);
+    await live.ready();
+    await expect(live.write('a\n')).rejects.toMatchObject({ kind: 'failed', message: 'Cannot write /dev/full: no space left on the device (ENOSPC).' });
+    await live.abort();
+  });
+
+  it.runIf(isRoot)('a device with no driver behind it: one line naming the cause, no signal needed', async () => {
+    const path = join(dir, 'nodriver');
+    execFileSync('mknod', ['-m', '666', path, 'c', '240', '0']);
+    const err = await failure(fileSink(path).ready());
+    expect(err).toMatchObject({ kind: 'failed', message: `Cannot write ${path}: no such device or address (ENXIO).` });
+    expect((await lstat(path)).isCharacterDevice()).toBe(true);
+  });
+});
+
+describe('what a sink says of itself', () => {
+  it('only standard output is closed by its reader, and only a replaced file counts as replaced', async () => {
+    const file = fileSink(join(dir, 'out.csv'));
+    await writeThrough(file, 'a\n');
+    const device = fileSink('/dev/null');
+    await writeThrough(device, 'a\n');
+    const stdout = stdoutSink(new PassThrough());
+    expect([file.closed, file.replaces, device.closed, device.replaces, stdout.closed, stdout.replaces]).toEqual([false, true, false, false, false, false]);
+  });
+
+  it('a workbook\'s rows handed to a text sink: an error naming the sink, nothing written', async () => {
+    const { stream, blocks } = recordingStdout();
+    const sink = stdoutSink(stream, undefined, true);
+    expect(() => writeChunk(sink, { rows: [] } as never)).toThrow('standard output takes no workbook rows');
+    expect(blocks).toEqual([]);
+  });
+});
+
+describe('descriptor paths are written in place, through to what they name', () => {
+  for (const form of ['/dev/fd/', '/proc/self/fd/']) {
+    it(`${form}N for a descriptor the caller opened (N of two digits or more)`, async () => {
+      const target = join(dir, 'target.csv');
+      const fds = Array.from({ length: 12 }, () => openSync(target, 'w')); // the last one numbered 10 or more
+      const fd = fds.at(-1)!;
+      try {
+        expect(fd).toBeGreaterThanOrEqual(10);
+        const sink = fileSink(`${form}${fd}`);
+        await writeThrough(sink, 'email,status\n');
+        expect(sink.replaces).toBe(false);
+        expect(await readFile(target, 'utf8')).toBe('email,status\n');
+        expect(await entries()).toEqual(['target.csv']);
+      } finally {
+        for (const f of fds) closeSync(f);
+      }
+    });
+  }
+});
+
+describe('a new file in a folder that does not exist', () => {
+  it('refused by ready() in one line, saying nothing was written', async () => {
+    const path = join(dir, 'missing', 'out.csv');
+    const err = await failure(fileSink(path).ready());
+    expect(err).toMatchObject({ kind: 'failed', message: `Cannot write ${path}: no such folder (ENOENT); nothing was written.` });
+    expect(await entries()).toEqual([]);
+  });
+});
+
+describe('a path that changes as it is opened', () => {
+  it('a device when looked at, a regular file when opened: refused in one line, the file untouched', async () => {
+    const path = join(dir, 'out.csv');
+    await writeFile(path, 'kept\n');
+    const realLstat = fsp.lstat.bind(fsp);
+    vi.spyOn(fsp, 'lstat').mockImplementation(((p: string) => realLstat(p === path ? '/dev/null' : p)) as typeof fsp.lstat);
+    const err = await failure(fileSink(path).ready());
+    expect(err).toMatchObject({ kind: 'failed', message: `Cannot write ${path}: it changed as it was opened.` });
+    expect(await readFile(path, 'utf8')).toBe('kept\n');
+  });
+
+  it('a FIFO given up while its reader waits: the reader is let go (its end comes: the write end is closed)', async () => {
+    const path = join(dir, 'pipe');
+    execFileSync('mkfifo', [path]);
+    let ended = false;
+    const reader = createReadStream(path);
+    reader.on('data', () => undefined);
+    const end = new Promise<void>((r) => reader.on('close', () => r(void (ended = true))));
+    const sink = fileSink(path);
+    await sink.ready();
+    await sink.write('a\n');
+    await sink.abort();
+    await Promise.race([end, new Promise((r) => setTimeout(r, 2000))]);
+    expect(ended).toBe(true);
   });
 });

@@ -8,6 +8,8 @@ import { join } from 'node:path';
 import { makeHome, sandbox, sentItems, writeList, type Home } from '../helpers.js';
 import { run } from '../fake-io.js';
 import { splitOutputs } from '../../src/output/split.js';
+import { openWorkbook } from '../../src/input/xlsx.js';
+import { writeChunk } from '../../src/output/sink.js';
 import { commitTogether } from '../../src/output/commit.js';
 import type { FormatOptions } from '../../src/output/format.js';
 
@@ -145,6 +147,37 @@ describe('splitOutputs: one file per status', () => {
       expect(read).toEqual(format === 'csv' ? HEADER + 'ada@example.com,ok\n' : [{ email: 'ada@example.com', status: 'ok' }]);
     });
   }
+
+  it('in xlsx: each file named status.xlsx, a workbook whose one sheet is named for its status and holds its records', async () => {
+    const dir = join(home.dir, 'split');
+    const split = await splitOutputs(dir, 'xlsx', options, ['ok', 'fake']);
+    const ok = await split.get('ok');
+    await writeChunk(ok.sink, ok.formatter.records(records('ok', 'ada@example.com')));
+    for (const o of split.made()) await writeChunk(o.sink, o.formatter.end());
+    await commitTogether(split.made().map((o) => o.sink));
+    expect((await readdir(dir)).sort()).toEqual(['fake.xlsx', 'ok.xlsx']);
+    const wb = await openWorkbook(join(dir, 'ok.xlsx'));
+    try {
+      expect(wb.sheets.map((sh) => sh.name)).toEqual(['ok']);
+      const rows: string[][] = [];
+      for await (const block of wb.rows(wb.sheet())) rows.push(...block.map((r) => r.map((c) => c.text)));
+      expect(rows).toEqual([
+        ['email', 'status'],
+        ['ada@example.com', 'ok'],
+      ]);
+    } finally {
+      await wb.close();
+    }
+  });
+
+  it('a --split folder that cannot be made (a file stands in its path): one line naming it and the cause, nothing made', async () => {
+    await writeFile(join(home.dir, 'list.csv'), 'a\n');
+    const dir = join(home.dir, 'list.csv', 'split');
+    await expect(splitOutputs(dir, 'csv', options, ['ok'])).rejects.toMatchObject({
+      kind: 'failed',
+      message: `Cannot make the --split folder ${dir}: a part of the path is not a folder (ENOTDIR).`,
+    });
+  });
 
   it('records of one status arriving in several answers go to the one file; a status the service adds gets its file when first met', async () => {
     const dir = join(home.dir, 'split');
