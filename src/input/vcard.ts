@@ -14,8 +14,9 @@ export type VCardSkip = 'vCard line without an address' | 'vCard property repeat
 
 interface Property {
   text: string;
-  /** Its lines, the folded ones too. */
-  lines: number[];
+  /** Its first line and its last (the folded ones follow it). */
+  first: number;
+  last: number;
   /** Folded lines past MAX_PROPERTY were not kept; one of them held an `@`. */
   cutAt?: boolean;
 }
@@ -51,16 +52,18 @@ export class VCardReader {
   line(text: string, line: number, out: VCardRecord[]): void {
     const p = this.property;
     const folded = p !== null && /^[ \t]/.test(text);
-    if (folded && !this.indented && !BEGIN.test(p.text)) return this.fold(p, text.slice(1), line);
+    // (Whether p is a BEGIN line is asked of its first line only: a regex over a string built by += copies it whole.)
+    const afterBegin = folded && p.first === p.last && BEGIN.test(p.text);
+    if (folded && !this.indented && !afterBegin) return this.fold(p, text.slice(1), line);
     this.endProperty(out);
     // A BEGIN line is never folded: white space after it is the card's indentation.
-    if (folded && BEGIN.test(p.text)) this.indented = true;
+    if (afterBegin) this.indented = true;
     const t = this.indented ? text.trim() : text;
-    if (t.trim() !== '') this.property = { text: t, lines: [line] };
+    if (t.trim() !== '') this.property = { text: t, first: line, last: line };
   }
 
   private fold(p: Property, more: string, line: number): void {
-    p.lines.push(line);
+    p.last = line;
     if (p.text.length + more.length <= MAX_PROPERTY) p.text += more;
     else p.cutAt ||= more.includes('@');
   }
@@ -100,7 +103,7 @@ export class VCardReader {
       if (!EMAIL.test(p.text)) {
         const why = !p.cutAt && !itemLike(this.kind, p.text) ? 'vCard line without an address' : !p.cutAt && this.repeats(p.text, own) ? 'vCard property repeating its EMAIL' : null;
         if (why !== null) {
-          for (const line of p.lines) this.skip(line, why);
+          for (let l = p.first; l <= p.last; l++) this.skip(l, why);
           continue;
         }
       }
