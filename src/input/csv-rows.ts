@@ -269,10 +269,11 @@ class Scanner {
     let lines = 0;
     let walked = 0;
     const begins: number[] = []; // lines a record starts on, if the quotes pair as RFC 4180 has them
+    const counter = new QuoteCounter(this.text, reach);
     for (let e: [number, number] | null = end; e !== null; e = this.lineEnd(reach)) {
       if (reach > this.pos && quotes % 2 === 0 && (this.quote === -1 || this.quote >= e[0])) break; // back to lines without quotes
       if (quotes % 2 === 0 && e[0] > reach) begins.push(base + walked);
-      const n = countQuotes(this.text, reach, e[1]);
+      const n = counter.upTo(e[1]);
       quotes += n;
       if (n > 0) this.quote = this.text.indexOf('"', e[1]);
       reach = e[1];
@@ -292,14 +293,15 @@ class Scanner {
    */
   private quotedRecord(end: [number, number]): boolean {
     const { text, pos } = this;
-    let quotes = countQuotes(text, pos, end[1]);
+    const counter = new QuoteCounter(text, pos);
+    let quotes = counter.upTo(end[1]);
     let at = end;
     let read = this.records(text.slice(pos, at[1]));
     let spanned = 1;
     while (read === null) {
       const next = this.lineEnd(at[1]);
       if (next === null) return false;
-      quotes += countQuotes(text, at[1], next[1]);
+      quotes += counter.upTo(next[1]);
       at = next;
       spanned++;
       if (quotes % 2 === 0 || next[1] === text.length) read = this.records(text.slice(pos, at[1]));
@@ -316,10 +318,30 @@ class Scanner {
   }
 }
 
-function countQuotes(text: string, from: number, to: number): number {
-  let n = 0;
-  for (let i = text.indexOf('"', from); i !== -1 && i < to; i = text.indexOf('"', i + 1)) n++;
-  return n;
+/**
+ * Counts the quotes of a text from a place on, a stretch at a time (`upTo` with growing ends). It keeps the next
+ * quote's place: a stretch without one costs nothing, where an indexOf from each line would run to the text's
+ * end (a quote never closed, then a megabyte of lines without one).
+ */
+class QuoteCounter {
+  private next: number;
+
+  constructor(
+    private readonly text: string,
+    from: number,
+  ) {
+    this.next = text.indexOf('"', from);
+  }
+
+  /** Quotes before `to` not counted yet. */
+  upTo(to: number): number {
+    let n = 0;
+    while (this.next !== -1 && this.next < to) {
+      n++;
+      this.next = this.text.indexOf('"', this.next + 1);
+    }
+    return n;
+  }
 }
 
 interface StreamRows {
