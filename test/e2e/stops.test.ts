@@ -10,7 +10,7 @@ import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { Writable } from 'node:stream';
+import { PassThrough, Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../../src/main.js';
 import { WINDOW_MAX } from '../../src/output/ordered-writer.js';
@@ -395,4 +395,26 @@ describe.concurrent('hostile rate-limit answers: every run ends', () => {
       }
     });
   }
+});
+
+describe('a live stream, stopped', () => {
+  it('stopped while its first answer is awaited: nothing written, not even the header', async () => {
+    await withHome(async (home) => {
+      const { sb: hung, env: hungEnv } = await sandbox({}, home);
+      try {
+        hung.inject({ kind: 'hang' });
+        const stdin = new PassThrough();
+        const ctrlC = new AbortController();
+        const io = fakeIo({ env: hungEnv, input: stdin, signal: ctrlC.signal });
+        const running = runCli(['emails', '-q', '--no-cache', '-f', 'csv'], io);
+        stdin.write('ann@example.com\n');
+        await expect.poll(() => hung.requests.length, { timeout: 5_000 }).toBe(1);
+        ctrlC.abort('SIGINT');
+        expect(await running).toBe(130);
+        expect(io.out.text).toBe('');
+      } finally {
+        await hung.close();
+      }
+    });
+  });
 });

@@ -1,33 +1,22 @@
-// A live stream on standard input (or a FIFO) is answered as it arrives: the layout is decided on what has come
+// A live stream on standard input is answered as it arrives: the layout is decided on what has come
 // once the input pauses, each record waits at most ~200 ms for others to fill its batch, and each result is
 // written the moment it is known. A file on disk, or input that arrives all at once, keeps its full batches.
 // Each test writes lines on a timer and holds every result's arrival against its line's.
-import { execa } from 'execa';
-import { spawnSync } from 'node:child_process';
-import { createWriteStream } from 'node:fs';
-import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../src/main.js';
 import { fakeIo } from '../fake-io.js';
-import { IDV, sandbox, sandboxForFile, sentBatches, type Home } from '../helpers.js';
+import { sandboxForFile, sentBatches } from '../helpers.js';
 import type { Sandbox } from '../../src/sandbox/server.js';
+import { delays, sleep, type Timed } from './stream-timing.js';
 
-let home: Home;
 let sb: Sandbox;
 let env: Record<string, string>;
-sandboxForFile({}, (made) => ({ home, sb, env } = made));
+sandboxForFile({}, (made) => ({ sb, env } = made));
 beforeAll(async () => {
   // One run first: the modules a run loads are loaded before any test times a stream.
   await runCli(['emails', '-q', '--no-cache'], fakeIo({ env, input: 'warm@example.com\n' }));
 });
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-interface Timed {
-  at: number;
-  text: string;
-}
 
 /**
  * `idv emails …args` in this process, its standard input fed `lines` one at a time, `gapMs` apart (then ended):
@@ -60,11 +49,6 @@ async function stream(args: string[], lines: string[], gapMs: number) {
   stdin.end();
   const exitCode = await running;
   return { exitCode, written, out, chunks, stderr: io.err.text, batches: sentBatches(sb) };
-}
-
-/** How long after its line each result came (results in the order of `written`, after `skip` lines of output). */
-function delays(written: Timed[], out: Timed[], skip = 0): number[] {
-  return written.map((w, i) => out[i + skip]!.at - w.at);
 }
 
 describe('a live stream on standard input', () => {
@@ -118,100 +102,11 @@ describe('a live stream on standard input', () => {
     expect(io.out.text).toBe('EMAIL            STATUS\nann@example.com  ok\nbob@example.org  ok\n');
   });
 
-  it('stopped while its first answer is awaited: nothing written, not even the header', async () => {
-    const { sb: hung, env: hungEnv } = await sandbox({}, home);
-    try {
-      hung.inject({ kind: 'hang' });
-      const stdin = new PassThrough();
-      const ctrlC = new AbortController();
-      const io = fakeIo({ env: hungEnv, input: stdin, signal: ctrlC.signal });
-      const running = runCli(['emails', '-q', '--no-cache', '-f', 'csv'], io);
-      stdin.write('ann@example.com\n');
-      await expect.poll(() => hung.requests.length, { timeout: 5_000 }).toBe(1);
-      ctrlC.abort('SIGINT');
-      expect(await running).toBe(130);
-      expect(io.out.text).toBe('');
-    } finally {
-      await hung.close();
-    }
-  });
-
   it('input that comes all at once keeps full batches', async () => {
     sb.requests.length = 0;
     const lines = Array.from({ length: 250 }, (_, i) => `user${i}@example.com`);
     const io = fakeIo({ env, input: lines.join('\n') + '\n' });
     expect(await runCli(['emails', '-q', '--no-cache', '--batch-size', '100'], io)).toBe(0);
     expect(sentBatches(sb).map((b) => b.length)).toEqual([100, 100, 50]);
-  });
-});
-
-describe('through a real pipe and a FIFO (the built program)', () => {
-  /** The built idv reading standard input, or the FIFO `fifo`: lines written `gapMs` apart, results with their times. */
-  async function spawned(fifo: string | null, lines: string[], gapMs: number) {
-    const child = execa('node', [IDV, 'emails', '-q', '-f', 'ndjson', fifo ?? '-'], { env, extendEnv: false, reject: false, buffer: false, stdin: fifo ? 'ignore' : 'pipe' });
-    const out: Timed[] = [];
-    let partial = '';
-    child.stdout!.on('data', (chunk: Buffer) => {
-      const at = performance.now();
-      partial += chunk.toString();
-      const parts = partial.split('\n');
-      partial = parts.pop()!;
-      for (const text of parts) out.push({ at, text });
-    });
-    const into = fifo ? createWriteStream(fifo) : child.stdin!;
-    await sleep(300); // the program starts
-    const written: Timed[] = [];
-    for (const line of lines) {
-      written.push({ at: performance.now(), text: line });
-      into.write(line + '\n');
-      await sleep(gapMs);
-    }
-    into.end();
-    const r = await child;
-    return { exitCode: r.exitCode, written, out };
-  }
-
-  it('standard input from a pipe: each result within moments of its line', { timeout: 20_000 }, async () => {
-    const lines = ['ann@example.com', 'bob@example.org', 'carol@example.net'];
-    const r = await spawned(null, lines, 600);
-    expect(r.exitCode).toBe(0);
-    expect(r.out.map((o) => o.text)).toEqual(lines.map((l) => JSON.stringify({ email: l, status: 'ok' })));
-    const d = delays(r.written, r.out);
-    expect(d[0]).toBeLessThan(500);
-    for (const ms of d.slice(1)) expect(ms).toBeLessThan(300);
-  });
-
-  it('a signal is heard while idv waits for the next line of a stream that does not end', { timeout: 20_000 }, async () => {
-    for (const [signal, code, line] of [['SIGINT', 130, 'ann@example.com'], ['SIGTERM', 143, null]] as const) {
-      const child = execa('node', [IDV, 'emails', '-q', '-f', 'csv', '--sandbox'], { env, extendEnv: false, reject: false, stdin: 'pipe', stripFinalNewline: false });
-      let out = '';
-      child.stdout!.on('data', (chunk: Buffer) => void (out += chunk.toString()));
-      await sleep(300);
-      if (line) {
-        child.stdin!.write(line + '\n');
-        await expect.poll(() => out, { timeout: 5_000 }).toBe(`email,status\n${line},ok\n`);
-      }
-      const sent = performance.now();
-      child.kill(signal); // idv alone: its standard input stays open, as a supervisor stopping it would leave it
-      const r = await child;
-      expect(performance.now() - sent).toBeLessThan(3_000);
-      expect(r.exitCode).toBe(code);
-      expect(r.stderr).toBe(`idv: Interrupted (${signal}); results received so far are kept in the cache.\n`);
-      // Stopped before any answer: nothing written, not even the header (it waits for the first record).
-      expect(out).toBe(line ? `email,status\n${line},ok\n` : '');
-      child.stdin!.destroy();
-    }
-  });
-
-  it('a FIFO named as the file: the same', { timeout: 20_000 }, async () => {
-    const fifo = join(home.dir, 'signups.fifo');
-    expect(spawnSync('mkfifo', [fifo]).status).toBe(0);
-    const lines = ['ann@example.com', 'bob@example.org'];
-    const r = await spawned(fifo, lines, 600);
-    expect(r.exitCode).toBe(0);
-    expect(r.out.map((o) => o.text)).toEqual(lines.map((l) => JSON.stringify({ email: l, status: 'ok' })));
-    const d = delays(r.written, r.out);
-    expect(d[0]).toBeLessThan(500);
-    expect(d[1]).toBeLessThan(300);
   });
 });
