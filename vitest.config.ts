@@ -1,8 +1,8 @@
 import { availableParallelism } from 'node:os';
 import { configDefaults, defineConfig } from 'vitest/config';
 
-/** Files that time a live stream closely: each alone in its worker's modules, so no other file's heap or leftovers delay it. */
-export const TIMED = ['test/e2e/streams.test.ts', 'test/input/live.test.ts'];
+/** Files that time a live stream closely: each in modules of its own, so no other file's heap or leftovers delay it. */
+export const TIMED = ['test/e2e/streams.test.ts', 'test/e2e/streams-through-pipes.test.ts', 'test/input/live.test.ts'];
 export const ALL = ['test/**/*.test.ts'];
 
 export default defineConfig({
