@@ -4,6 +4,9 @@
 // {"status": "ok"}, …}}, with JSON's white space anywhere, no escape in a name or a status, no other member;
 // anything else (and anything that is not JSON) is left to JSON.parse (client.ts), so both read an answer alike.
 
+/** No place: a token or string not found. */
+const NONE = -1;
+
 /** JSON's white space: space, tab, line feed, carriage return. */
 function skipSpace(text: string, i: number): number {
   for (;;) {
@@ -13,63 +16,52 @@ function skipSpace(text: string, i: number): number {
   }
 }
 
-/** The index of the quote that closes the string opening at `i`; -1 at an escape or a control character (JSON.parse's case). */
+/** The index of the quote that closes the string opening at `i`; NONE at an escape or a control character (JSON.parse's case). */
 function stringEnd(text: string, i: number): number {
   for (let j = i + 1; j < text.length; j++) {
     const c = text.charCodeAt(j);
     if (c === 34) return j;
-    if (c === 92 || c < 32) return -1;
+    if (c === 92 || c < 32) return NONE;
   }
-  return -1;
+  return NONE;
 }
 
-/** `text` at `i` (after white space) is `token`: the index after it, else -1. */
-function expect(text: string, i: number, token: string): number {
-  const at = skipSpace(text, i);
-  return text.startsWith(token, at) ? at + token.length : -1;
+/** After `i` (and white space), `tokens` one after another: the index after the last, or NONE. */
+function expect(text: string, i: number, ...tokens: string[]): number {
+  let at = i;
+  for (const token of tokens) {
+    if (at === NONE) return NONE;
+    at = skipSpace(text, at);
+    at = text.startsWith(token, at) ? at + token.length : NONE;
+  }
+  return at;
 }
 
 /** One `"name": {"status": "word"}` member at `i`: its name, status and end, or null when it is another shape. */
 function entryAt(text: string, i: number): { name: string; status: string; end: number } | null {
-  if (text.charCodeAt(i) !== 34) return null;
-  const nameEnd = stringEnd(text, i);
-  if (nameEnd === -1) return null;
-  let at = expect(text, nameEnd + 1, ':');
-  if (at !== -1) at = expect(text, at, '{');
-  if (at !== -1) at = expect(text, at, '"status"');
-  if (at !== -1) at = expect(text, at, ':');
-  if (at === -1) return null;
-  at = skipSpace(text, at);
-  if (text.charCodeAt(at) !== 34) return null;
-  const statusEnd = stringEnd(text, at);
-  if (statusEnd === -1) return null;
-  const end = expect(text, statusEnd + 1, '}');
-  return end === -1 ? null : { name: text.slice(i + 1, nameEnd), status: text.slice(at + 1, statusEnd), end };
+  const nameEnd = text.charCodeAt(i) === 34 ? stringEnd(text, i) : NONE;
+  const open = expect(text, nameEnd === NONE ? NONE : nameEnd + 1, ':', '{', '"status"', ':', '"');
+  const statusEnd = open === NONE ? NONE : stringEnd(text, open - 1);
+  const end = expect(text, statusEnd === NONE ? NONE : statusEnd + 1, '}');
+  return end === NONE ? null : { name: text.slice(i + 1, nameEnd), status: text.slice(open, statusEnd), end };
 }
 
 /** The answer's map (the last of a repeated name, as JSON.parse keeps), or undefined when it has another shape. */
 export function answerMap(text: string, field: string): Map<string, string> | undefined {
-  let at = expect(text, 0, '{');
-  if (at !== -1) at = expect(text, at, `"${field}"`);
-  if (at !== -1) at = expect(text, at, ':');
-  if (at !== -1) at = expect(text, at, '{');
-  if (at === -1) return undefined;
+  let at = expect(text, 0, '{', `"${field}"`, ':', '{');
+  if (at === NONE) return undefined;
   const map = new Map<string, string>();
   at = skipSpace(text, at);
-  if (text.charCodeAt(at) === 125) at++;
-  else {
+  if (text.charCodeAt(at) !== 125) {
     for (;;) {
       const entry = entryAt(text, at);
       if (entry === null) return undefined;
       map.set(entry.name, entry.status);
       at = skipSpace(text, entry.end);
-      const c = text.charCodeAt(at);
-      if (c === 125) break;
-      if (c !== 44) return undefined;
+      if (text.charCodeAt(at) !== 44) break;
       at = skipSpace(text, at + 1);
     }
-    at++;
   }
-  at = expect(text, at, '}');
-  return at !== -1 && skipSpace(text, at) === text.length ? map : undefined;
+  at = expect(text, at, '}', '}');
+  return at !== NONE && skipSpace(text, at) === text.length ? map : undefined;
 }

@@ -33,6 +33,13 @@ describe('answerMap', () => {
     expect(answerMap(' {\n  "domains" : {\r\n\t"x.com" : { "status" : "fake" }\n }\n}\n', 'domains')).toEqual(new Map([['x.com', 'fake']]));
     expect(answerMap('{"emails":{}}', 'emails')).toEqual(new Map());
     expect(answerMap('{"emails":{"a@x.com":{"status":"ok"},"a@x.com":{"status":"fake"}}}', 'emails')).toEqual(new Map([['a@x.com', 'fake']]));
+    // a space, a DEL, non-ASCII inside a name or status: plain string characters in JSON
+    expect(answerMap('{"emails":{"a b@x.com":{"status":"new word\x7f"},"ü@bücher.de":{"status":"ok"}}}', 'emails')).toEqual(
+      new Map([
+        ['a b@x.com', 'new word\x7f'],
+        ['ü@bücher.de', 'ok'],
+      ]),
+    );
   });
 
   it('leaves every other shape to JSON.parse: escapes, other members, another field, text after the end', () => {
@@ -50,6 +57,20 @@ describe('answerMap', () => {
       '{"emails":{"a@x.com":{"status":"o\tk"}}}', // a raw tab in a string: not JSON
       '\ufeff{"emails":{}}', // a byte-order mark: not JSON
       '{"emails":{"a@x.com":{"status":"ok"}}', // cut short
+      '{"emails":{"a@x.com":{"status":"ok"};"b@y.org":{"status":"ok"}}}', // no comma between members
+      '{"emails":{"a@x.com":{"status":"ok"} "b@y.org":{"status":"ok"}}}',
+      '{"emails":{"a@x.com":{"status":"ok"}}}}', // one brace too many
+      '{"emails":{"a@x.com":{"status":"ok"}]}', // a bracket for a brace
+      '{"emails":{"a@x.com":{"status":"ok"}', // cut after a member
+      '{"emails":{"a@x.com":{"status":"ok"', // cut in a member
+      '{"emails":{"a@x.com":{"status":"ok}}}', // a status never closed
+      '{"emails":{"a@x.com:{"status":"ok"}}}', // a name never closed where it should be
+      '{"emails":{a@x.com:{"status":"ok"}}}', // a name without quotes
+      '{"emails":{"a@x.com"{"status":"ok"}}}', // no colon
+      '{"emails":{"a@x.com":{"status":"ok"}},}', // a trailing comma at the top
+      '{"emails" {}}',
+      '{"emails":[]}',
+      '{"emails":{}',
       '',
     ]) {
       expect(answerMap(text, 'emails'), text).toBeUndefined();
