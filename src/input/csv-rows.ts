@@ -275,7 +275,7 @@ class Scanner {
       if (quotes % 2 === 0 && e[0] > reach) begins.push(base + walked);
       const n = counter.upTo(e[1]);
       quotes += n;
-      if (n > 0) this.quote = this.text.indexOf('"', e[1]);
+      if (n > 0) this.quote = counter.next;
       reach = e[1];
       walked++;
       if (quotes % 2 === 0) {
@@ -324,7 +324,8 @@ class Scanner {
  * end (a quote never closed, then a megabyte of lines without one).
  */
 class QuoteCounter {
-  private next: number;
+  /** The first quote not counted yet (-1: none). */
+  next: number;
 
   constructor(
     private readonly text: string,

@@ -158,7 +158,7 @@ function sniff(b: RowBatch, delimiter: string, tests: RowTests): Sniffed {
   // delimiters of empty end cells after its first rows, and a column no row fills (or a header's trailing
   // delimiter) leaves every row under the header short.
   const head = body[0]!;
-  const named = fit === 1 && namesColumns(head) && !tests.itemLike(head);
+  const named = namesColumns(head) && !tests.itemLike(head);
   const loose = head.length === width && (fit >= 2 || named) && body.every((r) => r.length <= width) ? body.length : fit;
   const itemRows = body.filter((r) => tests.hasItem(r)).length;
   return { delimiter, ...b, width, consistency: body.length ? loose / body.length : 0, firstFits: rows[0]!.length === width, itemRows };

@@ -129,12 +129,12 @@ const RARE_LETTERS = /[\u00f0\u00fe\u00d0\u00de]/g; // ð þ Ð Þ, escaped: see
  * words). Made on first use (see check.ts isHostLike): only text that is not UTF-8 needs it.
  */
 let stuckSymbol: RegExp | undefined;
-const STUCK_SYMBOL = () => (stuckSymbol ??= /(?<=\p{L})[^\p{L}\p{M}\x00-\x7f¿¡«»‘’“”„]|[^\p{L}\p{M}\x00-\x7f¿¡«»‘’“”„](?=\p{L})/gu);
+const stuckSymbols = () => (stuckSymbol ??= /(?<=\p{L})[^\p{L}\p{M}\x00-\x7f¿¡«»‘’“”„]|[^\p{L}\p{M}\x00-\x7f¿¡«»‘’“”„](?=\p{L})/gu);
 /** Control characters a code page leaves undefined or puts where text has none. */
 const CONTROL = /[\u0080-\u009f\ufffd]/g;
 
 function penalty(text: string): number {
-  return (text.match(RARE_LETTERS)?.length ?? 0) + 2 * (text.match(STUCK_SYMBOL())?.length ?? 0) + 3 * (text.match(CONTROL)?.length ?? 0);
+  return (text.match(RARE_LETTERS)?.length ?? 0) + 2 * (text.match(stuckSymbols())?.length ?? 0) + 3 * (text.match(CONTROL)?.length ?? 0);
 }
 
 /** Every name idv shows, with iconv-lite's name for it (--encoding takes these and any name iconv-lite knows). */

@@ -100,15 +100,16 @@ export class VCardReader {
     const own = new Set<string>();
     for (const p of properties) if (EMAIL.test(p.text)) for (const key of this.keysIn(p.text) ?? []) own.add(key);
     for (const p of properties) {
-      if (!EMAIL.test(p.text)) {
-        const why = !p.cutAt && !itemLike(this.kind, p.text) ? 'vCard line without an address' : !p.cutAt && this.repeats(p.text, own) ? 'vCard property repeating its EMAIL' : null;
-        if (why !== null) {
-          for (let l = p.first; l <= p.last; l++) this.skip(l, why);
-          continue;
-        }
-      }
-      out.push({ value: p.text, fields: this.keep ? [p.text] : null });
+      const why = EMAIL.test(p.text) || p.cutAt ? null : this.skipped(p.text, own);
+      if (why === null) out.push({ value: p.text, fields: this.keep ? [p.text] : null });
+      else for (let l = p.first; l <= p.last; l++) this.skip(l, why);
     }
+  }
+
+  /** Why a property other than EMAIL is no record, or null when it is one. */
+  private skipped(text: string, own: ReadonlySet<string>): VCardSkip | null {
+    if (!itemLike(this.kind, text)) return 'vCard line without an address';
+    return this.repeats(text, own) ? 'vCard property repeating its EMAIL' : null;
   }
 
   /** Whether a property holds items, each one of its card's EMAIL addresses, and no other text with an `@`. */
