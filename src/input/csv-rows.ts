@@ -46,6 +46,13 @@ export function lineEndsIn(text: string, from = 0, to = text.length): number {
   return n;
 }
 
+/** How many line breaks the cells of a row hold (a quoted cell may span lines). */
+export function rowLineEnds(row: readonly string[]): number {
+  let n = 0;
+  for (const c of row) if (c.includes('\n') || c.includes('\r')) n += lineEndsIn(c);
+  return n;
+}
+
 /** Past this, a record still open is left to csv-parse's stream (no text is gathered without bound). */
 const GATHER_MAX = 1024 * 1024;
 
@@ -248,31 +255,45 @@ class Scanner {
     const run = this.evenRun(end);
     const read = run.even === -1 ? null : this.records(this.text.slice(this.pos, run.even));
     if (read === null) return false;
-    const base = this.first + this.lines;
-    const within = run.begins.filter((b) => b < base + run.lines);
-    read.forEach((row, i) => {
-      this.rows.push(row);
-      this.starts.push(within.length === read.length ? within[i]! : base + i);
-    });
+    this.pushFrom(read, this.first + this.lines, this.pos, run.even);
     this.pos = run.even;
     this.lines += run.lines;
     this.quote = this.text.indexOf('"', this.pos);
     return true;
   }
 
-  /** From `end` on: the last line end where the quotes are even, the lines up to it, and where records begin. */
-  private evenRun(end: [number, number]): { even: number; lines: number; begins: number[] } {
-    const base = this.first + this.lines;
+  /**
+   * Rows csv-parse read from the text between `start` and `stop`, which starts on line `from`: each starts after
+   * the one before and the line breaks in its cells, past empty lines (no rows).
+   */
+  private pushFrom(read: string[][], from: number, start: number, stop: number): void {
+    const empty = new Set<number>();
+    let line = from;
+    let at = start;
+    for (const m of this.text.slice(start, stop).matchAll(/\r\n|\n|\r/g)) {
+      if (start + m.index === at) empty.add(line);
+      at = start + m.index + m[0].length;
+      line++;
+    }
+    line = from;
+    for (const row of read) {
+      while (empty.has(line)) line++;
+      this.rows.push(row);
+      this.starts.push(line);
+      line += 1 + rowLineEnds(row);
+    }
+  }
+
+  /** From `end` on: the last line end where the quotes are even, and the lines up to it. */
+  private evenRun(end: [number, number]): { even: number; lines: number } {
     let quotes = 0;
     let reach = this.pos;
     let even = -1;
     let lines = 0;
     let walked = 0;
-    const begins: number[] = []; // lines a record starts on, if the quotes pair as RFC 4180 has them
     const counter = new QuoteCounter(this.text, reach);
     for (let e: [number, number] | null = end; e !== null; e = this.lineEnd(reach)) {
       if (reach > this.pos && quotes % 2 === 0 && (this.quote === -1 || this.quote >= e[0])) break; // back to lines without quotes
-      if (quotes % 2 === 0 && e[0] > reach) begins.push(base + walked);
       const n = counter.upTo(e[1]);
       quotes += n;
       if (n > 0) this.quote = counter.next;
@@ -283,7 +304,7 @@ class Scanner {
         lines = walked;
       }
     }
-    return { even, lines, begins };
+    return { even, lines };
   }
 
   /**
@@ -307,10 +328,7 @@ class Scanner {
       if (quotes % 2 === 0 || next[1] === text.length) read = this.records(text.slice(pos, at[1]));
       if (read === null && next[1] === text.length && this.final) return false;
     }
-    read.forEach((row, i) => {
-      this.rows.push(row);
-      this.starts.push(this.first + this.lines + i);
-    });
+    this.pushFrom(read, this.first + this.lines, pos, at[1]);
     this.pos = at[1];
     this.lines += spanned;
     this.quote = text.indexOf('"', this.pos);

@@ -12,7 +12,7 @@ import type { Io } from '../io.js';
 import { decodeText, newDecoding, type Decoding, type EncodingInfo, type Stray } from './decode.js';
 import { detectLayout, isBlank, type Layout, type LayoutOverrides, type ParseSample, type Skipped } from './detect.js';
 import { checkerFor, itemLike } from './check.js';
-import { csvRows, findStrays, lineEndsIn, sampleRows, type RowBatch, type SyncParse, type StrayLines } from './csv-rows.js';
+import { csvRows, findStrays, rowLineEnds, sampleRows, type RowBatch, type SyncParse, type StrayLines } from './csv-rows.js';
 import { recipientsOf } from './mailbox.js';
 import { VCardReader } from './vcard.js';
 import { LineRuns, num, preview } from './notes.js';
@@ -476,10 +476,12 @@ export class Found {
   private readonly elsewhere = { lines: new LineRuns(), columns: new Map<number, number>() };
   /** Lines whose item cell holds several items. */
   private readonly several = new LineRuns();
+  /** Lines with more cells than the table whose item was read from the cell it was pushed to. */
+  private readonly shifted = new LineRuns();
   readonly strays: StrayLines;
 
   constructor(
-    private readonly name: string,
+    readonly name: string,
     private readonly layout: Layout,
     private readonly decoding: Decoding,
     private readonly note: (line: string) => void,
@@ -498,6 +500,11 @@ export class Found {
   /** A record's item cell holds several items. */
   severalIn(line: number): void {
     this.several.add(line);
+  }
+
+  /** A record's row has more cells than the table, and its item was pushed that many cells to the right. */
+  shiftedIn(line: number): void {
+    this.shifted.add(line);
   }
 
   /** A record's item cell is empty, and column `column` of its row holds an item. */
@@ -524,6 +531,7 @@ export class Found {
     }
     if (this.strayBytes.count) this.note(strayNote(n, this.strayLines, this.strayBytes));
     if (this.several.count) this.note(severalNote(n, this.layout, this.several));
+    if (this.shifted.count) this.note(shiftedNote(n, this.layout, this.shifted, this.kind));
     if (this.elsewhere.lines.count) this.note(elsewhereNote(n, this.layout, this.elsewhere, this.kind));
   }
 
@@ -545,6 +553,16 @@ function severalNote(name: string, layout: Layout, lines: LineRuns): string {
   return (
     `${name}: ${lines} ${one ? 'holds' : 'hold'} several addresses in one cell of ${columnNamed(layout, layout.column)}: ` +
     `each such row is one record, written as invalid; split ${one ? 'that cell' : 'those cells'}, one address a cell, to validate each.`
+  );
+}
+
+/** The one note of the rows whose item was read from the cell an unquoted delimiter pushed it to. */
+function shiftedNote(name: string, layout: Layout, lines: LineRuns, kind: Kind): string {
+  const one = lines.count === 1;
+  const d = layout.delimiter === '\t' ? 'tab' : `"${layout.delimiter}"`;
+  return (
+    `${name}: ${lines} ${one ? 'has' : 'have'} more cells than the table, as if a cell held a ${d} without quotes: ` +
+    `${one ? 'its' : 'their'} ${kind === 'emails' ? 'address' : 'domain'} was read from the cell it was pushed to, right of ${columnNamed(layout, layout.column)}; check ${one ? 'that row' : 'those rows'}.`
   );
 }
 
@@ -670,6 +688,7 @@ class RecordRule {
   private last: readonly string[];
   private lastLine: number;
   private readonly check: ReturnType<typeof checkerFor>;
+  private readonly delimiter: string | null;
 
   constructor(
     layout: Layout,
@@ -679,6 +698,7 @@ class RecordRule {
     this.col = layout.column;
     this.header = layout.header;
     this.width = layout.width;
+    this.delimiter = layout.delimiter;
     this.skip = new Set(layout.skip);
     this.lastSkip = layout.skip.length ? Math.max(...layout.skip) : -1;
     this.last = layout.header ?? [];
@@ -696,6 +716,7 @@ class RecordRule {
         continue;
       }
       if (++this.index <= this.lastSkip && this.skip.has(this.index)) continue;
+      if (i + 1 === rows.length || lines[i + 1]! > lines[i]! + 1) this.noRowsInside(row, lines[i]!);
       if (header !== null && row[col] === header[col] && sameRow(row, header) && !row.some((c) => itemLike(kind, c))) {
         this.found.skip(lines[i]!, 'header repeated');
         continue;
@@ -707,7 +728,7 @@ class RecordRule {
       for (const h of this.held) out.push({ value: h[col] ?? '', fields: h });
       this.held = [];
       this.heldLines = [];
-      const value = row[col] ?? '';
+      const value = this.itemOf(row, lines[i]!);
       if (value.trim() === '') this.itemElsewhere(row, lines[i]!);
       else if (value.indexOf('@') !== value.lastIndexOf('@') && this.holdsSeveral(value)) this.found.severalIn(lines[i]!);
       out.push({ value, fields: row });
@@ -727,6 +748,41 @@ class RecordRule {
     return { rest: [], footer: held[0]! };
   }
 
+  /** The row's item cell; in a row wider than the table whose item cell holds none, the cell its item was pushed to. */
+  private itemOf(row: readonly string[], line: number): string {
+    const value = row[this.col] ?? '';
+    const extra = row.length - this.width;
+    if (extra <= 0 || this.delimiter === null || this.check(value) !== null || value.includes('@')) return value;
+    const pushed = row[this.col + extra];
+    if (pushed === undefined || this.check(pushed) === null) return value;
+    this.found.shiftedIn(line);
+    return pushed;
+  }
+
+  /**
+   * A quoted cell that runs on over lines which read as rows of the table's own (as many cells, one an item): a
+   * quote that was part of the text has swallowed those rows, which no record would hold.
+   */
+  private noRowsInside(row: readonly string[], line: number): void {
+    const { delimiter } = this;
+    if (delimiter === null) return;
+    let at = line;
+    for (const cell of row) {
+      if (cell.indexOf('\n') === -1 && cell.indexOf('\r') === -1) continue;
+      const inner = cell.split(/\r\n|\n|\r/);
+      for (let k = 1; k < inner.length; k++) {
+        const cells = inner[k]!.split(delimiter);
+        const item = cells.length >= Math.max(2, this.width - 1) ? cells.find((c) => this.check(c) !== null) : undefined;
+        if (item === undefined) continue;
+        throw inputError(
+          `${this.found.name}: the quoted cell that opens on line ${num(at)} runs on to line ${num(at + inner.length - 1)}, over lines that read as ` +
+            `rows of their own (line ${num(at + k)} holds ${item.trim()}): a quote there is part of the text, not CSV quoting; remove it or write it as "", then run again.`,
+        );
+      }
+      at += inner.length - 1;
+    }
+  }
+
   /** A record without an item whose row holds one in another column (a contact's second address): said at the end. */
   private itemElsewhere(row: readonly string[], line: number): void {
     for (let c = 0; c < row.length; c++) {
@@ -743,18 +799,11 @@ class RecordRule {
   }
 
   private hold(row: string[], line: number): void {
-    if (this.held.length === 0) this.apart = this.blank || (this.lastLine > 0 && line > this.lastLine + 1 + lineBreaks(this.last));
+    if (this.held.length === 0) this.apart = this.blank || (this.lastLine > 0 && line > this.lastLine + 1 + rowLineEnds(this.last));
     this.held.push(row);
     this.heldLines.push(line);
     this.blank = false;
   }
-}
-
-/** How many line breaks the cells of a row hold (a quoted cell may span lines). */
-function lineBreaks(row: readonly string[]): number {
-  let n = 0;
-  for (const c of row) if (c.includes('\n') || c.includes('\r')) n += lineEndsIn(c);
-  return n;
 }
 
 function sameRow(row: readonly string[], header: readonly string[]): boolean {

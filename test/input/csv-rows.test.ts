@@ -93,6 +93,37 @@ describe('CSV rows (lines without a quote split directly, the rest by csv-parse)
     }
   });
 
+  it('gives each row the line it starts on (where csv-parse ends it, less the line breaks in its cells), on 3,000 random texts', async () => {
+    const { csvRows, parseOptions, rowLineEnds } = await import('../../src/input/csv-rows.js');
+    const { parse } = await import('csv-parse/sync');
+    // LF only: csv-parse counts a CRLF inside a quoted cell as two lines.
+    const alphabet = ['a', '@', ',', ',', '"', '"', '""', '\n', '\n', '\n', 'x,"5" y'];
+    let s = 11;
+    const next = (n: number) => ((s = (Math.imul(s, 1103515245) + 12345) >>> 0), s % n);
+    for (let k = 0; k < 3000; k++) {
+      const text = Array.from({ length: 1 + next(40) }, () => alphabet[next(alphabet.length)]).join('');
+      let want: number[];
+      try {
+        want = (parse(text, { ...parseOptions(','), info: true }) as unknown as { record: string[]; info: { lines: number } }[]).map(
+          (r) => r.info.lines - rowLineEnds(r.record),
+        );
+      } catch {
+        continue;
+      }
+      const got: number[] = [];
+      for await (const batch of csvRows(blocks(chunked(text, k)), ',', 'f.csv')) got.push(...batch.lines);
+      expect(got, JSON.stringify(text)).toEqual(want);
+    }
+  });
+
+  it('a row after a stray quote that csv-parse reads as text starts on its own line', async () => {
+    const { csvRows } = await import('../../src/input/csv-rows.js');
+    const text = 'id,n\n1,"a,b\n2,x,"5" y\n3,z\n';
+    const got: number[] = [];
+    for await (const batch of csvRows(blocks([text]), ',', 'f.csv')) got.push(...batch.lines);
+    expect(got).toEqual([1, 2, 4]);
+  });
+
   it('a quoted cell longer than 1 MiB (read by csv-parse\'s stream from there on) gives csv-parse\'s rows too', async () => {
     const { csvRows } = await import('../../src/input/csv-rows.js');
     const { parseOptions } = await import('../../src/input/csv-rows.js');

@@ -126,6 +126,43 @@ describe('the record rule, below the data', () => {
     const r = await read('Company,Website,Phone\nAcme,acme.com,555\n\nCopyright salesforce.com\n', 'domains');
     expect(r.values).toEqual(['acme.com', '']);
   });
+  it('a row with more cells than the table (a name with an unquoted comma) is read from the cell its address was pushed to, and said', async () => {
+    const r = await read('id,name,email,city\n1,a,a@x.com,c\n2,Lee, Bob,bob@x.com,c\n3,d,d@x.com,c\n4,Kim, Jo, Jr,jo@x.com,c\n');
+    expect(r.values).toEqual(['a@x.com', 'bob@x.com', 'd@x.com', 'jo@x.com']);
+    expect(r.fields[1]).toEqual(['2', 'Lee', ' Bob', 'bob@x.com', 'c']);
+    expect(r.notes).toEqual([
+      'f: lines 3, 5 have more cells than the table, as if a cell held a "," without quotes: their address was read from the cell it was pushed to, right of column 3 ("email"); check those rows.',
+    ]);
+    // Cells written `"a", "b"` (a space after each comma): a quoted name with a comma splits in two.
+    const spaced = await read('"Id", "Name", "Email"\n1, "Ann", "ann@x.com"\n2, "Lee, Bob", "bob@x.com"\n3, "Cy", "cy@x.com"\n');
+    expect(spaced.values.map((v) => v.trim())).toEqual(['"ann@x.com"', '"bob@x.com"', '"cy@x.com"']);
+    expect(spaced.notes).toHaveLength(1);
+    // domains: the same, said for a domain
+    const domains = await read('id,name,website\n1,a,a.com\n2,Lee, Bob,bob.org\n', 'domains');
+    expect(domains.values).toEqual(['a.com', 'bob.org']);
+    expect(domains.notes[0]).toContain('its domain was read from the cell it was pushed to');
+  });
+  it('…but a wider row whose item cell holds a mistyped address keeps it (invalid), and a pushed cell without an item changes nothing', async () => {
+    const r = await read('id,name,email,city\n1,a,a@x.com,c\n2,Lee,bob@x,extra@x.com,c\n3,Lee, Bob,no address,c\n');
+    expect(r.values).toEqual(['a@x.com', 'bob@x', ' Bob']);
+    expect(r.notes).toEqual([]);
+  });
+  it('a quoted cell that runs on over lines reading as rows of the table (a quote that was text) is refused, naming the lines', async () => {
+    const swallowed = 'name,email,note\nAnn,ann@x.com,"Nick\nBob,bob@x.com,ok\nCy,cy@x.com,5" screen\nDee,dee@x.com,fine\n';
+    await expect(read(swallowed)).rejects.toThrow(
+      'f: the quoted cell that opens on line 2 runs on to line 4, over lines that read as rows of their own (line 3 holds bob@x.com): a quote there is part of the text, not CSV quoting; remove it or write it as "", then run again.',
+    );
+    await expect(read(swallowed.replaceAll(',', '\t'))).rejects.toThrow('(line 3 holds bob@x.com)');
+    // Far into a file, and closed as RFC 4180 has it, all the same.
+    const rows = Array.from({ length: 3000 }, (_, i) => `N${i},n${i}@x.com,x\n`).join('');
+    await expect(read('name,email,note\n' + rows + 'Ann,ann@x.com,"Nick\nBob,bob@x.com,ok"\nCy,cy@x.com,x\n')).rejects.toThrow(
+      'the quoted cell that opens on line 3,002 runs on to line 3,003',
+    );
+  });
+  it('a quoted cell over several lines that hold no row of the table (notes with an address in them) is read as one cell', async () => {
+    const r = await read('Email,First,Last,Notes\nann@x.com,Ann,Lee,"Met at the fair\nwrite to her at ann@home.org, or call\n\nThanks"\nbob@x.com,Bob,Ray,\n');
+    expect(r.values).toEqual(['ann@x.com', 'bob@x.com']);
+  });
   it('the header again (files joined together) is skipped and said', async () => {
     const r = await read('Name,Email\nAnn,ann@x.com\nName,Email\nBob,bob@x.com\n');
     expect(r.values).toEqual(['ann@x.com', 'bob@x.com']);
