@@ -526,7 +526,7 @@ export class Found {
       const records = lines.count === 1 ? 'not a record' : 'not records';
       if (why === 'below the data') this.note(`${n}: skipped ${lines} below the data (${records}): ${preview(footer ?? [])}`);
       if (why === 'header repeated') this.note(`${n}: skipped ${lines}, the header again (${records})`);
-      if (why === 'vCard line without an address') this.note(`${n}: skipped ${lines} of vCard properties that hold no address (${records})`);
+      if (why === 'vCard line without an address') this.note(`${n}: skipped ${lines} of vCard properties that hold no ${this.kind === 'emails' ? 'address' : 'domain'} (${records})`);
       if (why === 'vCard property repeating its EMAIL') this.note(`${n}: skipped ${lines} of vCard properties that repeat their card's EMAIL address (${records})`);
     }
     if (this.strayBytes.count) this.note(strayNote(n, this.strayLines, this.strayBytes));

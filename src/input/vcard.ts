@@ -100,15 +100,18 @@ export class VCardReader {
     const own = new Set<string>();
     for (const p of properties) if (EMAIL.test(p.text)) for (const key of this.keysIn(p.text) ?? []) own.add(key);
     for (const p of properties) {
-      const why = EMAIL.test(p.text) || p.cutAt ? null : this.skipped(p.text, own);
-      if (why === null) out.push({ value: p.text, fields: this.keep ? [p.text] : null });
+      const email = EMAIL.test(p.text);
+      const why = email || p.cutAt ? null : this.skipped(p.text, own);
+      // A domain is read from a property's value, never its name (`item1.X-ABLabel` looks like a host).
+      const value = email || this.kind === 'emails' ? p.text : valueOf(p.text);
+      if (why === null) out.push({ value, fields: this.keep ? [p.text] : null });
       else for (let l = p.first; l <= p.last; l++) this.skip(l, why);
     }
   }
 
   /** Why a property other than EMAIL is no record, or null when it is one. */
   private skipped(text: string, own: ReadonlySet<string>): VCardSkip | null {
-    if (!itemLike(this.kind, text)) return 'vCard line without an address';
+    if (!itemLike(this.kind, valueOf(text))) return 'vCard line without an address';
     return this.repeats(text, own) ? 'vCard property repeating its EMAIL' : null;
   }
 
@@ -120,7 +123,7 @@ export class VCardReader {
 
   /** The items in a property's value (its escapes undone, split at separators and brackets); null when a part holding `@` is none. */
   private keysIn(text: string): string[] | null {
-    const value = text.slice(text.indexOf(':') + 1).replace(/\\[nN]/g, ' ').replace(/\\(.)/g, '$1');
+    const value = valueOf(text).replace(/\\[nN]/g, ' ').replace(/\\(.)/g, '$1');
     const keys: string[] = [];
     for (const part of value.split(VALUE_PARTS)) {
       const item = part === '' ? null : this.check(part);
@@ -129,4 +132,9 @@ export class VCardReader {
     }
     return keys;
   }
+}
+
+/** A property's value: what follows the colon after its name and parameters (a line without one is all value). */
+function valueOf(text: string): string {
+  return text.slice(text.indexOf(':') + 1);
 }

@@ -14,12 +14,22 @@ function read(text: string, kind: 'emails' | 'domains' = 'emails') {
 describe('VCardReader', () => {
   it('domains: a URL on the domain of its card\'s EMAIL repeats it; a URL of another domain is a record', () => {
     const r = read('BEGIN:VCARD\nEMAIL:jo@acme.com\nURL:https://acme.com/\nURL:https://jo.dev\nEND:VCARD', 'domains');
-    expect(r.values).toEqual(['EMAIL:jo@acme.com', 'URL:https://jo.dev']);
+    expect(r.values).toEqual(['EMAIL:jo@acme.com', 'https://jo.dev']);
     expect(r.skipped).toEqual([
       [1, 'vCard line without an address'],
       [3, 'vCard property repeating its EMAIL'],
       [5, 'vCard line without an address'],
     ]);
+  });
+  it('domains: a property\'s name is never read as a domain (Apple\'s item1.X-ABLabel, item2.X-ABADR); a URL\'s value is', () => {
+    const card = [
+      'BEGIN:VCARD', 'VERSION:3.0', 'N:Lee;Ann;;;', 'FN:Ann', 'ORG:Acme Inc.;', 'EMAIL;type=INTERNET;type=pref:ann@acme.com',
+      'item1.URL;type=pref:https://www.acme.com/', 'item1.X-ABLabel:_$!<HomePage>!$_', 'item2.ADR;type=HOME:;;1 Main St.;Springfield;IL;62701;USA',
+      'item2.X-ABADR:us', 'TEL;type=CELL:+1 555 0100', 'END:VCARD',
+    ];
+    const r = read(card.join('\n'), 'domains');
+    expect(r.values).toEqual(['EMAIL;type=INTERNET;type=pref:ann@acme.com', 'https://www.acme.com/']);
+    expect(r.skipped.map(([line]) => line)).toEqual([1, 2, 3, 4, 5, 8, 9, 10, 11, 12]);
   });
   it('a card never closed is given out once it holds 1,000 properties, not held to the end', () => {
     const reader = new VCardReader('emails', false, () => undefined);
