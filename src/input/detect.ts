@@ -43,6 +43,8 @@ export interface Layout {
   sepLine: boolean;
   /** A vCard file: only lines that hold an address are records. */
   vcard: boolean;
+  /** An LDIF file (an address book's export), read as vCards are. */
+  ldif: boolean;
   /** One line each for stderr: what was skipped, which column was taken when the choice was close. */
   notes: string[];
   /** What was skipped above the data, by line (for --dry-run). */
@@ -184,9 +186,10 @@ export function detectLayout(kind: Kind, sample: Sample, overrides: LayoutOverri
     return csvLayout(kind, { delimiter, ...b, width: usualWidth(b.rows, rowTests(kind)), sepLine }, overrides, name);
   }
   const lines = physicalLines(text, sample.whole);
-  if (/^begin:vcard\s*$/i.test(lines[0]?.text ?? '')) return plainLayout(lines, overrides, name, true);
+  if (/^begin:vcard\s*$/i.test(lines[0]?.text ?? '')) return plainLayout(lines, overrides, name, 'vcard');
+  if (/^(version:[ \t]*1[ \t]*$|dn::?[ \t])/i.test(lines[0]?.text ?? '')) return plainLayout(lines, overrides, name, 'ldif');
   const quoted = lines.length > 0 && lines.filter((l) => /^\s*".*"\s*$/.test(l.text)).length >= lines.length * 0.6;
-  if (!quoted && recipientLines(lines)) return plainLayout(lines, overrides, name, false);
+  if (!quoted && recipientLines(lines)) return plainLayout(lines, overrides, name, null);
   const best = guessDelimiter(text, sample.whole, parse, rowTests(kind), name);
   if (best) return csvLayout(kind, { ...best, sepLine }, overrides, name);
   // A one-column CSV whose values are quoted ("jane@x.com"): read as CSV, so that the quotes are no part of them.
@@ -194,7 +197,7 @@ export function detectLayout(kind: Kind, sample: Sample, overrides: LayoutOverri
     const b = nonBlank(parse(text, ',', sample.whole));
     return csvLayout(kind, { delimiter: ',', ...b, width: 1, sepLine }, overrides, name);
   }
-  return plainLayout(lines, overrides, name, false);
+  return plainLayout(lines, overrides, name, null);
 }
 
 interface Line {
@@ -301,7 +304,7 @@ function guessDelimiter(text: string, whole: boolean, parse: ParseSample, tests:
   return best;
 }
 
-function plainLayout(lines: readonly Line[], overrides: LayoutOverrides, name: string, vcard: boolean): Layout {
+function plainLayout(lines: readonly Line[], overrides: LayoutOverrides, name: string, cards: 'vcard' | 'ldif' | null): Layout {
   const c = overrides.column?.trim();
   const firstLine = lines[0]?.text.trim() ?? '';
   if (c !== undefined && c !== '1' && firstLine.toLowerCase() !== c.toLowerCase()) {
@@ -309,9 +312,10 @@ function plainLayout(lines: readonly Line[], overrides: LayoutOverrides, name: s
   }
   // Only an exact known name (of either kind: `email` atop a list given to idv domains) is a header:
   // "not-an-email", "jane.doe@hotmail" or "localhost" are items.
-  const isHeader = !vcard && !overrides.noHeader && lines.length > 0 && (isKnownName(firstLine) || (c !== undefined && c !== '1'));
+  const isHeader = cards === null && !overrides.noHeader && lines.length > 0 && (isKnownName(firstLine) || (c !== undefined && c !== '1'));
   const layout = emptyLayout(null);
-  layout.vcard = vcard;
+  layout.vcard = cards === 'vcard';
+  layout.ldif = cards === 'ldif';
   if (isHeader) {
     layout.header = [lines[0]!.text]; // as written: --keep-columns writes it back
     layout.headerLine = lines[0]!.line;
@@ -321,7 +325,7 @@ function plainLayout(lines: readonly Line[], overrides: LayoutOverrides, name: s
 }
 
 function emptyLayout(delimiter: string | null): Layout {
-  return { delimiter, header: null, headerLine: null, column: 0, runnerUp: null, width: 1, skip: [], sepLine: false, vcard: false, notes: [], skipped: [] };
+  return { delimiter, header: null, headerLine: null, column: 0, runnerUp: null, width: 1, skip: [], sepLine: false, vcard: false, ldif: false, notes: [], skipped: [] };
 }
 
 interface Parsed {

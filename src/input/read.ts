@@ -14,7 +14,7 @@ import { detectLayout, isBlank, type Layout, type LayoutOverrides, type ParseSam
 import { checkerFor, itemLike } from './check.js';
 import { csvRows, findStrays, rowLineEnds, sampleRows, type RowBatch, type SyncParse, type StrayLines } from './csv-rows.js';
 import { recipientsOf } from './mailbox.js';
-import { VCardReader } from './vcard.js';
+import { LDIF, VCARD, VCardReader, type CardFormat } from './vcard.js';
 import { LineRuns, num, preview } from './notes.js';
 import { contentOf, PAUSE_MS, within, type Content } from './content.js';
 import type { SheetRead } from './workbook.js';
@@ -458,7 +458,7 @@ export function describeEncoding(e: EncodingInfo): string {
 
 function describeLayout(name: string, l: Layout, e: EncodingInfo): string {
   const parts = [`encoding ${describeEncoding(e)}`];
-  if (l.delimiter === null) parts.push(l.vcard ? 'a vCard file' : 'a plain list');
+  if (l.delimiter === null) parts.push(l.vcard ? 'a vCard file' : l.ldif ? 'an LDIF file' : 'a plain list');
   else parts.push(`delimiter "${l.delimiter === '\t' ? 'tab' : l.delimiter}"`);
   parts.push(l.header ? `header on line ${l.headerLine}` : 'no header');
   if (l.delimiter !== null) parts.push(`item column ${l.column + 1}${l.header?.[l.column] ? ` ("${l.header[l.column]}")` : ''}`);
@@ -526,8 +526,9 @@ export class Found {
       const records = lines.count === 1 ? 'not a record' : 'not records';
       if (why === 'below the data') this.note(`${n}: skipped ${lines} below the data (${records}): ${preview(footer ?? [])}`);
       if (why === 'header repeated') this.note(`${n}: skipped ${lines}, the header again (${records})`);
-      if (why === 'vCard line without an address') this.note(`${n}: skipped ${lines} of vCard properties that hold no ${this.kind === 'emails' ? 'address' : 'domain'} (${records})`);
-      if (why === 'vCard property repeating its EMAIL') this.note(`${n}: skipped ${lines} of vCard properties that repeat their card's EMAIL address (${records})`);
+      const properties = this.layout.ldif ? 'LDIF attributes' : 'vCard properties';
+      if (why === 'vCard line without an address') this.note(`${n}: skipped ${lines} of ${properties} that hold no ${this.kind === 'emails' ? 'address' : 'domain'} (${records})`);
+      if (why === 'vCard property repeating its EMAIL') this.note(`${n}: skipped ${lines} of ${properties} that repeat their ${this.layout.ldif ? "entry's mail" : "card's EMAIL"} address (${records})`);
     }
     if (this.strayBytes.count) this.note(strayNote(n, this.strayLines, this.strayBytes));
     if (this.several.count) this.note(severalNote(n, this.layout, this.several));
@@ -604,7 +605,7 @@ async function* guard(records: AsyncIterable<InputRecord[]>, name: string, strea
  * (`a@x.com, Bob <b@y.org>`). With `keep` (--keep-columns) each record keeps its text as read, as its one cell.
  */
 async function* plainRecords(blocks: AsyncIterable<string>, layout: Layout, kind: Kind, keep: boolean, found: Found): AsyncGenerator<InputRecord[]> {
-  if (layout.vcard) return yield* vcardRecords(blocks, kind, keep, found);
+  if (layout.vcard || layout.ldif) return yield* vcardRecords(blocks, kind, keep, found, layout.ldif ? LDIF : VCARD);
   const skip = new Set(layout.skip);
   const lastSkip = layout.skip.length ? Math.max(...layout.skip) : -1;
   let index = -1;
@@ -623,8 +624,8 @@ async function* plainRecords(blocks: AsyncIterable<string>, layout: Layout, kind
 }
 
 /** A vCard file's records (vcard.ts): its EMAIL properties, and other lines that hold an address of their own. */
-async function* vcardRecords(blocks: AsyncIterable<string>, kind: Kind, keep: boolean, found: Found): AsyncGenerator<InputRecord[]> {
-  const reader = new VCardReader(kind, keep, (line, why) => found.skip(line, why));
+async function* vcardRecords(blocks: AsyncIterable<string>, kind: Kind, keep: boolean, found: Found, format: CardFormat): AsyncGenerator<InputRecord[]> {
+  const reader = new VCardReader(kind, keep, (line, why) => found.skip(line, why), format);
   let line = 0;
   for await (const { lines } of linesOf(blocks, found.strays)) {
     const out: InputRecord[] = [];

@@ -1,6 +1,8 @@
 // A vCard file's records: each EMAIL property (its folded lines joined) is one. A property that holds no
 // address is skipped, and so is one whose every address is one of its card's EMAIL addresses (a contact named
 // by its address: `FN:jane@x.com`); any other property holding an address is a record (when in doubt).
+// An LDIF file (Thunderbird's address book export) is read the same way: its entries from each `dn:` line,
+// their `mail` and `mozillaSecondEmail` attributes as EMAIL.
 import type { Kind } from '../defaults.js';
 import { checkerFor, itemLike } from './check.js';
 
@@ -21,15 +23,47 @@ interface Property {
   cutAt?: boolean;
 }
 
-const EMAIL = /^(?:[a-z0-9-]+\.)?email[;:]/i;
-const BEGIN = /^\s*begin:vcard\s*$/i;
-const END = /^\s*end:vcard\s*$/i;
+/** What sets a card format apart. */
+export interface CardFormat {
+  /** An address property (its record's item is the address). */
+  email: RegExp;
+  /** A card's first line, and its last (null: the next card's first line or the input's end closes it). */
+  begin: RegExp;
+  end: RegExp | null;
+  /** Whether a card's lines may all be indented (then none is folded). */
+  indentable: boolean;
+  /** A property's value, past its name (and parameters). */
+  value(text: string): string;
+  /** What separates the addresses of a value, and the brackets and quotes around them. */
+  parts: RegExp;
+}
+
+export const VCARD: CardFormat = {
+  email: /^(?:[a-z0-9-]+\.)?email[;:]/i,
+  begin: /^\s*begin:vcard\s*$/i,
+  end: /^\s*end:vcard\s*$/i,
+  indentable: true,
+  value: (text) => text.slice(text.indexOf(':') + 1),
+  parts: /[;,\s()<>"'[\]]+/,
+};
+
+export const LDIF: CardFormat = {
+  email: /^(?:mail|mozillasecondemail)::?[ \t]/i,
+  begin: /^dn::?[ \t]/i,
+  end: null,
+  indentable: false,
+  // `name:: value` is base64 (a value beyond ASCII).
+  value: (text) => {
+    const at = text.indexOf(':');
+    return text[at + 1] === ':' ? Buffer.from(text.slice(at + 2).trim(), 'base64').toString('utf8') : text.slice(at + 1).trim();
+  },
+  // A dn names its entry's address as `mail=jane@x.com`.
+  parts: /[;,=\s()<>"'[\]]+/,
+};
 /** A card held longer than this (an END never written) is given out as it is. */
 const MAX_CARD = 1000;
 /** Characters of a folded property kept (a PHOTO's base64 runs to megabytes); what follows is only looked at for an `@`. */
 const MAX_PROPERTY = 1 << 20;
-/** The separators of a property's value, once its escapes are undone, and the brackets and quotes around addresses. */
-const VALUE_PARTS = /[;,\s()<>"'[\]]+/;
 
 export class VCardReader {
   /** The open card's properties, from its BEGIN line; null outside a card. */
@@ -44,6 +78,7 @@ export class VCardReader {
     private readonly kind: Kind,
     private readonly keep: boolean,
     private readonly skip: (line: number, why: VCardSkip) => void,
+    private readonly format: CardFormat = VCARD,
   ) {
     this.check = checkerFor(kind);
   }
@@ -53,7 +88,7 @@ export class VCardReader {
     const p = this.property;
     const folded = p !== null && /^[ \t]/.test(text);
     // (Whether p is a BEGIN line is asked of its first line only: a regex over a string built by += copies it whole.)
-    const afterBegin = folded && p.first === p.last && BEGIN.test(p.text);
+    const afterBegin = folded && this.format.indentable && p.first === p.last && this.format.begin.test(p.text);
     if (folded && !this.indented && !afterBegin) return this.fold(p, text.slice(1), line);
     this.endProperty(out);
     // A BEGIN line is never folded: white space after it is the card's indentation.
@@ -78,14 +113,14 @@ export class VCardReader {
     const p = this.property;
     if (p === null) return;
     this.property = null;
-    if (BEGIN.test(p.text)) {
+    if (this.format.begin.test(p.text)) {
       this.endCard(out);
       this.card = [];
       this.indented = false;
     }
     if (this.card === null) return this.give([p], out);
     this.card.push(p);
-    if (END.test(p.text) || this.card.length >= MAX_CARD) this.endCard(out);
+    if (this.format.end?.test(p.text) || this.card.length >= MAX_CARD) this.endCard(out);
   }
 
   private endCard(out: VCardRecord[]): void {
@@ -98,12 +133,14 @@ export class VCardReader {
   /** A card's properties (or a line outside any card): records, or skipped lines. */
   private give(properties: readonly Property[], out: VCardRecord[]): void {
     const own = new Set<string>();
+    const { email: EMAIL, value: valueOf } = this.format;
     for (const p of properties) if (EMAIL.test(p.text)) for (const key of this.keysIn(p.text) ?? []) own.add(key);
     for (const p of properties) {
       const email = EMAIL.test(p.text);
       const why = email || p.cutAt ? null : this.skipped(p.text, own);
-      // A domain is read from a property's value, never its name (`item1.X-ABLabel` looks like a host).
-      const value = email || this.kind === 'emails' ? p.text : valueOf(p.text);
+      // A domain is read from a property's value, never its name (`item1.X-ABLabel` looks like a host); so is
+      // any item of an LDIF file (vCard's `EMAIL;…:` is read by the checker itself).
+      const value = (email || this.kind === 'emails') && this.format === VCARD ? p.text : valueOf(p.text);
       if (why === null) out.push({ value, fields: this.keep ? [p.text] : null });
       else for (let l = p.first; l <= p.last; l++) this.skip(l, why);
     }
@@ -111,7 +148,7 @@ export class VCardReader {
 
   /** Why a property other than EMAIL is no record, or null when it is one. */
   private skipped(text: string, own: ReadonlySet<string>): VCardSkip | null {
-    if (!itemLike(this.kind, valueOf(text))) return 'vCard line without an address';
+    if (!itemLike(this.kind, this.format.value(text))) return 'vCard line without an address';
     return this.repeats(text, own) ? 'vCard property repeating its EMAIL' : null;
   }
 
@@ -123,18 +160,13 @@ export class VCardReader {
 
   /** The items in a property's value (its escapes undone, split at separators and brackets); null when a part holding `@` is none. */
   private keysIn(text: string): string[] | null {
-    const value = valueOf(text).replace(/\\[nN]/g, ' ').replace(/\\(.)/g, '$1');
+    const value = this.format.value(text).replace(/\\[nN]/g, ' ').replace(/\\(.)/g, '$1');
     const keys: string[] = [];
-    for (const part of value.split(VALUE_PARTS)) {
+    for (const part of value.split(this.format.parts)) {
       const item = part === '' ? null : this.check(part);
       if (item) keys.push(item.key.toLowerCase()); // a name repeating the address may change its case
       else if (part.includes('@')) return null;
     }
     return keys;
   }
-}
-
-/** A property's value: what follows the colon after its name and parameters (a line without one is all value). */
-function valueOf(text: string): string {
-  return text.slice(text.indexOf(':') + 1);
 }

@@ -163,6 +163,14 @@ describe('the record rule, below the data', () => {
     const r = await read('Email,First,Last,Notes\nann@x.com,Ann,Lee,"Met at the fair\nwrite to her at ann@home.org, or call\n\nThanks"\nbob@x.com,Bob,Ray,\n');
     expect(r.values).toEqual(['ann@x.com', 'bob@x.com']);
   });
+  it('an LDIF file (Thunderbird\'s address book export) is read as an address book, not as a list of invalid lines', async () => {
+    const r = await read('version: 1\n\ndn: cn=Jane Doe,mail=jane@example.com\nobjectclass: top\ncn: Jane Doe\nmail: jane@example.com\nmozillaSecondEmail: jane2@example.org\n\n');
+    expect(r.values).toEqual(['jane@example.com', 'jane2@example.org']);
+    expect(r.notes).toEqual([
+      'f: skipped lines 1, 4–5 of LDIF attributes that hold no address (not records)',
+      "f: skipped line 3 of LDIF attributes that repeat their entry's mail address (not a record)",
+    ]);
+  });
   it('the header again (files joined together) is skipped and said', async () => {
     const r = await read('Name,Email\nAnn,ann@x.com\nName,Email\nBob,bob@x.com\n');
     expect(r.values).toEqual(['ann@x.com', 'bob@x.com']);

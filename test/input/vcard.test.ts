@@ -1,10 +1,10 @@
 // A vCard file's records (src/input/vcard.ts): EMAIL properties, and other properties holding an address of their own.
 import { describe, expect, it } from 'vitest';
-import { VCardReader, type VCardRecord, type VCardSkip } from '../../src/input/vcard.js';
+import { LDIF, VCARD, VCardReader, type VCardRecord, type VCardSkip } from '../../src/input/vcard.js';
 
-function read(text: string, kind: 'emails' | 'domains' = 'emails') {
+function read(text: string, kind: 'emails' | 'domains' = 'emails', format = VCARD) {
   const skipped: Array<[number, VCardSkip]> = [];
-  const reader = new VCardReader(kind, false, (line, why) => skipped.push([line, why]));
+  const reader = new VCardReader(kind, false, (line, why) => skipped.push([line, why]), format);
   const out: VCardRecord[] = [];
   text.split('\n').forEach((l, i) => reader.line(l, i + 1, out));
   reader.end(out);
@@ -30,6 +30,25 @@ describe('VCardReader', () => {
     const r = read(card.join('\n'), 'domains');
     expect(r.values).toEqual(['EMAIL;type=INTERNET;type=pref:ann@acme.com', 'https://www.acme.com/']);
     expect(r.skipped.map(([line]) => line)).toEqual([1, 2, 3, 4, 5, 8, 9, 10, 11, 12]);
+  });
+  it('LDIF (Thunderbird\'s export): mail and mozillaSecondEmail are the records, base64 and folded values read, a dn naming the entry\'s mail skipped', () => {
+    const ldif = [
+      'version: 1', '', 'dn: cn=Jane Doe,mail=jane@example.com', 'objectclass: top', 'cn: Jane Doe', 'mail: jane@example.com',
+      'mozillaSecondEmail: jane2@example.org', '', 'dn:: Y249SsO8cmdlbixtYWlsPWrDvHJnZW5AYsO8Y2hlci5kZQ==', 'mail:: asO8cmdlbkBiw7xjaGVyLmRl',
+      'description: was bob@old.example.com', '', 'dn: cn=Long,mail=very.long.address@exa', ' mple.com', 'mail: very.long.address@exa', ' mple.com', '',
+    ];
+    const r = read(ldif.join('\n'), 'emails', LDIF);
+    expect(r.values).toEqual(['jane@example.com', 'jane2@example.org', 'jürgen@bücher.de', 'was bob@old.example.com', 'very.long.address@example.com']);
+    expect(r.skipped).toEqual([
+      [1, 'vCard line without an address'],
+      [3, 'vCard property repeating its EMAIL'],
+      [4, 'vCard line without an address'],
+      [5, 'vCard line without an address'],
+      [9, 'vCard property repeating its EMAIL'],
+      [13, 'vCard property repeating its EMAIL'],
+      [14, 'vCard property repeating its EMAIL'],
+    ]);
+    expect(read(ldif.join('\n'), 'domains', LDIF).values).toEqual(r.values);
   });
   it('a card never closed is given out once it holds 1,000 properties, not held to the end', () => {
     const reader = new VCardReader('emails', false, () => undefined);
