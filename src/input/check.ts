@@ -17,13 +17,13 @@ export interface Item {
 
 const MAX_EMAIL = 254;
 const MAX_DOMAIN = 253;
-const SPACE_OR_CONTROL = /[\s\u0000-\u001f\u007f]/;
+const SPACE_OR_CONTROL = /[\s\u0000-\u001f\u007f-\u009f]/;
 const LOCAL_SPECIALS = /[@,;:<>()[\]\\"]/;
 /** What a plain address never holds: white space, controls, mailbox-form punctuation, anything beyond ASCII. */
 const UNUSUAL = /[\s\u0000-\u001f\u007f-\uffff<>()":;,]/;
 const ALL_DIGITS = /^\d+$/;
 const HOST_END = /[:/?#]/;
-const DOMAIN_FORBIDDEN = /[\s\u0000-\u001f\u007f@,;:<>()[\]\\"'/?#!$%&*=^`{|}~]/;
+const DOMAIN_FORBIDDEN = /[\s\u0000-\u001f\u007f-\u009f@,;:<>()[\]\\"'/?#!$%&*=^`{|}~]/;
 /** A label longer than 63 characters: no host name has one. */
 const LONG_LABEL = /[^.]{64}/;
 /** A label that starts or ends with a hyphen, or is longer than 63 characters (plain string tests: this runs once an item). */
@@ -104,7 +104,8 @@ export function checkDomain(raw: string): Item | null {
       domain = end > 0 ? text.slice(0, end) : text;
     }
   }
-  if (!isDomain(domain)) return null;
+  // An address literal ([192.0.2.1], a URL's [2001:db8::1]) is no domain to validate.
+  if (domain.startsWith('[') || !isDomain(domain)) return null;
   const canonical = canonicalHost(domain);
   if (canonical === null) return null;
   return { item: domain, send: canonical, key: canonical };
@@ -112,7 +113,6 @@ export function checkDomain(raw: string): Item | null {
 
 /** Lower case, punycode, no trailing dot; null when it is no valid host name (domainToASCII refuses it). */
 function canonicalHost(domain: string): string | null {
-  if (domain.startsWith('[')) return domain.toLowerCase();
   const name = domain.endsWith('.') ? domain.slice(0, -1) : domain;
   if (/^[\x21-\x7e]+$/.test(name)) return name.toLowerCase();
   const ascii = domainToASCII(name.toLowerCase());

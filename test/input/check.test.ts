@@ -50,6 +50,23 @@ describe('checkDomain', () => {
 });
 
 
+describe('control characters and address literals', () => {
+  it('an item holding a C1 control (a code page decoded as the wrong one: 0x81 read in ISO-8859) is invalid, never sent', async () => {
+    const { checkEmail, checkDomain } = await import('../../src/input/check.js');
+    expect(checkEmail('j\u0081rgen@b\u0081cher.de')).toBeNull();
+    expect(checkEmail('jurgen@b\u0082cher.de')).toBeNull();
+    expect(checkDomain('b\u0081cher.de')).toBeNull();
+    expect(checkDomain('https://b\u009fcher.de/')).toBeNull();
+    expect(checkEmail('jürgen@bücher.de')?.send).toBe('jürgen@bücher.de');
+  });
+  it('domains: an address literal (an IP in brackets, from an address or a URL) is no domain; emails keep address literals', async () => {
+    const { checkEmail, checkDomain } = await import('../../src/input/check.js');
+    expect(checkDomain('http://[2001:db8::1]/')).toBeNull();
+    expect(checkDomain('jo@[192.0.2.1]')).toBeNull();
+    expect(checkEmail('jo@[192.0.2.1]')?.send).toBe('jo@[192.0.2.1]');
+  });
+});
+
 describe('items as they are copied', () => {
   it('a mailbox form is the address inside: shown, sent and keyed as that', () => {
     for (const raw of ['Jane Doe <Jane@Example.COM>', 'mailto:Jane@Example.COM?subject=x', 'EMAIL;type=INTERNET:Jane@Example.COM', 'Jane@Example.COM (Jane)']) {
