@@ -19,8 +19,8 @@ const MAX_EMAIL = 254;
 const MAX_DOMAIN = 253;
 const SPACE_OR_CONTROL = /[\s\u0000-\u001f\u007f-\u009f]/;
 const LOCAL_SPECIALS = /[@,;:<>()[\]\\"]/;
-/** What a plain address never holds: white space, controls, mailbox-form punctuation, anything beyond ASCII. */
-const UNUSUAL = /[\s\u0000-\u001f\u007f-\uffff<>()":;,]/;
+/** What a plain address rarely holds: white space, controls, mailbox-form punctuation and quotes, anything beyond ASCII. */
+const UNUSUAL = /[\s\u0000-\u001f\u007f-\uffff<>()":;,'=[\]]/;
 const ALL_DIGITS = /^\d+$/;
 const HOST_END = /[:/?#]/;
 const DOMAIN_FORBIDDEN = /[\s\u0000-\u001f\u007f-\u009f@,;:<>()[\]\\"'/?#!$%&*=^`{|}~]/;

@@ -21,6 +21,8 @@ const VCARD_EMAIL = /^(?:[a-z0-9-]+\.)?email(?:;[^:]*)?:/i;
  */
 export function addressIn(text: string): string {
   let t = withoutFormatChars(text).trim();
+  // Excel's text formula, as some exports write a cell to keep it text: ="jane@x.com".
+  if (t.length > 3 && t.startsWith('="') && t.endsWith('"')) t = t.slice(2, -1).trim();
   // All of it in quotes ("jane@example.com", "Jane <jane@x.com>"); a quoted local part ("a b"@x.com) keeps its quotes.
   if (t.length > 2 && (t[0] === '"' || t[0] === "'") && t.endsWith(t[0]!) && t.indexOf(t[0]!, 1) === t.length - 1) t = t.slice(1, -1).trim();
   const vcard = VCARD_EMAIL.exec(t);
@@ -34,6 +36,10 @@ export function addressIn(text: string): string {
   if (t.endsWith('>')) {
     const open = t.lastIndexOf('<');
     if (open !== -1 && t.indexOf('@', open) !== -1) t = t.slice(open + 1, -1).trim();
+  } else if (t.endsWith(']')) {
+    // Outlook's `Jane Doe [mailto:jane@x.com]` (an address literal `jo@[192.0.2.1]` has no mailto: inside).
+    const open = t.lastIndexOf('[');
+    if (open !== -1 && /^mailto:/i.test(t.slice(open + 1))) t = t.slice(open + 1, -1).trim();
   } else if (t.endsWith(')')) {
     const open = t.lastIndexOf('(');
     const before = open > 0 ? t.slice(0, open).trim() : '';
@@ -71,7 +77,19 @@ const NOT_IN_ONE = /[\s,;<>|"'()[\]\\]/;
  */
 export function recipientsOf(line: string): string[] | null {
   // Outlook separates with `;` and leaves a `Doe, Jane <jane@x.com>` name unquoted: cut at `;` alone then.
-  return recipientsCut(line, ',;') ?? (line.includes(';') ? recipientsCut(line, ';') : null);
+  const parts = recipientsCut(line, ',;') ?? (line.includes(';') ? recipientsCut(line, ';') : null);
+  if (parts !== null && /^mailto:[^?]*$/i.test(parts[0]!)) withoutMailtoQuery(parts);
+  return parts;
+}
+
+/** A mailto: link to several addresses (`mailto:a@x.com,b@x.com?subject=Hi`): its query belongs to none of them. */
+function withoutMailtoQuery(parts: string[]): void {
+  for (let i = 1; i < parts.length && !/[\s<>()"]/.test(parts[i]!); i++) {
+    const query = parts[i]!.indexOf('?');
+    if (query === -1) continue;
+    parts[i] = parts[i]!.slice(0, query);
+    return;
+  }
 }
 
 function recipientsCut(line: string, separators: string): string[] | null {

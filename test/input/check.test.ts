@@ -50,6 +50,16 @@ describe('checkDomain', () => {
 });
 
 
+describe('quotes, brackets and formulas around an address', () => {
+  it("an address in single quotes, in Excel's =\"…\" or Outlook's [mailto:…] is the address inside; an apostrophe inside stays", async () => {
+    const { checkEmail } = await import('../../src/input/check.js');
+    expect(checkEmail("'ann@x.com'")?.send).toBe('ann@x.com');
+    expect(checkEmail('="ann@x.com"')?.send).toBe('ann@x.com');
+    expect(checkEmail('Ann Lee [mailto:ann@x.com]')?.send).toBe('ann@x.com');
+    expect(checkEmail("o'brien@x.com")?.send).toBe("o'brien@x.com");
+  });
+});
+
 describe('control characters and address literals', () => {
   it('an item holding a C1 control (a code page decoded as the wrong one: 0x81 read in ISO-8859) is invalid, never sent', async () => {
     const { checkEmail, checkDomain } = await import('../../src/input/check.js');

@@ -8,6 +8,10 @@ describe('addressIn', () => {
     ['"Doe, Jane" <jane@example.com>', 'jane@example.com'],
     ['Doe, Jane <jane@example.com>', 'jane@example.com'],
     ['<jane@example.com>', 'jane@example.com'],
+    ['="jane@example.com"', 'jane@example.com'], // Excel's text formula
+    ['Jane Doe [mailto:jane@example.com]', 'jane@example.com'], // Outlook's
+    ["'jane@example.com'", 'jane@example.com'],
+    ['jo@[192.0.2.1]', 'jo@[192.0.2.1]'],
     ['Jane<jane@example.com>', 'jane@example.com'],
     ['=?UTF-8?B?SmFuZQ==?= <jane@example.com>', 'jane@example.com'],
     ['jane@example.com (Jane Doe)', 'jane@example.com'],
@@ -55,6 +59,9 @@ describe('recipientsOf', () => {
     expect(recipientsOf('Doe, Jane <jane@x.com>; Ray, Bob <bob@y.org>; carol@z.com;')).toEqual(['Doe, Jane <jane@x.com>', 'Ray, Bob <bob@y.org>', 'carol@z.com']);
     expect(recipientsOf('Jane Doe;jane@x.com')).toBeNull(); // a row of cells, not recipients
     expect(recipientsOf('Doe, Jane;jane@x.com')).toBeNull();
+  });
+  it('a mailto: link to several addresses: each one, its query belonging to none', () => {
+    expect(recipientsOf('mailto:a@x.com,b@x.com?subject=hi&cc=c@x.com')).toEqual(['mailto:a@x.com', 'b@x.com']);
   });
   it('anything else is no list of recipients', () => {
     for (const line of ['Ann,ann@example.com,555', 'Smith, John <john@x.com>', 'a@x.com, n/a', '"open, a@x.com', ';;', 'Jane Doe']) {
