@@ -21,6 +21,8 @@ interface Property {
   last: number;
   /** Folded lines past MAX_PROPERTY were not kept; one of them held an `@`. */
   cutAt?: boolean;
+  /** vCard 2.1's ENCODING=QUOTED-PRINTABLE: `=C3=BC` for a byte, and `=` at a line's end continues it on the next. */
+  qp?: boolean;
 }
 
 /** What sets a card format apart. */
@@ -60,6 +62,17 @@ export const LDIF: CardFormat = {
   // A dn names its entry's address as `mail=jane@x.com`.
   parts: /[;,=\s()<>"'[\]]+/,
 };
+/** A property's name and parameters saying its value is quoted-printable (vCard 2.1, Android's and Nokia's exports). */
+const QP = /;(encoding=)?quoted-printable[;:]/i;
+
+/** A quoted-printable property with its value decoded (UTF-8, or Latin-1 when its CHARSET says so). */
+function qpDecoded(text: string): string {
+  const colon = text.indexOf(':');
+  const bytes = Buffer.from(text.slice(colon + 1).replace(/=([0-9a-f]{2})/gi, (_, h: string) => String.fromCharCode(parseInt(h, 16))), 'latin1');
+  const latin1 = /;charset=(iso-8859-1|latin1|windows-1252)[;:]/i.test(text.slice(0, colon + 1));
+  return text.slice(0, colon + 1) + bytes.toString(latin1 ? 'latin1' : 'utf8');
+}
+
 /** A card held longer than this (an END never written) is given out as it is. */
 const MAX_CARD = 1000;
 /** Characters of a folded property kept (a PHOTO's base64 runs to megabytes); what follows is only looked at for an `@`. */
@@ -86,6 +99,10 @@ export class VCardReader {
   /** One physical line; the records it completes go to `out`. */
   line(text: string, line: number, out: VCardRecord[]): void {
     const p = this.property;
+    if (p?.qp && p.text.endsWith('=')) {
+      p.text = p.text.slice(0, -1);
+      return this.fold(p, text, line);
+    }
     const folded = p !== null && /^[ \t]/.test(text);
     // (Whether p is a BEGIN line is asked of its first line only: a regex over a string built by += copies it whole.)
     const afterBegin = folded && this.format.indentable && p.first === p.last && this.format.begin.test(p.text);
@@ -94,7 +111,7 @@ export class VCardReader {
     // A BEGIN line is never folded: white space after it is the card's indentation.
     if (afterBegin) this.indented = true;
     const t = this.indented ? text.trim() : text;
-    if (t.trim() !== '') this.property = { text: t, first: line, last: line };
+    if (t.trim() !== '') this.property = { text: t, first: line, last: line, qp: QP.test(t.slice(0, t.indexOf(':') + 1)) };
   }
 
   private fold(p: Property, more: string, line: number): void {
@@ -134,6 +151,7 @@ export class VCardReader {
   private give(properties: readonly Property[], out: VCardRecord[]): void {
     const own = new Set<string>();
     const { email: EMAIL, value: valueOf } = this.format;
+    for (const p of properties) if (p.qp) p.text = qpDecoded(p.text);
     for (const p of properties) if (EMAIL.test(p.text)) for (const key of this.keysIn(p.text) ?? []) own.add(key);
     for (const p of properties) {
       const email = EMAIL.test(p.text);

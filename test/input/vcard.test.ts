@@ -50,6 +50,20 @@ describe('VCardReader', () => {
     ]);
     expect(read(ldif.join('\n'), 'domains', LDIF).values).toEqual(r.values);
   });
+  it('vCard 2.1 quoted-printable values are decoded, and a line ending in = goes on on the next (Android\'s and Nokia\'s exports)', () => {
+    const card = [
+      'BEGIN:VCARD', 'VERSION:2.1', 'N;CHARSET=UTF-8;ENCODING=QUOTED-PRINTABLE:M=C3=BCller;J=C3=BCrgen;;;',
+      'EMAIL;HOME;ENCODING=QUOTED-PRINTABLE:j=C3=BCrgen@b=C3=BCcher.de', 'EMAIL;WORK;QUOTED-PRINTABLE:long.name.at.some.company=', '@example.com',
+      'EMAIL;CHARSET=ISO-8859-1;ENCODING=QUOTED-PRINTABLE:z=F6e@example.com', 'NOTE;ENCODING=QUOTED-PRINTABLE:first=0D=0Asecond =', 'line', 'END:VCARD',
+    ];
+    const r = read(card.join('\n'));
+    expect(r.values).toEqual([
+      'EMAIL;HOME;ENCODING=QUOTED-PRINTABLE:jürgen@bücher.de',
+      'EMAIL;WORK;QUOTED-PRINTABLE:long.name.at.some.company@example.com',
+      'EMAIL;CHARSET=ISO-8859-1;ENCODING=QUOTED-PRINTABLE:zöe@example.com',
+    ]);
+    expect(r.skipped.map(([line]) => line)).toEqual([1, 2, 3, 8, 9, 10]);
+  });
   it('a card never closed is given out once it holds 1,000 properties, not held to the end', () => {
     const reader = new VCardReader('emails', false, () => undefined);
     const out: VCardRecord[] = [];
