@@ -450,6 +450,8 @@ interface Column {
   shaped: number;
   valid: number;
   filled: number;
+  /** Cells that are items, repeats counted (a tie of distinct items, all at one domain, goes to the fuller column). */
+  hits: number;
   /** The first few distinct values, for a message. */
   seen: string[];
 }
@@ -461,6 +463,7 @@ function columnStats(kind: Kind, header: readonly string[] | null, data: readonl
     const valid = new Set<string>();
     const seen = new Set<string>();
     let filled = 0;
+    let hits = 0;
     for (const r of data) {
       const v = r[i]?.trim() ?? '';
       if (v === '') continue;
@@ -468,12 +471,13 @@ function columnStats(kind: Kind, header: readonly string[] | null, data: readonl
       if (seen.size < 3) seen.add(v);
       const item = check(v);
       if (item) {
+        hits++;
         valid.add(item.key);
         shaped.add(item.key);
       } else if (itemShaped(kind, v)) shaped.add(v);
     }
     const name = header?.[i] ?? '';
-    return { i, name, rank: headerRank(kind, name), shaped: shaped.size, valid: valid.size, filled, seen: [...seen] };
+    return { i, name, rank: headerRank(kind, name), shaped: shaped.size, valid: valid.size, filled, hits, seen: [...seen] };
   });
 }
 
@@ -532,7 +536,7 @@ function givenColumn(flag: string, columns: Column[], table: Table): number {
 /**
  * Columns holding items compete; where some have a header naming the item column, only they do. The most
  * distinct items win; among columns within reach of the most (close()), the better name, then the more
- * distinct items, then more valid ones, then the first. A repeated value counts once (an owner's address on
+ * distinct items, then more valid ones, then more cells that are items, then the first. A repeated value counts once (an owner's address on
  * every row loses to the contacts'); a typo still counts as an item (`kim@gmail`).
  */
 function bestColumn(candidates: Column[], table: Table): ColumnChoice {
@@ -540,7 +544,7 @@ function bestColumn(candidates: Column[], table: Table): ColumnChoice {
   const most = Math.max(...pool.map((c) => c.shaped));
   // The columns come in their order and sort() is stable: on a tie, the first.
   const ranked = [...pool].sort(
-    (a, b) => Number(close(b.shaped, most)) - Number(close(a.shaped, most)) || b.rank - a.rank || b.shaped - a.shaped || b.valid - a.valid,
+    (a, b) => Number(close(b.shaped, most)) - Number(close(a.shaped, most)) || b.rank - a.rank || b.shaped - a.shaped || b.valid - a.valid || b.hits - a.hits,
   );
   const chosen = ranked[0]!;
   const others = candidates.filter((c) => c !== chosen);

@@ -497,6 +497,11 @@ describe('the column choice among several, and its note', () => {
   const table = (header: string, counts: number[], cell = (k: number, i: number) => `c${k}r${i}@x.com`) =>
     header + '\n' + Array.from({ length: 10 }, (_, i) => counts.map((n, k) => (i < n ? cell(k, i) : '')).join(',')).join('\n') + '\n';
 
+  it('domains: columns tied on distinct domains (every contact at one company) go to the one with more cells that are items', async () => {
+    const text = 'First Name,Last Name,Display Name,Nickname,Primary Email\nAnn,Lee,Ann Lee,,ann@example.com\nBob,Ray,bob@example.com,,bob@example.com\nCy,Ho,Cy,,cy@example.com\n';
+    const s = await openSource({ name: 't.csv', path: 't.csv', open: () => Readable.from([Buffer.from(text)]) }, 'domains', {}, () => {});
+    expect(s.layout.column).toBe(4);
+  });
   it('the runner-up: of the columns named for the item, the one with the most distinct items, before any column named otherwise', async () => {
     expect(await open(table('Email,Work Email,Notes,Personal Email', [10, 6, 9, 8]))).toEqual({
       column: 0,
