@@ -62,6 +62,15 @@ const MAC: ReadonlyArray<[string, CodePage]> = [
   ['big5hkscs', { label: 'big5', iconv: 'big5hkscs' }],
   ['cp949', { label: 'euc-kr', iconv: 'cp949' }],
 ];
+/**
+ * DOS's code pages, which jschardet does not know: Excel's "CSV (MS-DOS)" and Outlook's "(DOS)" exports write
+ * them. Tried when the best reading still looks wrong (ü is 0x81 there, a C1 control in ISO 8859; ç is 0x87, a
+ * `‡` stuck to letters in Windows-1250).
+ */
+const OEM: ReadonlyArray<CodePage> = [
+  { label: 'cp850', iconv: 'cp850' },
+  { label: 'cp437', iconv: 'cp437' },
+];
 /** How much more likely than its score says: the code page of most Western systems is the usual case. */
 const PRIOR: Record<string, number> = { cp1252: 1.25, 'mac-roman': 1.5 };
 
@@ -100,6 +109,10 @@ export async function detectCodePage(bytes: Uint8Array): Promise<Detected> {
     .map((m) => ({ ...m, penalty: penalty(m.text) }))
     .sort((a, b) => a.penalty - b.penalty || (Math.min(a.score, b.score) >= 0.98 * Math.max(a.score, b.score) ? a.rank - b.rank : b.score - a.score));
   const best = close[0]!;
+  if (best.penalty > 0) {
+    const oem = OEM.map((p) => ({ ...p, penalty: penalty(iconv.decode(Buffer.from(lines), p.iconv)) })).sort((a, b) => a.penalty - b.penalty)[0]!;
+    if (oem.penalty < best.penalty) return { label: oem.label, iconv: oem.iconv, alternative: null };
+  }
   const other = close.slice(1).find((m) => m.score >= best.score * 0.75 && m.penalty <= best.penalty && m.text !== best.text);
   return { ...pages.get(best.name)!, alternative: other ? pages.get(other.name)!.label : null };
 }
@@ -145,6 +158,7 @@ const LABELS = new Map<string, string>([
   ['utf-32le', 'utf-32le'],
   ['utf-32be', 'utf-32be'],
   ...[...WINDOWS, ...MAC].map(([, p]): [string, string] => [p.label, p.iconv]),
+  ...OEM.map((p): [string, string] => [p.label, p.iconv]),
 ]);
 
 /** --encoding NAME: the name idv will show, and iconv-lite's; a usage error for a name no library knows. */
