@@ -700,6 +700,7 @@ describe('standard output that fails or closes ends every wait', () => {
   it('closed before a write (destroyed, with no error): no wait and no error; the sink says closed, nothing handed over', async () => {
     const { stream, blocks } = recordingStdout();
     stream.destroy();
+    await new Promise((r) => stream.once('close', r)); // closed some time before: no 'close' is to come
     const sink = stdoutSink(stream, undefined, true);
     await sink.write('a\n');
     expect(sink.closed).toBe(true);
@@ -708,15 +709,19 @@ describe('standard output that fails or closes ends every wait', () => {
     expect(blocks).toEqual([]);
   });
 
-  it('an output that fails and stays open (no close after its error): the wait for it to drain ends with the failure', async () => {
+  it('an output that fails and stays open (no close after its error): the wait for it to drain ends with the failure, and nothing more is handed over', async () => {
+    let handed = 0;
     const stream = new Writable({
       highWaterMark: 1,
       autoDestroy: false,
-      write: (_chunk, _enc, cb) => setTimeout(() => cb(Object.assign(new Error('write EIO'), { code: 'EIO' })), 1),
+      write: (_chunk, _enc, cb) => void (handed++, setTimeout(() => cb(Object.assign(new Error('write EIO'), { code: 'EIO' })), 1)),
     });
     const sink = stdoutSink(stream, undefined, true);
-    await expect(sink.write('a\n')).rejects.toMatchObject({ kind: 'failed', message: 'Cannot write to standard output: an input/output error (EIO).' });
+    const message = 'Cannot write to standard output: an input/output error (EIO).';
+    await expect(sink.write('a\n')).rejects.toMatchObject({ kind: 'failed', message });
     expect(sink.closed).toBe(false);
+    await expect(sink.write('b\n')).rejects.toMatchObject({ kind: 'failed', message });
+    expect(handed).toBe(1);
   });
 
   it('what was written live is all handed over at the end: the end hands over no empty block', async () => {
