@@ -68,7 +68,10 @@ export function isStdout(given: string | undefined, cwd: string | null): boolean
   return given === undefined || given === '-' || STDOUT_PATH.test(resolvePath(cwd, given));
 }
 
-/** Until the stream drains, fails or closes, or `signal` aborts (a stalled reader must not hold a stopped run). */
+/**
+ * Until the stream drains, fails or closes, or `signal` aborts (a stalled reader must not hold a stopped run).
+ * After end(), no 'drain' comes: until it closes or fails.
+ */
 function drained(stream: Writable, signal?: AbortSignal): Promise<void> {
   if (signal?.aborted) return Promise.resolve();
   return new Promise<void>((resolve) => {
@@ -82,7 +85,7 @@ function drained(stream: Writable, signal?: AbortSignal): Promise<void> {
     stream.on('drain', done);
     stream.on('error', done);
     stream.on('close', done);
-    signal?.addEventListener('abort', done, { once: true });
+    signal?.addEventListener('abort', done);
   });
 }
 
@@ -101,10 +104,9 @@ class BlockWriter {
   ) {}
 
   async write(data: string | Uint8Array): Promise<void> {
-    if (this.failure) return;
     if (typeof data !== 'string') {
       await this.flush();
-      if (!this.failure) await this.send(data);
+      await this.send(data);
       return;
     }
     this.buffer += data;
@@ -112,10 +114,9 @@ class BlockWriter {
   }
 
   async flush(): Promise<void> {
-    if (!this.buffer || this.failure) return;
     const text = this.buffer;
     this.buffer = '';
-    await this.send(text);
+    if (text) await this.send(text);
   }
 
   fail(err: NodeJS.ErrnoException): void {
@@ -126,7 +127,9 @@ class BlockWriter {
     return this.failure;
   }
 
+  /** Nothing more is handed over once a write has failed (a reader gone, a full disk). */
   private async send(data: string | Uint8Array): Promise<void> {
+    if (this.failure) return;
     try {
       await this.out(data);
     } catch (err) {
@@ -135,15 +138,16 @@ class BlockWriter {
   }
 }
 
-/** Blocks written to a stream, waiting for it to drain (or `signal`); its 'error' is the failure. */
-function streamWriter(stream: Writable, signal?: AbortSignal, onError?: (err: NodeJS.ErrnoException) => void, live = false): BlockWriter {
+/**
+ * Blocks written to a stream, waiting for it to drain (or `signal`); its 'error' is the failure, and so is a
+ * stream already closed (destroyed without an error, it takes nothing, says nothing and never drains).
+ */
+function streamWriter(stream: Writable, signal: AbortSignal | undefined, live: boolean): BlockWriter {
   const writer = new BlockWriter(async (data) => {
+    if (stream.destroyed) throw fsError('ERR_STREAM_DESTROYED', 'the stream is closed');
     if (!stream.write(data)) await drained(stream, signal);
   }, live);
-  stream.on('error', (err: NodeJS.ErrnoException) => {
-    writer.fail(err);
-    onError?.(err);
-  });
+  stream.on('error', (err: NodeJS.ErrnoException) => writer.fail(err));
   return writer;
 }
 
@@ -155,18 +159,16 @@ export function stdoutSink(stdout: Writable, signal?: AbortSignal, live = false)
 class StdoutSink implements Sink {
   readonly replaces = false;
   readonly name = 'standard output';
-  private readerGone = false;
   private readonly writer: BlockWriter;
 
   constructor(stdout: Writable, signal: AbortSignal | undefined, live: boolean) {
-    const onError = (err: NodeJS.ErrnoException) => {
-      if (err.code === 'EPIPE' || err.code === 'ERR_STREAM_DESTROYED') this.readerGone = true;
-    };
-    this.writer = streamWriter(stdout, signal, onError, live);
+    this.writer = streamWriter(stdout, signal, live);
   }
 
+  /** Its reader went away (EPIPE), or it was closed (destroyed). */
   get closed(): boolean {
-    return this.readerGone;
+    const code = this.writer.failed()?.code;
+    return code === 'EPIPE' || code === 'ERR_STREAM_DESTROYED';
   }
 
   async ready(): Promise<void> {}
@@ -190,39 +192,37 @@ class StdoutSink implements Sink {
   /** A standard output that failed for another reason than its reader going away (a full disk) is an error. */
   private check(): void {
     const err = this.writer.failed();
-    if (err && !this.readerGone) throw new IdvError('failed', `Cannot write to standard output: ${fsReason(err)}.`);
+    if (err && !this.closed) throw new IdvError('failed', `Cannot write to standard output: ${fsReason(err)}.`);
   }
 }
 
-/** What a path holds, as lstat() sees the path itself (never what a link leads to). */
-type Found =
-  | { kind: 'new' }
-  | { kind: 'file'; mode: number; uid: number; gid: number }
-  | { kind: 'in-place'; follow: boolean };
+/** What a path holds, as lstat() sees the path itself (never what a link leads to): null for nothing (a new file). */
+type Found = Existing | { follow: boolean } | null;
 
+type Existing = { mode: number; uid: number; gid: number };
+
+/** Throws the refusal of what cannot be written (an IdvError), or lstat()'s own error. */
 async function examine(path: string): Promise<Found> {
   let st: Stats;
   try {
     st = await fsp.lstat(path);
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { kind: 'new' };
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
     throw err;
   }
-  if (st.isFile()) return { kind: 'file', mode: st.mode & 0o777, uid: st.uid, gid: st.gid };
-  if (DESCRIPTOR_PATH.test(path)) return { kind: 'in-place', follow: true };
-  if (st.isCharacterDevice() || st.isFIFO()) return { kind: 'in-place', follow: false };
-  if (st.isDirectory()) throw fsError('EISDIR', 'it is a folder');
+  if (st.isFile()) return { mode: st.mode & 0o777, uid: st.uid, gid: st.gid };
+  if (DESCRIPTOR_PATH.test(path)) return { follow: true };
+  if (st.isCharacterDevice() || st.isFIFO()) return { follow: false };
+  if (st.isDirectory()) throw cannotWrite(path, `${fsReason({ code: 'EISDIR' })}; give a file name`);
   if (st.isSymbolicLink()) {
-    const to = await fsp.readlink(path).catch(() => '?');
-    throw fsError('ELINK', `it is a symbolic link (to ${to}); idv neither writes through a link nor replaces one: give the path it leads to, or remove the link`);
+    const to = await fsp.readlink(path);
+    throw cannotWrite(path, `it is a symbolic link (to ${to}); idv neither writes through a link nor replaces one: give the path it leads to, or remove the link`);
   }
-  throw fsError('ENOTREG', `it is a ${st.isBlockDevice() ? 'block device' : 'socket'}; give a file, a character device or a FIFO`);
+  throw cannotWrite(path, `it is a ${st.isBlockDevice() ? 'block device' : 'socket'}; give a file, a character device or a FIFO`);
 }
 
-/** Why a path cannot be written, in words. */
-function reasonOf(err: unknown): string {
-  const code = (err as NodeJS.ErrnoException)?.code;
-  return code === 'ELINK' || code === 'ENOTREG' ? (err as Error).message : fsReason(err);
+function cannotWrite(path: string, reason: string): IdvError {
+  return new IdvError('failed', `Cannot write ${path}: ${reason}.`);
 }
 
 /**
@@ -234,11 +234,14 @@ export function fileSink(path: string, signal?: AbortSignal, live = false): Sink
   return new FileSink(path, signal, live);
 }
 
+/** What a FileSink hands on to, once it knows what the path holds. */
+type Opened = Omit<Sink, 'closed' | 'name'>;
+
 class FileSink implements Sink {
   readonly closed = false;
   /** The sink for what lstat() found at the path, once ready. */
-  private inner: Sink | null = null;
-  private examined: Promise<Sink> | null = null;
+  private inner: Opened | null = null;
+  private examined: Promise<Opened> | null = null;
 
   constructor(
     readonly name: string,
@@ -246,6 +249,7 @@ class FileSink implements Sink {
     private readonly live: boolean,
   ) {}
 
+  /** Before ready(), a path not yet looked at is taken for a file to replace (what most paths are). */
   get replaces(): boolean {
     return this.inner?.replaces ?? true;
   }
@@ -270,60 +274,53 @@ class FileSink implements Sink {
     return (await this.opened()).commit();
   }
 
+  /** Waits for ready() to settle first: the inner sinks are never given up while they open. */
   async abort(): Promise<void> {
     await this.examined?.catch(() => undefined);
     await this.inner?.abort();
   }
 
-  private opened(): Promise<Sink> {
+  private opened(): Promise<Opened> {
     return (this.examined ??= this.open());
   }
 
-  private async open(): Promise<Sink> {
+  private async open(): Promise<Opened> {
     const path = this.name;
     let found: Found;
     try {
       found = await examine(path);
     } catch (err) {
-      const folder = (err as NodeJS.ErrnoException).code === 'EISDIR';
-      throw new IdvError('failed', `Cannot write ${path}: ${reasonOf(err)}${folder ? '; give a file name' : ''}.`);
+      throw err instanceof IdvError ? err : cannotWrite(path, fsReason(err));
     }
-    this.inner = found.kind === 'in-place' ? new InPlaceSink(path, found.follow, this.signal, this.live) : new ReplacingSink(path, found.kind === 'file' ? found : null);
+    this.inner = found && 'follow' in found ? new InPlaceSink(path, found.follow, this.signal, this.live) : new ReplacingSink(path, found);
     await this.inner.ready();
     return this.inner;
   }
 }
 
-/** Every byte of `text` written to `fd` at `position` (null: the device's own), through short writes and a device's EAGAIN. */
-async function writeAll(handle: FileHandle | number, data: string | Uint8Array, position: number | null, signal?: AbortSignal): Promise<number> {
-  const buf = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
+/** Writes `length` bytes of `buf` from `offset` where the descriptor stands; resolves to how many it took. */
+type WriteSome = (buf: Uint8Array, offset: number, length: number) => Promise<number>;
+
+/** Every byte of `data` through `write`, across short writes and a device's EAGAIN. */
+async function writeAll(write: WriteSome, data: string | Uint8Array, signal?: AbortSignal): Promise<void> {
+  const buf = typeof data === 'string' ? Buffer.from(data) : data;
   for (let off = 0; off < buf.length; ) {
     try {
-      const at = position === null ? null : position + off;
-      const { bytesWritten } =
-        typeof handle === 'number'
-          ? await new Promise<{ bytesWritten: number }>((resolve, reject) =>
-              writeFd(handle, buf, off, buf.length - off, at, (err, n) => (err ? reject(err) : resolve({ bytesWritten: n }))),
-            )
-          : await handle.write(buf, off, buf.length - off, at);
-      off += bytesWritten;
+      off += await write(buf, off, buf.length - off);
     } catch (err) {
       // A device opened without blocking that is not ready yet: a moment later, unless the run is stopping.
       if ((err as NodeJS.ErrnoException).code !== 'EAGAIN' || signal?.aborted) throw err;
       await new Promise((r) => setTimeout(r, 10));
     }
   }
-  return buf.length;
 }
 
 /** A character device, FIFO or descriptor path, written in place: nothing to rename, nothing to take back. */
-class InPlaceSink implements Sink {
-  readonly closed = false;
+class InPlaceSink implements Opened {
   readonly replaces = false;
   private fd: number | null = null;
   private stream: Writable | null = null;
   private writer: BlockWriter | null = null;
-  private prepared = false;
 
   constructor(
     readonly name: string,
@@ -338,11 +335,11 @@ class InPlaceSink implements Sink {
       const fd = (this.fd = await openInPlace(path, follow, signal));
       const st = await new Promise<Stats>((resolve, reject) => fstatFd(fd, (err, stats) => (err ? reject(err) : resolve(stats))));
       // Replaced between lstat() and open(): a regular file is only ever replaced whole (a descriptor path aside).
-      if (st.isDirectory() || (st.isFile() && !follow)) throw fsError('ENOTREG', 'it changed as it was opened');
+      if (st.isDirectory() || (st.isFile() && !follow)) throw cannotWrite(path, 'it changed as it was opened');
       const stream = (this.stream = inPlaceStream(fd, st));
-      this.writer = stream
-        ? streamWriter(stream, signal, undefined, this.live)
-        : new BlockWriter(async (data) => void (await writeAll(fd, data, null, signal)), this.live);
+      const write: WriteSome = (buf, offset, length) =>
+        new Promise((resolve, reject) => writeFd(fd, buf, offset, length, null, (err, n) => (err ? reject(err) : resolve(n))));
+      this.writer = stream ? streamWriter(stream, signal, this.live) : new BlockWriter((data) => writeAll(write, data, signal), this.live);
     } catch (err) {
       await this.release();
       throw signal?.aborted ? interruptedError(signal.reason) : this.failure(err);
@@ -354,18 +351,18 @@ class InPlaceSink implements Sink {
     this.check();
   }
 
+  /** A second time finds nothing left to hand over and nothing open. */
   async prepare(): Promise<void> {
-    if (this.prepared) return;
     await this.writer!.flush();
     this.check();
     const stream = this.stream;
     if (stream) {
+      // 'finish': all handed over (a terminal's stream never closes by itself); a FIFO's reader gone fails it.
       const finished = new Promise<void>((resolve) => stream.once('finish', resolve));
       stream.end();
       await Promise.race([finished, drained(stream, this.signal)]);
       this.check();
     }
-    this.prepared = true;
     await this.release();
   }
 
@@ -386,28 +383,25 @@ class InPlaceSink implements Sink {
   }
 
   private check(): void {
-    const err = this.writer?.failed();
+    const err = this.writer!.failed();
     if (err) throw this.failure(err);
   }
 
   private failure(err: unknown): IdvError {
-    return new IdvError('failed', `Cannot write ${this.name}: ${reasonOf(err)}.`);
+    return err instanceof IdvError ? err : cannotWrite(this.name, fsReason(err));
   }
 }
 
-type Existing = { mode: number; uid: number; gid: number };
-
 /** A regular file (or a new one), replaced whole: a temporary file beside it, renamed over it by commit(). */
-class ReplacingSink implements Sink {
-  readonly closed = false;
+class ReplacingSink implements Opened {
   readonly replaces = true;
   readonly tempPath: string;
+  /** The temporary file, open from ready() until prepare() (or abort()). */
   private handle: FileHandle | null = null;
-  private size = 0;
-  private aborted = false;
-  private state: 'open' | 'prepared' | 'done' = 'open';
-  private readonly writer = new BlockWriter(async (data) => {
-    this.size += await writeAll(this.handle!, data, this.size);
+  private done = false;
+  private readonly writer = new BlockWriter((data) => {
+    const handle = this.handle!;
+    return writeAll(async (buf, offset, length) => (await handle.write(buf, offset, length, null)).bytesWritten, data);
   });
 
   constructor(
@@ -421,15 +415,14 @@ class ReplacingSink implements Sink {
     const { tempPath, existing } = this;
     try {
       tempFileOpened(tempPath);
-      const handle = (this.handle = await fsp.open(tempPath, C.O_WRONLY | C.O_CREAT | C.O_EXCL, existing?.mode ?? 0o666));
-      if (this.aborted) throw new Error('aborted');
+      // Created with the file's own mode (a private list is never readable by others, even for a moment).
+      const handle = (this.handle = await fsp.open(tempPath, C.O_WRONLY | C.O_CREAT | C.O_EXCL, existing?.mode));
       if (existing) {
         await handle.chmod(existing.mode); // the umask narrowed the mode open() was given
         await handle.chown(existing.uid, existing.gid).catch(() => undefined); // allowed to root or the owner only
       }
     } catch (err) {
-      await this.release();
-      await this.removeTemp();
+      await this.abort();
       throw this.failure(err);
     }
   }
@@ -440,49 +433,43 @@ class ReplacingSink implements Sink {
   }
 
   async prepare(): Promise<void> {
-    if (this.state !== 'open') return;
+    const handle = this.handle;
+    if (!handle) return;
     try {
       await this.writer.flush();
       this.check();
       // On the disk before any output is put in place: a full disk or a quota fails here, not after.
-      await this.handle!.sync();
-      await this.handle!.close();
+      await handle.sync();
+      await handle.close();
       this.handle = null;
     } catch (err) {
       throw err instanceof IdvError ? err : this.failure(err);
     }
-    this.state = 'prepared';
   }
 
   async commit(): Promise<void> {
     await this.prepare();
-    if (this.state === 'done') return;
+    if (this.done) return;
     try {
       await fsp.rename(this.tempPath, this.name);
     } catch (err) {
       await this.removeTemp();
       throw this.failure(err);
     }
-    this.state = 'done';
+    this.done = true;
     tempFileGone(this.tempPath);
   }
 
   async abort(): Promise<void> {
-    this.aborted = true;
-    await this.release();
-    if (this.state === 'done') return;
-    await this.removeTemp();
-  }
-
-  private async removeTemp(): Promise<void> {
-    await fsp.rm(this.tempPath, { force: true }).catch(() => undefined);
-    tempFileGone(this.tempPath);
-  }
-
-  private async release(): Promise<void> {
     const handle = this.handle;
     this.handle = null;
     await handle?.close().catch(() => undefined);
+    if (!this.done) await this.removeTemp();
+  }
+
+  private async removeTemp(): Promise<void> {
+    await fsp.unlink(this.tempPath).catch(() => undefined);
+    tempFileGone(this.tempPath);
   }
 
   private check(): void {
@@ -492,6 +479,6 @@ class ReplacingSink implements Sink {
 
   private failure(err: unknown): IdvError {
     const left = this.existing ? 'the previous file is left as it was' : 'nothing was written';
-    return new IdvError('failed', `Cannot write ${this.name}: ${reasonOf(err)}; ${left}.`);
+    return new IdvError('failed', `Cannot write ${this.name}: ${fsReason(err)}; ${left}.`);
   }
 }

@@ -4,7 +4,9 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { execFileSync } from 'node:child_process';
 import { chmod, lstat, mkdtemp, readdir, readFile, readlink, rm, stat, symlink, writeFile } from 'node:fs/promises';
-import { promises as fsp, closeSync, createReadStream, openSync } from 'node:fs';
+import fs, { promises as fsp, closeSync, constants as C, createReadStream, openSync, writeSync } from 'node:fs';
+import { syncBuiltinESMExports } from 'node:module';
+import { spawn } from 'node:child_process';
 import { getEventListeners } from 'node:events';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -19,6 +21,7 @@ beforeEach(async () => {
 });
 afterEach(async () => {
   vi.restoreAllMocks();
+  syncBuiltinESMExports(); // node:fs's named exports (the sinks' write) are the real ones again
   await rm(dir, { recursive: true, force: true });
 });
 
@@ -221,6 +224,8 @@ describe('devices, FIFOs and standard output are written in place', () => {
     expect((await lstat(path)).isCharacterDevice()).toBe(true);
   });
 
+  // The FIFO tests give their sinks a signal, as a run does: with one, a FIFO whose reader's open() is still on
+  // its way is tried again (without one, ENXIO at once), and a loaded machine made that race fail them.
   it('a FIFO: its reader gets every byte, and it is still a FIFO', async () => {
     const path = join(dir, 'pipe');
     execFileSync('mkfifo', [path]);
@@ -232,7 +237,7 @@ describe('devices, FIFOs and standard output are written in place', () => {
       s.on('error', reject);
     });
     const text = Array.from({ length: 30_000 }, (_, i) => `user${i}@example.com,ok\n`);
-    await writeThrough(fileSink(path), ...text);
+    await writeThrough(fileSink(path, new AbortController().signal), ...text);
     expect(await reader).toBe(text.join(''));
     expect((await lstat(path)).isFIFO()).toBe(true);
     expect(await entries()).toEqual(['pipe']);
@@ -505,7 +510,7 @@ describe('devices and FIFOs: nothing lost, nothing left open', () => {
     // Two full blocks, then a last one small enough to be taken without waiting: it must still arrive.
     const text = Array.from({ length: 4_099 }, (_, i) => `user${String(i).padStart(12, '0')}@example.com,ok\n`);
     expect(text.join('').length).toBe(2 * 64 * 1024 + 96);
-    await writeThrough(fileSink(path), ...text);
+    await writeThrough(fileSink(path, new AbortController().signal), ...text);
     expect(await reader).toBe(text.join(''));
   });
 });
@@ -615,11 +620,270 @@ describe('a path that changes as it is opened', () => {
     const reader = createReadStream(path);
     reader.on('data', () => undefined);
     const end = new Promise<void>((r) => reader.on('close', () => r(void (ended = true))));
-    const sink = fileSink(path);
+    const sink = fileSink(path, new AbortController().signal);
     await sink.ready();
     await sink.write('a\n');
     await sink.abort();
     await Promise.race([end, new Promise((r) => setTimeout(r, 2000))]);
     expect(ended).toBe(true);
+  });
+});
+
+describe('every byte arrives through short writes and a device not yet ready', () => {
+  /** node:fs write(), as the sinks import it, replaced by `impl` (given the real one) until the test ends. */
+  function replaceFsWrite(impl: (real: typeof fs.write, ...args: unknown[]) => void): void {
+    const real = fs.write;
+    vi.spyOn(fs, 'write').mockImplementation(((...args: unknown[]) => impl(real, ...args)) as typeof fs.write);
+    syncBuiltinESMExports();
+  }
+
+  /** A descriptor path (written in place, through plain writes to the descriptor) to a file the test reads back. */
+  async function throughDescriptor(run: (path: string) => Promise<void>): Promise<string> {
+    const target = join(dir, 'target.csv');
+    const fd = openSync(target, 'w');
+    try {
+      await run(`/dev/fd/${fd}`);
+    } finally {
+      closeSync(fd);
+    }
+    return readFile(target, 'utf8');
+  }
+
+  const text = Array.from({ length: 300 }, (_, i) => `user${i}@example.com,ok\n`).join('');
+
+  it('a file whose writes take at most 1000 bytes each: the rest is written after, in order', async () => {
+    const probe = await fsp.open(join(dir, '.probe'), 'w');
+    const proto = Object.getPrototypeOf(probe) as { write: (...a: unknown[]) => Promise<{ bytesWritten: number }> };
+    await probe.close();
+    await rm(join(dir, '.probe'));
+    const real = proto.write;
+    vi.spyOn(proto, 'write').mockImplementation(function (this: unknown, buf: unknown, offset: unknown, length: unknown, position: unknown) {
+      return real.call(this, buf, offset, Math.min(length as number, 1000), position);
+    });
+    const path = join(dir, 'out.csv');
+    await writeThrough(fileSink(path), text);
+    expect(text.length).toBeGreaterThan(5000);
+    expect(await readFile(path, 'utf8')).toBe(text);
+  });
+
+  it('a device whose writes take at most 1000 bytes each: the same', async () => {
+    replaceFsWrite((real, fd, buf, offset, length, position, cb) =>
+      real(fd as number, buf as Buffer, offset as number, Math.min(length as number, 1000), position as null, cb as never),
+    );
+    expect(await throughDescriptor((path) => writeThrough(fileSink(path), text))).toBe(text);
+    expect(vi.mocked(fs.write).mock.calls.length).toBe(Math.ceil(text.length / 1000));
+  });
+
+  it('a device not ready (EAGAIN, opened without blocking): tried again a moment later, nothing lost', async () => {
+    let refused = 0;
+    replaceFsWrite((real, ...args) => {
+      if (refused < 2) return void (refused++, (args.at(-1) as (e: Error) => void)(Object.assign(new Error('EAGAIN'), { code: 'EAGAIN' })));
+      (real as (...a: unknown[]) => void)(...args);
+    });
+    expect(await throughDescriptor((path) => writeThrough(fileSink(path), text))).toBe(text);
+    expect(refused).toBe(2);
+  });
+
+  it('a device never ready while the run is stopping: the write ends at once, not tried again', async () => {
+    replaceFsWrite((_real, ...args) => (args.at(-1) as (e: Error) => void)(Object.assign(new Error('EAGAIN'), { code: 'EAGAIN' })));
+    const stop = new AbortController();
+    await throughDescriptor(async (path) => {
+      const sink = fileSink(path, stop.signal, true);
+      await sink.ready();
+      stop.abort('SIGINT');
+      await expect(sink.write('a\n')).rejects.toMatchObject({ kind: 'failed', message: `Cannot write ${path}: EAGAIN.` });
+      await sink.abort();
+    });
+    expect(vi.mocked(fs.write).mock.calls.length).toBe(1);
+  });
+});
+
+describe('standard output that fails or closes ends every wait', () => {
+  it('closed before a write (destroyed, with no error): no wait and no error; the sink says closed, nothing handed over', async () => {
+    const { stream, blocks } = recordingStdout();
+    stream.destroy();
+    await new Promise((r) => stream.once('close', r)); // closed some time before: no 'close' is to come
+    const sink = stdoutSink(stream, undefined, true);
+    await sink.write('a\n');
+    expect(sink.closed).toBe(true);
+    await sink.write('b\n');
+    await sink.commit();
+    expect(blocks).toEqual([]);
+  });
+
+  it('an output that fails and stays open (no close after its error): the wait for it to drain ends with the failure, and nothing more is handed over', async () => {
+    let handed = 0;
+    const stream = new Writable({
+      highWaterMark: 1,
+      autoDestroy: false,
+      write: (_chunk, _enc, cb) => void (handed++, setTimeout(() => cb(Object.assign(new Error('write EIO'), { code: 'EIO' })), 1)),
+    });
+    const sink = stdoutSink(stream, undefined, true);
+    const message = 'Cannot write to standard output: an input/output error (EIO).';
+    await expect(sink.write('a\n')).rejects.toMatchObject({ kind: 'failed', message });
+    expect(sink.closed).toBe(false);
+    await expect(sink.write('b\n')).rejects.toMatchObject({ kind: 'failed', message });
+    expect(handed).toBe(1);
+  });
+
+  it('what was written live is all handed over at the end: the end hands over no empty block', async () => {
+    const { stream, blocks } = recordingStdout();
+    const sink = stdoutSink(stream, undefined, true);
+    await sink.write('a\n');
+    await sink.commit();
+    expect(blocks).toEqual(['a\n']);
+  });
+});
+
+describe('FIFOs and terminals in place: the end is reported as it is', () => {
+  it('a FIFO whose reader goes away before the last bytes are taken: the end fails, naming the cause', async () => {
+    const path = join(dir, 'pipe');
+    execFileSync('mkfifo', [path]);
+    const reader = openSync(path, C.O_RDONLY | C.O_NONBLOCK);
+    const sink = fileSink(path);
+    await sink.ready();
+    // Another writer fills the pipe: the sink's last bytes wait for a reader that then goes away.
+    const filler = openSync(path, C.O_WRONLY | C.O_NONBLOCK);
+    try {
+      for (;;) writeSync(filler, Buffer.alloc(4096));
+    } catch (err) {
+      expect((err as NodeJS.ErrnoException).code).toBe('EAGAIN');
+    }
+    await sink.write('a@example.com,ok\n');
+    const end = sink.commit();
+    await new Promise((r) => setTimeout(r, 5));
+    closeSync(reader);
+    await expect(end).rejects.toMatchObject({ kind: 'failed', message: `Cannot write ${path}: its reader went away (EPIPE).` });
+    closeSync(filler);
+  });
+
+  it('a FIFO given up keeps nothing of it open (the process can end)', async () => {
+    const path = join(dir, 'pipe');
+    execFileSync('mkfifo', [path]);
+    const reader = openSync(path, C.O_RDONLY | C.O_NONBLOCK);
+    const pipes = () => process.getActiveResourcesInfo().filter((r) => r === 'PipeWrap').length;
+    const before = pipes();
+    const sink = fileSink(path);
+    await sink.ready();
+    await sink.write('a\n');
+    expect(pipes()).toBe(before + 1);
+    await sink.abort();
+    await vi.waitFor(() => expect(pipes()).toBe(before), { timeout: 500, interval: 1 }); // a handle closes a moment later
+    closeSync(reader);
+  });
+
+  it('a terminal (-o /dev/pts/N): the records reach it, and the end does not wait for a close a terminal never makes', async () => {
+    const child = spawn('script', ['-qfec', 'tty && exec sleep 10', '/dev/null'], { stdio: ['pipe', 'pipe', 'ignore'] });
+    try {
+      let shown = '';
+      child.stdout.on('data', (c: Buffer) => (shown += c.toString()));
+      const path = await new Promise<string>((resolve, reject) => {
+        child.stdout.on('data', () => {
+          const m = /^(\/dev\/pts\/\d+)\r?\n/.exec(shown);
+          if (m) resolve(m[1]!);
+        });
+        child.on('error', reject);
+      });
+      const sink = fileSink(path);
+      await writeThrough(sink, 'email,status\n', 'a@example.com,ok\n');
+      expect(sink.replaces).toBe(false);
+      await vi.waitFor(() => expect(shown).toBe(`${path}\r\nemail,status\r\na@example.com,ok\r\n`), { timeout: 1000, interval: 2 });
+    } finally {
+      child.kill();
+    }
+  });
+});
+
+describe('a replaced file: its temporary file', () => {
+  it('is private from its creation when the file is (never made wider, then narrowed)', async () => {
+    const path = join(dir, 'out.csv');
+    await writeFile(path, 'old\n');
+    await chmod(path, 0o600);
+    const probe = await fsp.open(join(dir, '.probe'), 'w');
+    const proto = Object.getPrototypeOf(probe) as { chmod: () => Promise<void> };
+    await probe.close();
+    await rm(join(dir, '.probe'));
+    vi.spyOn(proto, 'chmod').mockResolvedValue(undefined); // what open() made is what stays
+    const umask = process.umask(0o022);
+    try {
+      const sink = fileSink(path);
+      await sink.ready();
+      expect(((await stat(sink.tempPath!)).mode & 0o777).toString(8)).toBe('600');
+      await sink.abort();
+    } finally {
+      process.umask(umask);
+    }
+  });
+
+  it('prepared, then put in place (as outputs are put in place together): the new file, once; no temporary file', async () => {
+    const path = join(dir, 'out.csv');
+    await writeFile(path, 'old\n');
+    const sink = fileSink(path);
+    await sink.ready();
+    await sink.write('new\n');
+    await sink.prepare();
+    expect(await readFile(path, 'utf8')).toBe('old\n');
+    expect(await readFile(sink.tempPath!, 'utf8')).toBe('new\n');
+    await sink.prepare();
+    await sink.commit();
+    expect(await readFile(path, 'utf8')).toBe('new\n');
+    expect(await entries()).toEqual(['out.csv']);
+  });
+
+  it('once renamed or removed, is forgotten: a file later at that name is not removed by an ending process nor by abort()', async () => {
+    const done = fileSink(join(dir, 'done.csv'));
+    await writeThrough(done, 'a\n');
+    const given = fileSink(join(dir, 'given.csv'));
+    await given.ready();
+    await given.abort();
+    for (const sink of [done, given]) await writeFile(sink.tempPath!, 'someone else\'s\n');
+    await done.abort();
+    removeTempFilesNow();
+    for (const sink of [done, given]) expect(await readFile(sink.tempPath!, 'utf8')).toBe('someone else\'s\n');
+  });
+});
+
+describe('what a file sink says before it has looked at its path', () => {
+  it('a path not yet looked at counts as a file to replace; a device says otherwise once ready', async () => {
+    const device = fileSink('/dev/null');
+    expect(device.replaces).toBe(true);
+    await device.ready();
+    expect(device.replaces).toBe(false);
+    await device.abort();
+  });
+});
+
+describe('a link below a descriptor path', () => {
+  it('/proc/self/fd/N/link, N a folder the caller opened: a link all the same, refused; its target untouched', async () => {
+    await writeFile(join(dir, 'target.csv'), 'kept\n');
+    await symlink(join(dir, 'target.csv'), join(dir, 'link'));
+    const fd = openSync(dir, 'r');
+    try {
+      const path = `/proc/self/fd/${fd}/link`;
+      const err = await failure(fileSink(path).ready());
+      expect(err.message).toBe(
+        `Cannot write ${path}: it is a symbolic link (to ${join(dir, 'target.csv')}); idv neither writes through a link nor replaces one: give the path it leads to, or remove the link.`,
+      );
+    } finally {
+      closeSync(fd);
+    }
+    expect(await readFile(join(dir, 'target.csv'), 'utf8')).toBe('kept\n');
+  });
+});
+
+describe('a block device is refused', () => {
+  const existing = ['/dev/loop0', '/dev/sda', '/dev/vda'].find((p) => {
+    try {
+      return fs.statSync(p).isBlockDevice();
+    } catch {
+      return false;
+    }
+  });
+  it.runIf(isRoot || existing)('by ready(), in one line, and left as it was', async () => {
+    const path = isRoot ? join(dir, 'disk') : existing!;
+    if (isRoot) execFileSync('mknod', ['-m', '600', path, 'b', '7', '0']);
+    const err = await failure(fileSink(path).ready());
+    expect(err).toMatchObject({ kind: 'failed', message: `Cannot write ${path}: it is a block device; give a file, a character device or a FIFO.` });
+    expect((await lstat(path)).isBlockDevice()).toBe(true);
   });
 });
