@@ -497,6 +497,10 @@ describe('the column choice among several, and its note', () => {
   const table = (header: string, counts: number[], cell = (k: number, i: number) => `c${k}r${i}@x.com`) =>
     header + '\n' + Array.from({ length: 10 }, (_, i) => counts.map((n, k) => (i < n ? cell(k, i) : '')).join(',')).join('\n') + '\n';
 
+  it('an empty column named exactly for the item competes against one holding a single item (a stream\'s first rows)', async () => {
+    expect((await open('Name,Email,Secondary Email\nAnn,,ann2@x.com\n')).column).toBe(1);
+    expect((await open('Name,Email,Secondary Email\nAnn,,ann2@x.com\nBob,,bob2@x.com\nCy,,cy2@x.com\n')).column).toBe(2);
+  });
   it('domains: columns tied on distinct domains (every contact at one company) go to the one with more cells that are items', async () => {
     const text = 'First Name,Last Name,Display Name,Nickname,Primary Email\nAnn,Lee,Ann Lee,,ann@example.com\nBob,Ray,bob@example.com,,bob@example.com\nCy,Ho,Cy,,cy@example.com\n';
     const s = await openSource({ name: 't.csv', path: 't.csv', open: () => Readable.from([Buffer.from(text)]) }, 'domains', {}, () => {});
