@@ -266,7 +266,7 @@ export class Scheduler<T extends WorkItem> {
       this.breaker.answered(this.now());
       return false;
     }
-    if (!this.breaker.broken(sentAt, firstSentAt, lastTry, this.now())) return false;
+    if (!this.breaker.broken(sentAt, firstSentAt, lastTry, this.now(), turnedAway)) return false;
     this.stop(hostError(this.o.host, outcome.reason, this.breaker.streak, turnedAway));
     return true;
   }

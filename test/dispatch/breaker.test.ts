@@ -4,7 +4,7 @@ import { Breaker, BREAKER_MS, hostError } from '../../src/dispatch/breaker.js';
 
 // A step: an answer at `at`, or a request sent at `sent` (its batch's first try at `batch`) that got none at `at`,
 // the batch's last try or not, with whether the breaker must trip.
-type Step = { answered: number } | { sent: number; batch: number; lastTry: boolean; at: number; trips: boolean };
+type Step = { answered: number } | { sent: number; batch: number; lastTry: boolean; at: number; trips: boolean; turnedAway?: boolean };
 
 describe('Breaker', () => {
   const rows: Array<[string, Step[]]> = [
@@ -62,13 +62,25 @@ describe('Breaker', () => {
         { sent: 2, batch: 2, lastTry: true, at: 3, trips: true },
       ],
     ],
+    [
+      'the first batch turned away (403, 404, a proxy refusing) before the host answered anything: trips at once',
+      [{ sent: 0, batch: 0, lastTry: true, at: 1, trips: true, turnedAway: true }],
+    ],
+    [
+      'turned away once the host has answered: the second in a row trips, not the first',
+      [
+        { answered: 0 },
+        { sent: 1, batch: 1, lastTry: true, at: 2, trips: false, turnedAway: true },
+        { sent: 3, batch: 3, lastTry: true, at: 4, trips: true, turnedAway: true },
+      ],
+    ],
   ];
   for (const [name, steps] of rows) {
     it(name, () => {
       const b = new Breaker();
       for (const s of steps) {
         if ('answered' in s) b.answered(s.answered);
-        else expect(b.broken(s.sent, s.batch, s.lastTry, s.at)).toBe(s.trips);
+        else expect(b.broken(s.sent, s.batch, s.lastTry, s.at, s.turnedAway)).toBe(s.trips);
       }
     });
   }

@@ -380,11 +380,20 @@ describe('the circuit breaker', () => {
     expect(h.results.size).toBe(0); // no `error` rows: the output is not written
   });
 
-  it('a 403 to every batch stops the run at the second', async () => {
+  it('a 403 to the first batch, before any answer, stops the run at once (a one-batch run\'s output is left as it was)', async () => {
     const h = harness(() => forbidden, { concurrency: 1 });
+    const err = await h.run(items(2)).catch((e: unknown) => e);
+    expect(err).toMatchObject({ kind: 'failed', message: expect.stringMatching(/^The service at api\.example\.test turned away the first request: the service answered HTTP 403: Forbidden; check --base-url,/) });
+    expect(h.calls.length).toBe(1);
+    expect(h.results.size).toBe(0); // no `error` rows: the output is not written
+  });
+
+  it('a 403 to every batch after the host has answered stops the run at the second in a row', async () => {
+    let n = 0;
+    const h = harness((it) => (n++ === 0 ? ok(it) : forbidden), { concurrency: 1 });
     const err = await h.run(items(9)).catch((e: unknown) => e);
     expect(err).toMatchObject({ kind: 'failed', message: expect.stringMatching(/^The service at api\.example\.test turned away 2 requests in a row: the service answered HTTP 403: Forbidden; check --base-url,/) });
-    expect(h.calls.length).toBe(2);
+    expect(h.calls.length).toBe(3);
   });
 
   it('one batch failing while others are answered is not a host failure: that batch ends error', async () => {

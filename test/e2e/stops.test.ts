@@ -171,22 +171,25 @@ describe.concurrent.each(SIZES)('stops with %i records', (n) => {
     });
   });
 
-  it('the circuit breaker, a 404 to every batch: exit 1, one line naming the host and the answer, -o left as it was', async () => {
-    const s = await hostile(() => ({ status: 404, body: '{"message":"Not found"}' }));
-    try {
-      await withHome(async (home) => {
-        const r = await runList(home, n, { IDV_BASE_URL: s.url, IDV_API_KEY: KEY }, ['--batch-size', '1']);
-        const host = s.url.slice('http://'.length);
-        expect(r.stderr).toMatch(new RegExp(`^idv: The service at ${host.replace(/\./g, '\\.')} turned away \\d+ requests in a row: the service answered HTTP 404: Not found; check --base-url, then`));
-        expect(r.exitCode).toBe(1);
-        expect(r.output).toBe(PREVIOUS);
-        expect(r.report).toMatchObject({ exitCode: 1, reason: 'failed' });
-        expect(s.requests.length).toBeLessThanOrEqual(8);
-      });
-    } finally {
-      await s.close();
-    }
-  });
+  for (const items of [n, 1]) {
+    it(`the circuit breaker, a 404 to every batch (${items === 1 ? 'one batch' : 'many'}): exit 1, one line naming the host and the answer, -o left as it was`, async () => {
+      const s = await hostile(() => ({ status: 404, body: '{"message":"Not found"}' }));
+      try {
+        await withHome(async (home) => {
+          const r = await runList(home, items, { IDV_BASE_URL: s.url, IDV_API_KEY: KEY }, ['--batch-size', '1']);
+          const host = s.url.slice('http://'.length);
+          const what = 'turned away (the first request|\\d+ requests in a row)';
+          expect(r.stderr).toMatch(new RegExp(`^idv: The service at ${host.replace(/\./g, '\\.')} ${what}: the service answered HTTP 404: Not found; check --base-url, then`));
+          expect(r.exitCode).toBe(1);
+          expect(r.output).toBe(PREVIOUS);
+          expect(r.report).toMatchObject({ exitCode: 1, reason: 'failed' });
+          expect(s.requests.length).toBeLessThanOrEqual(items === 1 ? 1 : 8);
+        });
+      } finally {
+        await s.close();
+      }
+    });
+  }
 
   it('Ctrl-C while every request hangs (the window full with the large list): exit 130, report "interrupted", -o left as it was', async () => {
     const s = await hostile(() => 'hang');
