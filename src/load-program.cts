@@ -34,7 +34,8 @@ export function cacheName(build: string, node: string, arch: string): string {
 
 export function loadProgram(dir: string, node: string, arch: string): LoadedProgram {
   const file = join(dir, 'program.cjs');
-  const source = readFileSync(file, 'utf8');
+  // Latin-1: the bundle is ASCII (scripts/bundle.mjs), and read so it is one read and no UTF-8 decoding.
+  const source = readFileSync(file, 'latin1');
   const build = buildTag(source);
   const cacheFile = build === null ? null : join(dir, cacheName(build, node, arch));
   let cachedData: Buffer | undefined;

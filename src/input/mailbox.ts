@@ -7,9 +7,12 @@
 
 /** Unicode's format characters (general category Cf); made on first use (see check.ts isHostLike). */
 let format: RegExp | undefined;
+const BEYOND_ASCII = /[^\x00-\x7f]/;
 
 /** `text` without Unicode format characters. */
 export function withoutFormatChars(text: string): string {
+  // Every format character is beyond ASCII: most text needs no Unicode property regex (costly to compile).
+  if (!BEYOND_ASCII.test(text)) return text;
   return text.replace((format ??= /\p{Cf}/gu), '');
 }
 

@@ -31,34 +31,40 @@ export const PROVIDERS: readonly string[] = [
   'shaw.ca', 'rogers.com', 'sympatico.ca', 'telus.net', 'bigpond.com', 'optusnet.com.au', 'xtra.co.nz',
 ];
 
-/** Endings people type for `.com`; none is a real top-level domain. */
-const COM_TYPOS = new Set(['con', 'cmo', 'ocm', 'cm', 'om', 'co', 'comm', 'coom', 'cpm', 'vom', 'xom', 'c0m', 'comn', 'cim', 'clm', 'conm']);
-/** Top-level domains that exist: every country code, and the common generic ones. */
-const REAL_TLDS = new Set(
-  (
-    'ac ad ae af ag ai al am ao aq ar as at au aw ax az ba bb bd be bf bg bh bi bj bm bn bo br bs bt bw by bz ca cc cd cf cg ch ' +
-    'ci ck cl cm cn co cr cu cv cw cx cy cz de dj dk dm do dz ec ee eg er es et eu fi fj fk fm fo fr ga gb gd ge gf gg gh gi gl ' +
-    'gm gn gp gq gr gs gt gu gw gy hk hm hn hr ht hu id ie il im in io iq ir is it je jm jo jp ke kg kh ki km kn kp kr kw ky kz ' +
-    'la lb lc li lk lr ls lt lu lv ly ma mc md me mg mh mk ml mm mn mo mp mq mr ms mt mu mv mw mx my mz na nc ne nf ng ni nl no ' +
-    'np nr nu nz om pa pe pf pg ph pk pl pm pn pr ps pt pw py qa re ro rs ru rw sa sb sc sd se sg sh si sk sl sm sn so sr ss st ' +
-    'su sv sx sy sz tc td tf tg th tj tk tl tm tn to tr tt tv tw tz ua ug uk us uy uz va vc ve vg vi vn vu wf ws ye yt za zm zw ' +
-    'com net org edu gov mil int info biz name pro aero coop museum jobs mobi travel tel asia cat app dev page xyz online site ' +
-    'top club shop store tech live email'
-  ).split(' '),
-);
+/** The lookup tables, made on first use: a run without --suggest never needs them. */
+let tables: ReturnType<typeof makeTables> | undefined;
+function makeTables() {
+  /** Endings people type for `.com`; none is a real top-level domain. */
+  const COM_TYPOS = new Set(['con', 'cmo', 'ocm', 'cm', 'om', 'co', 'comm', 'coom', 'cpm', 'vom', 'xom', 'c0m', 'comn', 'cim', 'clm', 'conm']);
+  /** Top-level domains that exist: every country code, and the common generic ones. */
+  const REAL_TLDS = new Set(
+    (
+      'ac ad ae af ag ai al am ao aq ar as at au aw ax az ba bb bd be bf bg bh bi bj bm bn bo br bs bt bw by bz ca cc cd cf cg ch ' +
+      'ci ck cl cm cn co cr cu cv cw cx cy cz de dj dk dm do dz ec ee eg er es et eu fi fj fk fm fo fr ga gb gd ge gf gg gh gi gl ' +
+      'gm gn gp gq gr gs gt gu gw gy hk hm hn hr ht hu id ie il im in io iq ir is it je jm jo jp ke kg kh ki km kn kp kr kw ky kz ' +
+      'la lb lc li lk lr ls lt lu lv ly ma mc md me mg mh mk ml mm mn mo mp mq mr ms mt mu mv mw mx my mz na nc ne nf ng ni nl no ' +
+      'np nr nu nz om pa pe pf pg ph pk pl pm pn pr ps pt pw py qa re ro rs ru rw sa sb sc sd se sg sh si sk sl sm sn so sr ss st ' +
+      'su sv sx sy sz tc td tf tg th tj tk tl tm tn to tr tt tv tw tz ua ug uk us uy uz va vc ve vg vi vn vu wf ws ye yt za zm zw ' +
+      'com net org edu gov mil int info biz name pro aero coop museum jobs mobi travel tel asia cat app dev page xyz online site ' +
+      'top club shop store tech live email'
+    ).split(' '),
+  );
+  const KNOWN = new Set(PROVIDERS);
+  const BY_LABEL = new Map<string, string>();
+  for (const p of PROVIDERS) if (p.endsWith('.com')) BY_LABEL.set(p.slice(0, -4), p);
+  /** A provider by its name alone (`gmail`, `web`): the first of the list with that name (yahoo.com, not yahoo.fr). */
+  const BY_NAME = new Map<string, string>();
+  for (const p of PROVIDERS) if (!BY_NAME.has(p.slice(0, p.indexOf('.')))) BY_NAME.set(p.slice(0, p.indexOf('.')), p);
+  const EDIT_TARGETS = PROVIDERS.filter((p) => p.split('.')[0]!.length >= MIN_LABEL);
+  return { COM_TYPOS, REAL_TLDS, KNOWN, BY_LABEL, BY_NAME, EDIT_TARGETS };
+}
 /** A provider's name (its first label) shorter than this takes no one-edit suggestion. */
 const MIN_LABEL = 5;
 
-const KNOWN = new Set(PROVIDERS);
-const BY_LABEL = new Map<string, string>();
-for (const p of PROVIDERS) if (p.endsWith('.com')) BY_LABEL.set(p.slice(0, -4), p);
-/** A provider by its name alone (`gmail`, `web`): the first of the list with that name (yahoo.com, not yahoo.fr). */
-const BY_NAME = new Map<string, string>();
-for (const p of PROVIDERS) if (!BY_NAME.has(p.slice(0, p.indexOf('.')))) BY_NAME.set(p.slice(0, p.indexOf('.')), p);
-const EDIT_TARGETS = PROVIDERS.filter((p) => p.split('.')[0]!.length >= MIN_LABEL);
 
 /** The provider a mistyped domain most likely meant, or null. `domain` is lower-cased by the caller. */
 export function suggestDomain(domain: string): string | null {
+  const { COM_TYPOS, REAL_TLDS, KNOWN, BY_LABEL, EDIT_TARGETS } = (tables ??= makeTables());
   const d = domain.toLowerCase().replace(/\.$/, '');
   if (KNOWN.has(d) || PROVIDERS.some((p) => d.endsWith('.' + p))) return null;
   const named = d.includes('.') ? null : byName(d);
@@ -86,6 +92,7 @@ export function suggestDomain(domain: string): string | null {
  * the provider; so does one edit of a name long enough (`gmial`), when exactly one provider fits.
  */
 function byName(name: string): string | null {
+  const { BY_NAME } = (tables ??= makeTables());
   const exact = BY_NAME.get(name);
   if (exact !== undefined) return exact;
   if (name.length < MIN_LABEL - 1) return null;
