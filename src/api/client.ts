@@ -68,7 +68,8 @@ export async function createClient(options: ClientOptions): Promise<Client> {
   secrets.add(options.key);
   if (proxy) for (const proxyUrl of [proxy.https, proxy.http]) if (proxyUrl) secrets.add(proxyPassword(proxyUrl));
   const answers: AnswerReader = { secrets, accepted: new Set<string>() };
-  const headers = { authorization: `Bearer ${options.key}`, 'content-type': 'application/json', accept: 'application/json' };
+  // identity: an answer compressed all the same is read (transport.ts), but none is asked for.
+  const headers = { authorization: `Bearer ${options.key}`, 'content-type': 'application/json', accept: 'application/json', 'accept-encoding': 'identity' };
   const masked = maskKey(options.key);
 
   async function validate(endpoint: string, field: string, items: string[], signal: AbortSignal): Promise<Outcome> {

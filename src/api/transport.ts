@@ -3,7 +3,7 @@
 // and as fast. Through HTTPS_PROXY / HTTP_PROXY, undici's EnvHttpProxyAgent does the CONNECT tunnelling and
 // NO_PROXY matching; it is loaded only then. Both share one time limit, one capped body reader, one set of errors.
 import type { Agent as HttpAgent, IncomingMessage } from 'node:http';
-import type { Readable } from 'node:stream';
+import type { Readable, Transform } from 'node:stream';
 import { usageError } from '../errors.js';
 import type { NetworkOptions } from '../io.js';
 import { isLoopback } from '../loopback.js';
@@ -94,25 +94,51 @@ function abortError(signal: AbortSignal): Error {
 }
 
 /**
- * An answer's body as text; past `maxBytes` it is not read further (the stream is destroyed). An answer
- * cut short fails in the stream itself (node:http: "aborted", ECONNRESET; undici: UND_ERR_SOCKET).
+ * An answer's body as text (without a byte-order mark); past `maxBytes` it is not read further (the stream is
+ * destroyed). An answer cut short fails in the stream itself (node:http: "aborted", ECONNRESET; undici:
+ * UND_ERR_SOCKET). A body compressed all the same (`coding`: gzip, deflate, br; idv asks for none, a proxy or
+ * a CDN may still compress) is read decompressed, the cap counting what it decompresses to.
  */
-export function readCapped(body: Readable, maxBytes: number): Promise<string> {
+export async function readCapped(body: Readable, maxBytes: number, coding?: string): Promise<string> {
+  let early: unknown; // while zlib loads: the body failing or cut short before it is listened to
+  const hold = (err: unknown) => (early ??= err);
+  body.on('error', hold);
+  const decoder = coding ? await decompressor(coding) : null;
+  body.off('error', hold);
+  if (early !== undefined) throw early;
+  if (body.destroyed && !body.readableEnded) throw new Error('the answer was cut short');
+  const text = decoder ?? body;
+  if (decoder) {
+    body.on('error', (err) => decoder.destroy(err));
+    body.on('close', () => {
+      if (!body.readableEnded) decoder.destroy(new Error('the answer was cut short'));
+    });
+    body.pipe(decoder);
+  }
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
-    body.on('data', (chunk: Buffer) => {
+    text.on('data', (chunk: Buffer) => {
       size += chunk.length;
       if (size <= maxBytes) return void chunks.push(chunk);
       body.destroy();
+      text.destroy();
       reject(new BodyTooLargeError(maxBytes));
     });
-    body.on('end', () => resolve(Buffer.concat(chunks, size).toString('utf8')));
-    body.on('error', reject);
-    body.on('close', () => {
-      if (!body.readableEnded) reject(new Error('the answer was cut short'));
+    text.on('end', () => resolve(Buffer.concat(chunks, size).toString('utf8').replace(/^\uFEFF/, '')));
+    text.on('error', reject);
+    text.on('close', () => {
+      if (!text.readableEnded) reject(new Error('the answer was cut short'));
     });
   });
+}
+
+/** A stream that undoes a Content-Encoding, or null for one idv does not know (the body as it is). */
+async function decompressor(coding: string): Promise<Transform | null> {
+  const c = coding.trim().toLowerCase();
+  if (!['gzip', 'x-gzip', 'deflate', 'br'].includes(c)) return null;
+  const zlib = await import('node:zlib'); // loaded only for a compressed answer
+  return c === 'br' ? zlib.createBrotliDecompress() : c === 'deflate' ? zlib.createInflate() : zlib.createGunzip();
 }
 
 /** Response headers as RawResponse.header reads them. */
@@ -205,7 +231,8 @@ class DirectTransport implements Transport {
     });
     req.end(payload);
     const res = await answered;
-    return { statusCode: res.statusCode ?? 0, header: headerGetter(res.headers), text: await readCapped(res, maxBytes) };
+    const header = headerGetter(res.headers);
+    return { statusCode: res.statusCode ?? 0, header, text: await readCapped(res, maxBytes, header('content-encoding')) };
   }
 }
 
@@ -288,7 +315,8 @@ class ProxyTransport implements Transport {
         const cut = new AbortController();
         whenCut(() => cut.abort());
         const res = await this.dispatcher.request({ origin: this.base.origin, path, method: 'POST', headers, body, signal: cut.signal });
-        return { statusCode: res.statusCode, header: headerGetter(res.headers), text: await readCapped(res.body, maxBytes) };
+        const header = headerGetter(res.headers);
+        return { statusCode: res.statusCode, header, text: await readCapped(res.body, maxBytes, header('content-encoding')) };
       });
     } catch (err) {
       throw this.failure(err, signal);

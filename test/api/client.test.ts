@@ -125,7 +125,7 @@ describe('the request', () => {
     expect(received).toEqual({
       method: 'POST',
       url: '/v2/domains/validate',
-      headers: expect.objectContaining({ authorization: `Bearer ${KEY}`, 'content-type': 'application/json', accept: 'application/json' }),
+      headers: expect.objectContaining({ authorization: `Bearer ${KEY}`, 'content-type': 'application/json', accept: 'application/json', 'accept-encoding': 'identity' }),
       body: '{"domains":["x.com","y.org"]}',
     });
   });

@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import http from 'node:http';
 import net from 'node:net';
+import zlib from 'node:zlib';
 import type { AddressInfo } from 'node:net';
 import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -214,6 +215,29 @@ describe('the common half, through either transport', () => {
         expect((await postWith(kind)).text).toHaveLength(1024);
         next = (res) => res.writeHead(200).end('x'.repeat(1025));
         await expect(postWith(kind)).rejects.toThrow(new BodyTooLargeError(1024));
+      });
+
+      it('an answer compressed all the same (gzip, deflate, br: a proxy or CDN may) is read decompressed; a byte-order mark is dropped', async () => {
+        const body = '{"emails":{"a@x.com":"ok"}}';
+        for (const [coding, packed] of [['gzip', zlib.gzipSync(body)], ['x-gzip', zlib.gzipSync(body)], ['deflate', zlib.deflateSync(body)], ['br', zlib.brotliCompressSync(body)]] as const) {
+          next = (res) => res.writeHead(200, { 'content-encoding': coding }).end(packed);
+          expect((await postWith(kind)).text, coding).toBe(body);
+        }
+        next = (res) => res.writeHead(200).end('\uFEFF' + body);
+        expect((await postWith(kind)).text).toBe(body);
+      });
+
+      it('the cap counts what a compressed answer decompresses to; a compressed answer cut short fails', async () => {
+        next = (res) => res.writeHead(200, { 'content-encoding': 'gzip' }).end(zlib.gzipSync('x'.repeat(1025)));
+        await expect(postWith(kind)).rejects.toThrow(new BodyTooLargeError(1024));
+        next = (res) => res.writeHead(200, { 'content-encoding': 'gzip' }).end(zlib.gzipSync('x'.repeat(1024)));
+        expect((await postWith(kind)).text).toHaveLength(1024);
+        const packed = zlib.gzipSync('{"emails":{"a@x.com":"ok"}}');
+        next = (res) => {
+          res.writeHead(200, { 'content-encoding': 'gzip', 'content-length': String(packed.length) });
+          res.write(packed.subarray(0, 10), () => res.socket?.destroy());
+        };
+        await expect(postWith(kind)).rejects.toThrow();
       });
 
       it('an answer cut short (the connection closed before its Content-Length): a network error, never a short text', async () => {
