@@ -41,6 +41,11 @@ export interface Sink {
 }
 
 const FLUSH_AT = 64 * 1024;
+/**
+ * Text held longer than this goes out with the next write, however little: a reader that has gone (`| head`)
+ * is found by a write, and each write found late is quota spent on results no one reads.
+ */
+const FLUSH_MS = 250;
 
 /** A formatter's chunk to its sink: text to any sink, a workbook's rows to a workbook sink. */
 export function writeChunk(sink: Sink, chunk: Chunk): Promise<void> {
@@ -96,6 +101,7 @@ function drained(stream: Writable, signal?: AbortSignal): Promise<void> {
  */
 class BlockWriter {
   private buffer = '';
+  private flushedAt = Date.now();
   private failure: NodeJS.ErrnoException | null = null;
 
   constructor(
@@ -110,10 +116,11 @@ class BlockWriter {
       return;
     }
     this.buffer += data;
-    if (this.live || this.buffer.length >= FLUSH_AT) await this.flush();
+    if (this.live || this.buffer.length >= FLUSH_AT || Date.now() - this.flushedAt >= FLUSH_MS) await this.flush();
   }
 
   async flush(): Promise<void> {
+    this.flushedAt = Date.now();
     const text = this.buffer;
     this.buffer = '';
     if (text) await this.send(text);

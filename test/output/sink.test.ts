@@ -328,6 +328,25 @@ describe('standard output is written in blocks', () => {
     expect(blocks.map((b) => b.length)).toEqual([64 * 1024, 1]);
   });
 
+  it('text held 250 ms goes out with the next write, however little (a reader gone, `| head`, is found early)', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      const { stream, blocks } = recordingStdout();
+      const sink = stdoutSink(stream);
+      await sink.write('email,status\n');
+      vi.advanceTimersByTime(249);
+      await sink.write('a@example.com,ok\n');
+      expect(blocks).toEqual([]);
+      vi.advanceTimersByTime(1);
+      await sink.write('b@example.com,ok\n');
+      expect(blocks).toEqual(['email,status\na@example.com,ok\nb@example.com,ok\n']);
+      await sink.write('c@example.com,ok\n');
+      expect(blocks).toHaveLength(1);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it('live (a stream read as it comes): each write goes at once', async () => {
     const { stream, blocks } = recordingStdout();
     const sink = stdoutSink(stream, undefined, true);
