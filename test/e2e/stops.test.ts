@@ -171,7 +171,7 @@ describe.concurrent.each(SIZES)('stops with %i records', (n) => {
     });
   });
 
-  for (const items of [n, 1]) {
+  for (const items of n === SIZES[0] ? [n, 1] : [n]) {
     it(`the circuit breaker, a 404 to every batch (${items === 1 ? 'one batch' : 'many'}): exit 1, one line naming the host and the answer, -o left as it was`, async () => {
       const s = await hostile(() => ({ status: 404, body: '{"message":"Not found"}' }));
       try {
