@@ -100,7 +100,7 @@ export async function findKey(env: Record<string, string | undefined>, reader: K
 /** Refuse a config another user could have written; warn of one others can read. */
 function checkTrust(path: string, stat: Stats, reader: KeyReader): void {
   if (reader.uid === null) return;
-  const mode = (stat.mode & 0o777).toString(8).padStart(4, '0');
+  const mode = (stat.mode & 0o7777).toString(8).padStart(4, '0');
   if (stat.uid !== reader.uid && stat.uid !== 0) {
     throw new IdvError(
       'auth',

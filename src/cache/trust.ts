@@ -21,7 +21,7 @@ export function trustedFolder(dir: string): void {
     );
   }
   if ((st.mode & 0o022) !== 0) {
-    const mode = (st.mode & 0o777).toString(8).padStart(4, '0');
+    const mode = (st.mode & 0o7777).toString(8).padStart(4, '0'); // with its sticky bit: 1777 is what it is
     throw new UntrustedFolder(`other users can write in it (mode ${mode}) and could plant forged results; run chmod go-w ${dir}`);
   }
 }

@@ -51,7 +51,7 @@ describe('a cache folder another user could have written is not used', () => {
   });
   if (!ROOT) it.skip('owned by another user (SKIPPED LOUDLY: needs root to chown a folder to another user)', () => undefined);
 
-  it('writable by others (0777, or 0775): a forged ok is not believed, and one warning names the fix', async () => {
+  it('writable by others (0777, 0775, or 1777): a forged ok is not believed, and one warning names the fix', async () => {
     await expectNotTrusted(
       (dir) => chmod(dir, 0o777),
       (dir) => `other users can write in it (mode 0777) and could plant forged results; run chmod go-w ${dir}`,
@@ -59,6 +59,11 @@ describe('a cache folder another user could have written is not used', () => {
     await expectNotTrusted(
       (dir) => chmod(dir, 0o775),
       (dir) => `other users can write in it (mode 0775) and could plant forged results; run chmod go-w ${dir}`,
+    );
+    // Sticky, as /tmp is: its mode as ls shows it.
+    await expectNotTrusted(
+      (dir) => chmod(dir, 0o1777),
+      (dir) => `other users can write in it (mode 1777) and could plant forged results; run chmod go-w ${dir}`,
     );
   });
 
