@@ -2,7 +2,7 @@
 // time-out) or turns every request away (403, 404, a proxy refusing the tunnel) stops the run, instead of
 // ending every record `error` after all its retries. It trips on at least two such requests in a row with no
 // other answer between them, once a batch has used all its tries that way, or once they have gone on BREAKER_MS;
-// and on the first batch turned away before the host has answered anything.
+// before the host has answered anything, on one request turned away for good or unanswered for BREAKER_MS.
 import { IdvError } from '../errors.js';
 
 /** How long requests may keep getting no answer before the run stops, whatever --retries allows. */
@@ -28,11 +28,12 @@ export class Breaker {
   broken(sentAt: number, batchSince: number, lastTry: boolean, now: number, turnedAway = false): boolean {
     this.since = this.streak === 0 ? sentAt : Math.min(this.since, sentAt);
     this.streak++;
-    // A host that has turned away the first batch it saw, and answered nothing else, turns away every batch: the
-    // one batch of a small run, too, stops the run (its output left as it was) instead of ending it `error`.
-    const firstTurnedAway = turnedAway && lastTry && this.lastAnswerAt === -Infinity;
-    if (this.streak < 2 && !firstTurnedAway) return false;
-    if (firstTurnedAway) return true;
+    // Before the host has answered anything, one request is enough: turned away for good (a small run's one
+    // batch is every batch), or unanswered for BREAKER_MS (a --timeout of 30 s): the run stops, its output left as
+    // it was, instead of ending every record `error`, or waiting as long again for a retry.
+    const first = this.lastAnswerAt === -Infinity && ((turnedAway && lastTry) || now - this.since >= BREAKER_MS);
+    if (first) return true;
+    if (this.streak < 2) return false;
     return (lastTry && batchSince > this.lastAnswerAt) || now - this.since >= BREAKER_MS;
   }
 }
@@ -41,7 +42,9 @@ export class Breaker {
 export function hostError(host: string, reason: string, requests: number, turnedAway: boolean): IdvError {
   const what =
     requests === 1
-      ? `turned away the first request` // only a turn-away trips at once
+      ? turnedAway
+        ? 'turned away the first request'
+        : 'gave no answer to the first request'
       : turnedAway
         ? `turned away ${requests} requests in a row`
         : `gave no answer to ${requests} requests in a row`;

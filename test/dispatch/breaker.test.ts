@@ -49,8 +49,9 @@ describe('Breaker', () => {
       ],
     ],
     [
-      'two requests in flight that time out together after 30 s: trips',
+      'two requests in flight that time out together after 30 s, once the host has answered: trips at the second',
       [
+        { answered: 0 },
         { sent: 0, batch: 0, lastTry: false, at: BREAKER_MS, trips: false },
         { sent: 5, batch: 5, lastTry: false, at: BREAKER_MS + 5, trips: true },
       ],
@@ -61,6 +62,14 @@ describe('Breaker', () => {
         { sent: 0, batch: 0, lastTry: true, at: 1, trips: false },
         { sent: 2, batch: 2, lastTry: true, at: 3, trips: true },
       ],
+    ],
+    [
+      'a request unanswered for 30 s before the host answered anything: trips at once, retries left or not',
+      [{ sent: 0, batch: 0, lastTry: false, at: BREAKER_MS, trips: true }],
+    ],
+    [
+      'a request refused at once before any answer, retries left: no trip yet (the retry may get through)',
+      [{ sent: 0, batch: 0, lastTry: false, at: 5, trips: false }],
     ],
     [
       'the first batch turned away (403, 404, a proxy refusing) before the host answered anything: trips at once',

@@ -409,7 +409,7 @@ describe('the circuit breaker', () => {
     expect([...h.results.values()]).toEqual(['error', 'error']);
   });
 
-  it('requests that time out for 30 s stop the run even while retries are left', async () => {
+  it('a request that times out after 30 s before the host has answered anything stops the run at once, retries left', async () => {
     let now = 0;
     const h = harness(
       () => {
@@ -419,8 +419,24 @@ describe('the circuit breaker', () => {
       { retries: 10, concurrency: 1, now: () => now },
     );
     const err = await h.run(items(3)).catch((e: unknown) => e);
+    expect(err).toMatchObject({ kind: 'failed', message: expect.stringContaining('gave no answer to the first request: no answer within 30 s') });
+    expect(h.calls.length).toBe(1);
+  });
+
+  it('requests that time out for 30 s once the host has answered stop the run at the second, even while retries are left', async () => {
+    let now = 0;
+    let n = 0;
+    const h = harness(
+      (it) => {
+        if (n++ === 0) return ok(it);
+        now += 30_000;
+        return { type: 'unreachable', reason: 'no answer within 30 s', rate: {} };
+      },
+      { retries: 10, concurrency: 1, now: () => now },
+    );
+    const err = await h.run(items(6)).catch((e: unknown) => e);
     expect(err).toMatchObject({ kind: 'failed', message: expect.stringContaining('gave no answer to 2 requests in a row: no answer within 30 s') });
-    expect(h.calls.length).toBe(2);
+    expect(h.calls.length).toBe(3);
   });
 });
 
