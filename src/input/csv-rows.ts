@@ -77,8 +77,16 @@ function recordsOf(parse: SyncParse, delimiter: string, name: string): Records {
  * Rows in input order, a block's worth at a time, each with its line (from `firstLine`: an Excel `sep=` line
  * dropped before counts). `name` is for messages; `strays` learns the lines of the blocks' stray bytes.
  */
-export async function* csvRows(blocks: AsyncIterable<string>, delimiter: string, name: string, firstLine = 1, strays?: StrayLines): AsyncGenerator<RowBatch> {
-  const parse = (await import('csv-parse/sync')).parse as unknown as SyncParse;
+export async function* csvRows(
+  blocks: AsyncIterable<string>,
+  delimiter: string,
+  name: string,
+  firstLine = 1,
+  strays?: StrayLines,
+  quotes = true,
+): AsyncGenerator<RowBatch> {
+  // --no-quotes: a quote is text, every line a row split at the delimiter; csv-parse is not needed.
+  const parse = quotes ? ((await import('csv-parse/sync')).parse as unknown as SyncParse) : unquoted;
   const records = recordsOf(parse, delimiter, name);
   const notClosed = (line: number) => quoteNotClosed(name, line);
 
@@ -96,7 +104,7 @@ export async function* csvRows(blocks: AsyncIterable<string>, delimiter: string,
     }
     const all = carry === '' ? text : carry + text;
     findStrays(strays, block, all, carry.length, line);
-    const s = scan(all, false, delimiter, records, line);
+    const s = scan(all, false, delimiter, records, line, quotes);
     if (s.rows.length) yield { rows: s.rows, lines: s.starts };
     carry = all.slice(s.end);
     line += s.lines;
@@ -113,14 +121,21 @@ export async function* csvRows(blocks: AsyncIterable<string>, delimiter: string,
     return;
   }
   if (carry === '') return;
-  const s = scan(carry, true, delimiter, records, line);
+  const s = scan(carry, true, delimiter, records, line, quotes);
   if (s.end < carry.length) throw notClosed(line + s.lines);
   if (s.rows.length) yield { rows: s.rows, lines: s.starts };
 }
 
 export function quoteNotClosed(name: string, line: number) {
-  return inputError(`${name} is not well-formed CSV: a quoted cell in the record that starts on line ${line} is never closed; check the file.`);
+  return inputError(
+    `${name} is not well-formed CSV: a quoted cell in the record that starts on line ${line} is never closed; if its quotes are text, not CSV quoting, give --no-quotes, else check the file.`,
+  );
 }
+
+/** The parser of --no-quotes: never called, as the scanner finds no quote to hand it. */
+const unquoted: SyncParse = () => {
+  throw new Error('--no-quotes: no text is handed to csv-parse');
+};
 
 /** The lines of block `block`'s stray bytes: `text` holds it from `at` on, and starts on line `line`. */
 export function findStrays(strays: StrayLines | undefined, block: number, text: string, at: number, line: number): void {
@@ -139,11 +154,11 @@ export function findStrays(strays: StrayLines | undefined, block: number, text: 
  * sample's end is left out, unless the sample is the `whole` input. Rows before a quote that never closes (or
  * another error) are given: the reader reports it, if this delimiter wins.
  */
-export function sampleRows(text: string, delimiter: string, whole: boolean, parse: SyncParse): RowBatch {
+export function sampleRows(text: string, delimiter: string, whole: boolean, parse: SyncParse, quotes = true): RowBatch {
   const records = recordsOf(parse, delimiter, 'sample');
   let s: Scanned;
   try {
-    s = scan(text, whole, delimiter, records);
+    s = scan(text, whole, delimiter, records, 1, quotes);
   } catch {
     s = scanUpToError(text, delimiter, records);
   }
@@ -182,8 +197,8 @@ interface Scanned {
  * The whole records at the start of `text`. Unless `final`, a last line without its line end (or a lone CR at
  * the very end, which may be half of a CRLF) waits for more text.
  */
-function scan(text: string, final: boolean, delimiter: string, records: Records, first = 1): Scanned {
-  return new Scanner(text, final, delimiter, records, first).scan();
+function scan(text: string, final: boolean, delimiter: string, records: Records, first = 1, quotes = true): Scanned {
+  return new Scanner(text, final, delimiter, records, first, quotes).scan();
 }
 
 /** One scan() of a text: where it is, and the rows found so far, as fields. */
@@ -204,8 +219,9 @@ class Scanner {
     private readonly delimiter: string,
     private readonly records: Records,
     private readonly first: number,
+    quotes: boolean,
   ) {
-    this.quote = text.indexOf('"');
+    this.quote = quotes ? text.indexOf('"') : -1;
     this.cr = text.indexOf('\r');
   }
 
@@ -383,7 +399,9 @@ async function streamRows(options: object, name: string, line: number): Promise<
   });
   const take = () => {
     if ((failure as { code?: string } | null)?.code === 'CSV_QUOTE_NOT_CLOSED') {
-      throw inputError(`${name} is not well-formed CSV: a quoted cell opened on line ${line} or later is never closed; check the file.`);
+      throw inputError(
+        `${name} is not well-formed CSV: a quoted cell opened on line ${line} or later is never closed; if its quotes are text, not CSV quoting, give --no-quotes, else check the file.`,
+      );
     }
     if (failure) throw inputError(`${name} is not well-formed CSV: ${csvMessage(failure)}; check the file.`);
     const out = rows;

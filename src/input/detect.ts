@@ -55,6 +55,8 @@ export interface LayoutOverrides {
   column?: string; // NAME or N (1-based)
   delimiter?: string;
   noHeader?: boolean;
+  /** --no-quotes: a quote is text; every line is a row, split at the delimiter. */
+  noQuotes?: boolean;
   /** --keep-columns: a plain list's lines are kept as read, as the one cell of their record. */
   keepColumns?: boolean;
   /** --encoding NAME. */

@@ -241,8 +241,8 @@ function lineEnds(text: string): number {
 }
 
 /** The sample's rows under a delimiter, parsed as the reader will parse the whole input. */
-function parseSample(parse: SyncParse | null): ParseSample {
-  return (text, delimiter, whole) => sampleRows(text, delimiter, whole, parse ?? noQuotes);
+function parseSample(parse: SyncParse | null, quotes: boolean): ParseSample {
+  return (text, delimiter, whole) => sampleRows(text, delimiter, whole, parse ?? noQuotes, quotes);
 }
 const noQuotes: SyncParse = () => {
   throw new Error('a text without quotes needs no CSV parser');
@@ -315,7 +315,7 @@ async function openText(opening: Opening, content: Extract<Content, { kind: 'tex
   const read =
     layout.delimiter === null
       ? plainRecords(allBlocks(sampled, blocks), layout, kind, overrides.keepColumns === true, found)
-      : csvRecords(allBlocks(sampled, blocks), layout, kind, name, found);
+      : csvRecords(allBlocks(sampled, blocks), layout, kind, name, found, overrides.noQuotes !== true);
   return {
     name,
     layout,
@@ -331,7 +331,8 @@ async function openText(opening: Opening, content: Extract<Content, { kind: 'tex
 async function layoutOf(opening: Opening, sampled: Sampled): Promise<Layout> {
   const text = sampled.blocks.join('');
   // A sample with no quote is parsed without csv-parse, which is not even loaded (start-up counts).
-  const parse = parseSample(/"/.test(text) ? ((await import('csv-parse/sync')).parse as unknown as SyncParse) : null);
+  const quotes = opening.overrides.noQuotes !== true;
+  const parse = parseSample(quotes && /"/.test(text) ? ((await import('csv-parse/sync')).parse as unknown as SyncParse) : null, quotes);
   try {
     return detectLayout(opening.kind, { text, whole: sampled.done }, opening.overrides, opening.name, parse);
   } catch (err) {
@@ -649,9 +650,9 @@ const FOOTER_WORDS = /^\s*(grand\s+)?(sub)?totals?\b|^\s*(sum|count|average)\b|c
  * table one column wide) without item-like text are held back: records if a row follows them, a footer (skipped, said) if the file ends with
  * them after a blank line or with a footer's words (`Grand Totals`, `Copyright`), else records after all.
  */
-function csvRecords(blocks: AsyncIterable<string>, layout: Layout, kind: Kind, name: string, found: Found): AsyncGenerator<InputRecord[]> {
+function csvRecords(blocks: AsyncIterable<string>, layout: Layout, kind: Kind, name: string, found: Found, quotes: boolean): AsyncGenerator<InputRecord[]> {
   const text = layout.sepLine ? withoutSepLine(blocks, found.strays) : blocks;
-  return tableRecords(csvRows(text, layout.delimiter!, name, layout.sepLine ? 2 : 1, found.strays), layout, kind, found);
+  return tableRecords(csvRows(text, layout.delimiter!, name, layout.sepLine ? 2 : 1, found.strays, quotes), layout, kind, found);
 }
 
 /**
@@ -777,7 +778,7 @@ class RecordRule {
         if (item === undefined) continue;
         throw inputError(
           `${this.found.name}: the quoted cell that opens on line ${num(at)} runs on to line ${num(at + inner.length - 1)}, over lines that read as ` +
-            `rows of their own (line ${num(at + k)} holds ${item.trim()}): a quote there is part of the text, not CSV quoting; remove it or write it as "", then run again.`,
+            `rows of their own (line ${num(at + k)} holds ${item.trim()}): a quote there is part of the text, not CSV quoting; give --no-quotes to read every line as a row, or write that quote as "".`,
         );
       }
       at += inner.length - 1;

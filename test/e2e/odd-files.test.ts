@@ -158,7 +158,7 @@ describe.concurrent('hostile input', () => {
   it('a quoted cell that never closes, in a file read whole before anything is sent: exit 2 naming its line, nothing sent', async ({ onTestFinished }) => {
     const { sb, env } = await setup(onTestFinished);
     const f = fixture('broken/unterminated-quote.csv');
-    refused(await runChecked(['emails', f, '-q'], env), `${f} is not well-formed CSV: a quoted cell in the record that starts on line 3 is never closed; check the file.`, sb);
+    refused(await runChecked(['emails', f, '-q'], env), `${f} is not well-formed CSV: a quoted cell in the record that starts on line 3 is never closed; if its quotes are text, not CSV quoting, give --no-quotes, else check the file.`, sb);
   });
 
   it('an empty file → no records, exit 0', async ({ onTestFinished }) => {

@@ -141,12 +141,12 @@ describe('CSV rows (lines without a quote split directly, the rest by csv-parse)
     const f = await file('open.csv', 'Name,Email\n' + rows + 'Ann,"ann@x.com\n' + rows);
     const r = await run(['emails', f, '--sandbox', '-q', '-o', join(home.dir, 'out.csv')]);
     expect(r.exitCode).toBe(2);
-    expect(r.stderr).toBe(`idv: ${f} is not well-formed CSV: a quoted cell in the record that starts on line 3002 is never closed; check the file.\n`);
+    expect(r.stderr).toBe(`idv: ${f} is not well-formed CSV: a quoted cell in the record that starts on line 3002 is never closed; if its quotes are text, not CSV quoting, give --no-quotes, else check the file.\n`);
     // Open for more than 1 MiB: the rest is read by csv-parse's stream, and said the same way.
     const more = Array.from({ length: 60000 }, (_, i) => `N${i},n${i}@x.com\n`).join('');
     const g = await file('open-long.csv', 'Name,Email\n' + rows + 'Ann,"ann@x.com\n' + more);
     const long = await run(['emails', g, '--sandbox', '-q', '-o', join(home.dir, 'out.csv')]);
     expect(long.exitCode).toBe(2);
-    expect(long.stderr).toBe(`idv: ${g} is not well-formed CSV: a quoted cell opened on line 3002 or later is never closed; check the file.\n`);
+    expect(long.stderr).toBe(`idv: ${g} is not well-formed CSV: a quoted cell opened on line 3002 or later is never closed; if its quotes are text, not CSV quoting, give --no-quotes, else check the file.\n`);
   });
 });

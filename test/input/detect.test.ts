@@ -463,7 +463,7 @@ describe('the table, at its edges', () => {
 
   it('under an Excel sep= line, an unclosed quote is said on its line of the file', async () => {
     expect(await refusal('sep=,\nName,Email\n"Ann,a@x.com\nBob,b@x.com\n')).toBe(
-      'c.csv is not well-formed CSV: a quoted cell in the record that starts on line 3 is never closed; check the file.',
+      'c.csv is not well-formed CSV: a quoted cell in the record that starts on line 3 is never closed; if its quotes are text, not CSV quoting, give --no-quotes, else check the file.',
     );
   });
 

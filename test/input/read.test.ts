@@ -22,7 +22,7 @@ describe('openSource', () => {
   it('reports an unterminated quote as an input error: at once when the whole input is in the sample', async () => {
     await expect(openSource(src('email,note\na@b.com,"open\nc@d.com,x\n'), 'emails', {})).rejects.toMatchObject({
       kind: 'input',
-      message: 'mem is not well-formed CSV: a quoted cell in the record that starts on line 2 is never closed; check the file.',
+      message: 'mem is not well-formed CSV: a quoted cell in the record that starts on line 2 is never closed; if its quotes are text, not CSV quoting, give --no-quotes, else check the file.',
     });
   });
   it('…and while reading when it comes after the sample', async () => {
@@ -31,7 +31,7 @@ describe('openSource', () => {
     let read = 0;
     await expect(async () => {
       for await (const b of s.records) read += b.length;
-    }).rejects.toMatchObject({ kind: 'input', message: 'mem is not well-formed CSV: a quoted cell in the record that starts on line 5002 is never closed; check the file.' });
+    }).rejects.toMatchObject({ kind: 'input', message: 'mem is not well-formed CSV: a quoted cell in the record that starts on line 5002 is never closed; if its quotes are text, not CSV quoting, give --no-quotes, else check the file.' });
     expect(read).toBe(5000);
   });
 });
@@ -150,7 +150,7 @@ describe('the record rule, below the data', () => {
   it('a quoted cell that runs on over lines reading as rows of the table (a quote that was text) is refused, naming the lines', async () => {
     const swallowed = 'name,email,note\nAnn,ann@x.com,"Nick\nBob,bob@x.com,ok\nCy,cy@x.com,5" screen\nDee,dee@x.com,fine\n';
     await expect(read(swallowed)).rejects.toThrow(
-      'f: the quoted cell that opens on line 2 runs on to line 4, over lines that read as rows of their own (line 3 holds bob@x.com): a quote there is part of the text, not CSV quoting; remove it or write it as "", then run again.',
+      'f: the quoted cell that opens on line 2 runs on to line 4, over lines that read as rows of their own (line 3 holds bob@x.com): a quote there is part of the text, not CSV quoting; give --no-quotes to read every line as a row, or write that quote as "".',
     );
     await expect(read(swallowed.replaceAll(',', '\t'))).rejects.toThrow('(line 3 holds bob@x.com)');
     // Far into a file, and closed as RFC 4180 has it, all the same.
@@ -158,6 +158,17 @@ describe('the record rule, below the data', () => {
     await expect(read('name,email,note\n' + rows + 'Ann,ann@x.com,"Nick\nBob,bob@x.com,ok"\nCy,cy@x.com,x\n')).rejects.toThrow(
       'the quoted cell that opens on line 3,002 runs on to line 3,003',
     );
+  });
+  it('--no-quotes: a quote is text, every line a row split at the delimiter (a database dump with stray quotes)', async () => {
+    const swallowed = 'name,email,note\nAnn,ann@x.com,"Nick\nBob,bob@x.com,ok\nCy,cy@x.com,5" screen\nDee,dee@x.com,fine\n';
+    const r = await read(swallowed, 'emails', { noQuotes: true, keepColumns: true });
+    expect(r.values).toEqual(['ann@x.com', 'bob@x.com', 'cy@x.com', 'dee@x.com']);
+    expect(r.fields[0]).toEqual(['Ann', 'ann@x.com', '"Nick']);
+    expect(r.fields[2]).toEqual(['Cy', 'cy@x.com', '5" screen']);
+    // A quote never closed is text too, and a quoted cell is read with its quotes.
+    const open = await read('name\temail\n"Ann\tann@x.com\n"Bob, Jr."\tbob@x.com\n', 'emails', { noQuotes: true, keepColumns: true });
+    expect(open.values).toEqual(['ann@x.com', 'bob@x.com']);
+    expect(open.fields[1]).toEqual(['"Bob, Jr."', 'bob@x.com']);
   });
   it('a quoted cell over several lines that hold no row of the table (notes with an address in them) is read as one cell', async () => {
     const r = await read('Email,First,Last,Notes\nann@x.com,Ann,Lee,"Met at the fair\nwrite to her at ann@home.org, or call\n\nThanks"\nbob@x.com,Bob,Ray,\n');

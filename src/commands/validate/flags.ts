@@ -20,6 +20,7 @@ export const VALIDATE_FLAGS = {
   column: value('--column <name|N>', 'the item column, by header name or number (from 1)'),
   delimiter: value('--delimiter <char>', 'CSV delimiter: , ; | or tab (default: guessed)'),
   noHeader: given('--no-header', 'the CSV has no header row'),
+  noQuotes: given('--no-quotes', 'quotes in the CSV are text, not CSV quoting: every line is a row, split at the delimiter'),
   encoding: value('--encoding <name>', "the input's encoding, instead of detecting it (windows-1251, shift_jis, gbk, utf-16le…)"),
   sheet: value('--sheet <name|N>', "a workbook's sheet to read, by name or number from 1 (default: the first visible one)"),
   keepColumns: given('--keep-columns', 'write every input column, plus status as the last one'),

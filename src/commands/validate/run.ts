@@ -75,9 +75,9 @@ async function validate(options: ValidateOptions, io: Io, parts: RunParts, log: 
 }
 
 function layoutOverrides(options: ValidateOptions, format: Format): LayoutOverrides {
-  const { column, delimiter, noHeader, keepColumns, encoding, sheet } = options;
+  const { column, delimiter, noHeader, noQuotes, keepColumns, encoding, sheet } = options;
   // A workbook written with every column keeps each cell's type from a workbook read.
-  return { column, delimiter, noHeader, keepColumns, encoding, sheet, cellTypes: writesWorkbookColumns(options, format) };
+  return { column, delimiter, noHeader, noQuotes, keepColumns, encoding, sheet, cellTypes: writesWorkbookColumns(options, format) };
 }
 
 /** --dry-run: every record read and planned (counted), then the counts and each file's layout. */
