@@ -754,7 +754,8 @@ class RecordRule {
   private itemOf(row: readonly string[], line: number): string {
     const value = row[this.col] ?? '';
     const extra = row.length - this.width;
-    if (extra <= 0 || this.delimiter === null || this.check(value) !== null || value.includes('@')) return value;
+    // (An empty item cell is no sign of a push: a wider row's item further right is another column's.)
+    if (extra <= 0 || this.delimiter === null || value.trim() === '' || this.check(value) !== null || value.includes('@')) return value;
     const pushed = row[this.col + extra];
     if (pushed === undefined || this.check(pushed) === null) return value;
     this.found.shiftedIn(line);

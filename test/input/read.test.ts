@@ -142,10 +142,15 @@ describe('the record rule, below the data', () => {
     expect(domains.values).toEqual(['a.com', 'bob.org']);
     expect(domains.notes[0]).toContain('its domain was read from the cell it was pushed to');
   });
-  it('…but a wider row whose item cell holds a mistyped address keeps it (invalid), and a pushed cell without an item changes nothing', async () => {
+  it('…but a wider row whose item cell holds a mistyped address or nothing keeps it, and a pushed cell without an item changes nothing', async () => {
     const r = await read('id,name,email,city\n1,a,a@x.com,c\n2,Lee,bob@x,extra@x.com,c\n3,Lee, Bob,no address,c\n');
     expect(r.values).toEqual(['a@x.com', 'bob@x', ' Bob']);
     expect(r.notes).toEqual([]);
+    // An empty item cell in a wider row is no push: the address right of it is another column's (said, not read).
+    const secondary = await read('Name,Email,Secondary\nAnn,ann@x.com,\nBob,,bob2@x.com,extra\nCy,cy@x.com,\n');
+    expect(secondary.values).toEqual(['ann@x.com', '', 'cy@x.com']);
+    expect(secondary.notes).toHaveLength(1);
+    expect(secondary.notes[0]).toContain('line 3 holds no address in column 2 ("Email") but one in column 3 ("Secondary")');
   });
   it('a quoted cell that runs on over lines reading as rows of the table (a quote that was text) is refused, naming the lines', async () => {
     const swallowed = 'name,email,note\nAnn,ann@x.com,"Nick\nBob,bob@x.com,ok\nCy,cy@x.com,5" screen\nDee,dee@x.com,fine\n';
