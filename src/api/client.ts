@@ -171,9 +171,10 @@ function acceptable(status: string, secrets: Secrets, accepted: Set<string>): bo
 function parseBody(text: string, field: string, secrets: Secrets, accepted: Set<string>): Results | null {
   const map = answerMap(text, field);
   if (map !== undefined) {
+    let folded: Map<string, string> | undefined;
     return {
       get(item) {
-        const status = map.get(item);
+        const status = map.get(item) ?? (folded ??= byFoldedName(map)).get(item.toLowerCase());
         return status !== undefined && acceptable(status, secrets, accepted) ? status : undefined;
       },
     };
@@ -187,15 +188,30 @@ function parseBody(text: string, field: string, secrets: Secrets, accepted: Set<
   if (typeof body !== 'object' || body === null) return null;
   const entries = (body as Record<string, unknown>)[field];
   if (typeof entries !== 'object' || entries === null || Array.isArray(entries)) return null;
+  let folded: Map<string, unknown> | undefined;
   return {
     get(item) {
       // No hasOwn check (a second lookup per item): an item idv sends holds `@` or `.`, which no name an
       // object inherits does (test/e2e/hostile-servers-and-files.test.ts), so what it finds is the answer's own.
-      const entry = (entries as Record<string, unknown>)[item];
+      const entry = (entries as Record<string, unknown>)[item] ?? (folded ??= byFoldedName(new Map(Object.entries(entries)))).get(item.toLowerCase());
       const status = typeof entry === 'object' && entry !== null ? (entry as { status?: unknown }).status : undefined;
       return typeof status === 'string' && acceptable(status, secrets, accepted) ? status : undefined;
     },
   };
+}
+
+/**
+ * An answer's entries by their names lower-cased, for an item missing as sent: a server (or a proxy) that gave
+ * `Zed@EXAMPLE.com` back as `zed@example.com` answered it all the same, and that answer was paid for. Of two
+ * names that fold alike, the first.
+ */
+function byFoldedName<T>(entries: ReadonlyMap<string, T>): Map<string, T> {
+  const folded = new Map<string, T>();
+  for (const [name, value] of entries) {
+    const key = name.toLowerCase();
+    if (!folded.has(key)) folded.set(key, value);
+  }
+  return folded;
 }
 
 function messageOf(text: string): string {

@@ -207,6 +207,18 @@ describe('the statuses of a 2xx answer', () => {
     expect(statuses(o, [...Object.keys(entries), 'missing'])).toEqual(['ok', undefined, undefined, undefined, undefined, undefined, undefined, undefined, 'fake', undefined]);
   });
 
+  it('an item missing as sent but answered under its name lower-cased (a server or proxy that folds case) gets that answer', async () => {
+    for (const body of [
+      { emails: { 'zed@example.com': { status: 'ok' }, 'Ann@x.com': { status: 'fake' } } },
+      // the same answer through JSON.parse (the exact reader refuses a name with an escape in it)
+      { emails: { 'zed@example.com': { status: 'ok' }, 'Ann@x.com': { status: 'fake' }, 'q\"@x.com': { status: 'ok' } } },
+    ]) {
+      next = json(200, body);
+      const o = await withClient((c) => send(c, ['Zed@EXAMPLE.com', 'Ann@x.com', 'ann@x.com', 'bob@x.com']));
+      expect(statuses(o, ['Zed@EXAMPLE.com', 'Ann@x.com', 'ann@x.com', 'bob@x.com'])).toEqual(['ok', 'fake', 'fake', undefined]);
+    }
+  });
+
   it(`at most ${MAX_NEW_STATUSES} new statuses a run (known ones never count); those accepted stay accepted, in later answers too`, async () => {
     const news = Array.from({ length: MAX_NEW_STATUSES + 1 }, (_, i) => `new${i}`);
     const known = ['ok', 'alias', 'disposable', 'fake'];
