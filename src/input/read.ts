@@ -12,7 +12,7 @@ import type { Io } from '../io.js';
 import { decodeText, newDecoding, type Decoding, type EncodingInfo, type Stray } from './decode.js';
 import { detectLayout, isBlank, type Layout, type LayoutOverrides, type ParseSample, type Skipped } from './detect.js';
 import { checkerFor, itemLike } from './check.js';
-import { csvRows, findStrays, rowLineEnds, sampleRows, type RowBatch, type SyncParse, type StrayLines } from './csv-rows.js';
+import { csvRows, findStrays, lineEndsIn, rowLineEnds, sampleRows, type RowBatch, type SyncParse, type StrayLines } from './csv-rows.js';
 import { recipientsOf } from './mailbox.js';
 import { LDIF, VCARD, VCardReader, type CardFormat } from './vcard.js';
 import { LineRuns, num, preview } from './notes.js';
@@ -750,14 +750,22 @@ class RecordRule {
     return { rest: [], footer: held[0]! };
   }
 
-  /** The row's item cell; in a row wider than the table whose item cell holds none, the cell its item was pushed to. */
+  /**
+   * The row's item cell; in a row wider than the table, whose item cell holds the rest of a phrase an unquoted
+   * delimiter cut (`Lee, Bob` gives ` Bob`: it starts with white space, no `@`), the cell its item was pushed to.
+   * Any other wider row keeps its item cell (`n/a`, empty: the address right of it may be another column's),
+   * and a pushed-looking address is only said (the note of an item in another column).
+   */
   private itemOf(row: readonly string[], line: number): string {
     const value = row[this.col] ?? '';
     const extra = row.length - this.width;
-    // (An empty item cell is no sign of a push: a wider row's item further right is another column's.)
-    if (extra <= 0 || this.delimiter === null || value.trim() === '' || this.check(value) !== null || value.includes('@')) return value;
+    if (extra <= 0 || this.delimiter === null || this.check(value) !== null || value.includes('@')) return value;
     const pushed = row[this.col + extra];
     if (pushed === undefined || this.check(pushed) === null) return value;
+    if (value.trim() === '' || value.trimStart() === value) {
+      this.found.itemIn(this.col + extra, line);
+      return value;
+    }
     this.found.shiftedIn(line);
     return pushed;
   }
@@ -772,6 +780,13 @@ class RecordRule {
     let at = line;
     for (const cell of row) {
       if (cell.indexOf('\n') === -1 && cell.indexOf('\r') === -1) continue;
+      // A cell quoted as RFC 4180 has it comes without its quotes, whatever its lines hold (a note quoting a
+      // signature, a pasted row): valid CSV, read as one cell. One that keeps its opening quote is one csv-parse
+      // could not read as quoted (closed, then more text: `5" screen`): the quote was text.
+      if (!cell.startsWith('"')) {
+        at += lineEndsIn(cell);
+        continue;
+      }
       const inner = cell.split(/\r\n|\n|\r/);
       for (let k = 1; k < inner.length; k++) {
         const cells = inner[k]!.split(delimiter);

@@ -151,6 +151,13 @@ describe('the record rule, below the data', () => {
     expect(secondary.values).toEqual(['ann@x.com', '', 'cy@x.com']);
     expect(secondary.notes).toHaveLength(1);
     expect(secondary.notes[0]).toContain('line 3 holds no address in column 2 ("Email") but one in column 3 ("Secondary")');
+    // A cell that does not go on a cut phrase (`n/a`, no white space first) is no push either: said, not read.
+    const placeholder = await read('Company,Website,Owner site,City\nAcme,acme.com,a.org,Paris\nBeta,n/a,owner.com,Lyon, France\n', 'domains');
+    expect(placeholder.values).toEqual(['acme.com', 'n/a']);
+    expect(placeholder.notes.join('\n')).toContain('line 3 holds no domain in column 2 ("Website") but one in column 3 ("Owner site")');
+    const noSpace = await read('id,name,email,city\n1,a,a@x.com,c\n2,Lee,Bob,bob@x.com,c\n');
+    expect(noSpace.values).toEqual(['a@x.com', 'Bob']);
+    expect(noSpace.notes[0]).toContain('line 3 holds no address in column 3 ("email") but one in column 4 ("city")');
   });
   it('a quoted cell that runs on over lines reading as rows of the table (a quote that was text) is refused, naming the lines', async () => {
     const swallowed = 'name,email,note\nAnn,ann@x.com,"Nick\nBob,bob@x.com,ok\nCy,cy@x.com,5" screen\nDee,dee@x.com,fine\n';
@@ -158,11 +165,19 @@ describe('the record rule, below the data', () => {
       'f: the quoted cell that opens on line 2 runs on to line 4, over lines that read as rows of their own (line 3 holds bob@x.com): a quote there is part of the text, not CSV quoting; give --no-quotes to read every line as a row, or write that quote as "".',
     );
     await expect(read(swallowed.replaceAll(',', '\t'))).rejects.toThrow('(line 3 holds bob@x.com)');
-    // Far into a file, and closed as RFC 4180 has it, all the same.
+    // Far into a file, all the same.
     const rows = Array.from({ length: 3000 }, (_, i) => `N${i},n${i}@x.com,x\n`).join('');
-    await expect(read('name,email,note\n' + rows + 'Ann,ann@x.com,"Nick\nBob,bob@x.com,ok"\nCy,cy@x.com,x\n')).rejects.toThrow(
-      'the quoted cell that opens on line 3,002 runs on to line 3,003',
+    await expect(read('name,email,note\n' + rows + 'Ann,ann@x.com,"Nick\nBob,bob@x.com,ok\nCy,cy@x.com,5" screen\nDee,dee@x.com,x\n')).rejects.toThrow(
+      'the quoted cell that opens on line 3,002 runs on to line 3,004',
     );
+  });
+  it('a cell quoted as RFC 4180 has it is one cell whatever its lines hold (a signature, a pasted row, recipients): never refused', async () => {
+    const notes: Array<[string, string[]]> = [
+      ['Name,Email,Notes\nAnn,ann@x.com,"Met at conference.\nReferred by: Bob Smith, bob@acme.com\nFollow up"\nCy,cy@x.com,x\n', ['ann@x.com', 'cy@x.com']],
+      ['Name,Email,Notes\nAnn,ann@x.com,"a customer pasted a row:\nbob@y.com,Bob,Ray\n""and a quote"""\nCy,cy@x.com,x\n', ['ann@x.com', 'cy@x.com']],
+      ['E-Mail;Name;Bemerkung\nann@x.de;Ann;"Kollegen:\nbob@y.de; cid@z.de"\ncy@x.de;Cy;\n', ['ann@x.de', 'cy@x.de']],
+    ];
+    for (const [text, want] of notes) expect((await read(text)).values, text).toEqual(want);
   });
   it('--no-quotes: a quote is text, every line a row split at the delimiter (a database dump with stray quotes)', async () => {
     const swallowed = 'name,email,note\nAnn,ann@x.com,"Nick\nBob,bob@x.com,ok\nCy,cy@x.com,5" screen\nDee,dee@x.com,fine\n';
