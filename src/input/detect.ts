@@ -512,8 +512,13 @@ function chooseColumn(table: Table): ColumnChoice {
   const flag = table.overrides.column?.trim();
   if (flag !== undefined) return { column: givenColumn(flag, columns, table), runnerUp: null };
   const candidates = columns.filter((c) => c.shaped > 0);
-  // An empty column named exactly for the item competes too (against one item: a stream's first rows, say).
-  if (candidates.length > 0) return bestColumn([...candidates, ...columns.filter((c) => c.rank === 4 && c.filled === 0)].sort((a, b) => a.i - b.i), table);
+  if (candidates.length > 0) {
+    // Against columns holding a single item cell (a stream's first row), an empty column named exactly for the
+    // item competes too.
+    const few = Math.max(...candidates.map((c) => c.hits)) <= 1;
+    const named = few ? columns.filter((c) => c.rank === 4 && c.filled === 0) : [];
+    return bestColumn([...candidates, ...named].sort((a, b) => a.i - b.i), table);
+  }
   // Nothing but empty cells under a name of the item column (LinkedIn hides most addresses): that column.
   const empty = columns.find((c) => c.rank >= 3 && c.filled === 0);
   // With no rows every column is empty: a named one is `empty`, else none is named, and the first serves.

@@ -500,6 +500,10 @@ describe('the column choice among several, and its note', () => {
   it('an empty column named exactly for the item competes against one holding a single item (a stream\'s first rows)', async () => {
     expect((await open('Name,Email,Secondary Email\nAnn,,ann2@x.com\n')).column).toBe(1);
     expect((await open('Name,Email,Secondary Email\nAnn,,ann2@x.com\nBob,,bob2@x.com\nCy,,cy2@x.com\n')).column).toBe(2);
+    // …not against a column of several item cells (domains: every contact at one company, no website given).
+    const text = 'Name,Website,Email\nAnn,,ann@acme.com\nBob,,bob@acme.com\nCid,,cid@acme.com\n';
+    const s = await openSource({ name: 'd.csv', path: 'd.csv', open: () => Readable.from([Buffer.from(text)]) }, 'domains', {}, () => {});
+    expect(s.layout.column).toBe(2);
   });
   it('domains: columns tied on distinct domains (every contact at one company) go to the one with more cells that are items', async () => {
     const text = 'First Name,Last Name,Display Name,Nickname,Primary Email\nAnn,Lee,Ann Lee,,ann@example.com\nBob,Ray,bob@example.com,,bob@example.com\nCy,Ho,Cy,,cy@example.com\n';
