@@ -109,9 +109,9 @@ export async function detectCodePage(bytes: Uint8Array): Promise<Detected> {
     .map((m) => ({ ...m, penalty: penalty(m.text) }))
     .sort((a, b) => a.penalty - b.penalty || (Math.min(a.score, b.score) >= 0.98 * Math.max(a.score, b.score) ? a.rank - b.rank : b.score - a.score));
   const best = close[0]!;
-  if (best.penalty > 0) {
-    const oem = OEM.map((p) => ({ ...p, penalty: penalty(iconv.decode(Buffer.from(lines), p.iconv)) })).sort((a, b) => a.penalty - b.penalty)[0]!;
-    if (oem.penalty < best.penalty) return { label: oem.label, iconv: oem.iconv, alternative: null };
+  if (misread(best.text)) {
+    const oem = OEM.map((p) => ({ ...p, text: iconv.decode(Buffer.from(lines), p.iconv) })).find((p) => !misread(p.text) && LATIN1.test(p.text));
+    if (oem) return { label: oem.label, iconv: oem.iconv, alternative: null };
   }
   const other = close.slice(1).find((m) => m.score >= best.score * 0.75 && m.penalty <= best.penalty && m.text !== best.text);
   return { ...pages.get(best.name)!, alternative: other ? pages.get(other.name)!.label : null };
@@ -145,6 +145,20 @@ let stuckSymbol: RegExp | undefined;
 const stuckSymbols = () => (stuckSymbol ??= /(?<=\p{L})[^\p{L}\p{M}\x00-\x7f¿¡«»‘’“”„]|[^\p{L}\p{M}\x00-\x7f¿¡«»‘’“”„](?=\p{L})/gu);
 /** Control characters a code page leaves undefined or puts where text has none. */
 const CONTROL = /[\u0080-\u009f\ufffd]/g;
+
+/**
+ * A reading that is plainly wrong: a control character, or a symbol inside a word (`Fran‡ois`, `N¤ez`; not a
+ * dash, quote or middle dot, which text has between letters: `Sales–EMEA`, `Marcel·lí`). A symbol at a
+ * word's end (`Acme™ GmbH`) is no sign: text has those.
+ */
+function misread(text: string): boolean {
+  CONTROL.lastIndex = 0;
+  return CONTROL.test(text) || innerSymbol().test(text);
+}
+let innerSymbolRe: RegExp | undefined;
+const innerSymbol = () => (innerSymbolRe ??= /\p{L}[^\p{L}\p{M}\x00-\x7f\u00b7\u2010-\u2015\u2018-\u201f\u2026]\p{L}/u);
+/** Text in Latin-1's letters and signs alone: what a DOS code page's names read as, not Greek or box drawing. */
+const LATIN1 = /^[\x00-\xff]*$/;
 
 function penalty(text: string): number {
   return (text.match(RARE_LETTERS)?.length ?? 0) + 2 * (text.match(stuckSymbols())?.length ?? 0) + 3 * (text.match(CONTROL)?.length ?? 0);

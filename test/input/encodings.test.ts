@@ -21,6 +21,9 @@ const exports: Array<[string, string]> = [
   ['big5', '姓名,公司,城市,電子郵件\n陳大文,台北科技有限公司,台北,a@x.tw\n林美玲,高雄貿易公司,高雄,b@x.tw\n'],
   ['euc-kr', '이름,회사,도시,이메일\n김민준,서울전자,서울,a@x.kr\n이서연,부산무역,부산,b@x.kr\n'],
   ['koi8-r', 'Имя,Фамилия,Город,Почта\nИван,Петров,Москва,a@x.ru\nМария,Сидорова,Казань,b@x.ru\nОльга,Кузнецова,Самара,c@x.ru\n'],
+  // Windows-1252 with signs at words' ends and dashes between words: never taken for a DOS code page.
+  ['windows-1252', 'Name,Email\nAcme\u2122 GmbH,info@acme.de\nZo\u00eb M\u00fcller,zoe@m\u00fcller.de\n'],
+  ['windows-1252', 'Company,Name,Dept,Email\nWidgets\u00ae Inc,In\u00eas Gon\u00e7alves,Sales\u2013EMEA,ines@w.pt\nAcme,Ren\u00e9e Dubois,Sales\u2013EMEA,renee@a.fr\nB,Jos\u00e9 P\u00e9rez,Ops,jose@b.es\n'],
   // DOS code pages (Excel's "CSV (MS-DOS)", Outlook's "(DOS)"): jschardet knows none, the readings it offers show controls or symbols.
   ['cp850', 'Name,Email\nFrançois Lefèvre,francois@example.fr\nJosé Núñez,jose@café.es\nÅsa Öberg,asa@example.se\n'],
   ['cp437', 'Name,Email\nJürgen Müller,jürgen@bücher.de\nZoë,zoe@example.com\n'],
