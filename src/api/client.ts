@@ -5,7 +5,7 @@ import { describeRateHeaders, parseRateHeaders, type RateInfo } from './ratelimi
 import { maskKey } from '../key.js';
 import type { Secrets } from '../secrets.js';
 import type { NetworkOptions } from '../io.js';
-import { BodyTooLargeError, directTransport, proxySettings, proxyTransport, ProxyRefusedError, TimeoutError, type RawResponse } from './transport.js';
+import { MalformedAnswerError, directTransport, proxySettings, proxyTransport, ProxyRefusedError, TimeoutError, type RawResponse } from './transport.js';
 import { isPlainStatus, KNOWN_STATUSES } from '../statuses.js';
 
 /** The statuses of a 2xx answer, by item as sent: undefined for an item it lacks or gave no usable status. */
@@ -84,7 +84,7 @@ export async function createClient(options: ClientOptions): Promise<Client> {
     } catch (err) {
       if (signal.aborted) throw err;
       const outcome = noAnswer(err, secrets);
-      log(err instanceof ProxyRefusedError || err instanceof BodyTooLargeError ? err.message : outcome.reason);
+      log(err instanceof ProxyRefusedError || err instanceof MalformedAnswerError ? err.message : outcome.reason);
       return outcome;
     }
     const rateText = options.log ? describeRateHeaders(res.header) : '';
@@ -128,7 +128,7 @@ function outcomeOf(res: RawResponse, field: string, count: number, answers: Answ
 /** The outcome of a request that got no usable answer: a proxy's refusal, an oversized answer, or none at all. */
 function noAnswer(err: unknown, secrets: Secrets): Extract<Outcome, { reason: string }> {
   if (err instanceof ProxyRefusedError) return { type: 'failed', reason: secrets.redact(err.message), rate: {}, turnedAway: true };
-  if (err instanceof BodyTooLargeError) return { type: 'retry', reason: secrets.redact(err.message), rate: {} };
+  if (err instanceof MalformedAnswerError) return { type: 'retry', reason: secrets.redact(err.message), rate: {} };
   const reason = secrets.redact(err instanceof TimeoutError ? err.message : `network error (${describeNetworkError(err)})`);
   return { type: 'unreachable', reason, rate: {} };
 }

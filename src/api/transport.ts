@@ -3,7 +3,7 @@
 // and as fast. Through HTTPS_PROXY / HTTP_PROXY, undici's EnvHttpProxyAgent does the CONNECT tunnelling and
 // NO_PROXY matching; it is loaded only then. Both share one time limit, one capped body reader, one set of errors.
 import type { Agent as HttpAgent, IncomingMessage } from 'node:http';
-import type { Readable, Transform } from 'node:stream';
+import { Transform, type Readable } from 'node:stream';
 import { usageError } from '../errors.js';
 import type { NetworkOptions } from '../io.js';
 import { isLoopback } from '../loopback.js';
@@ -36,8 +36,11 @@ export class TimeoutError extends Error {
   }
 }
 
+/** An answer that is none the client can read (a malformed answer: retried). */
+export class MalformedAnswerError extends Error {}
+
 /** An answer larger than any legitimate one for the request: not read further. */
-export class BodyTooLargeError extends Error {
+export class BodyTooLargeError extends MalformedAnswerError {
   constructor(readonly maxBytes: number) {
     super(`the service sent an answer larger than ${formatBytes(maxBytes)}`);
   }
@@ -108,10 +111,12 @@ export async function readCapped(body: Readable, maxBytes: number, coding?: stri
   if (early !== undefined) throw early;
   if (body.destroyed && !body.readableEnded) throw new Error('the answer was cut short');
   const text = decoder ?? body;
+  let bodyFailed = false; // the decoder's error is then the body's own (a network error), not a bad encoding
   if (decoder) {
-    body.on('error', (err) => decoder.destroy(err));
+    const fail = (err: Error) => ((bodyFailed = true), decoder.destroy(err));
+    body.on('error', fail);
     body.on('close', () => {
-      if (!body.readableEnded) decoder.destroy(new Error('the answer was cut short'));
+      if (!body.readableEnded) fail(new Error('the answer was cut short'));
     });
     body.pipe(decoder);
   }
@@ -126,7 +131,7 @@ export async function readCapped(body: Readable, maxBytes: number, coding?: stri
       reject(new BodyTooLargeError(maxBytes));
     });
     text.on('end', () => resolve(Buffer.concat(chunks, size).toString('utf8').replace(/^\uFEFF/, '')));
-    text.on('error', reject);
+    text.on('error', (err) => reject(decoder && !bodyFailed ? new MalformedAnswerError(`the service sent an answer that is not ${coding!.trim().toLowerCase()} as it says`) : err));
     text.on('close', () => {
       if (!text.readableEnded) reject(new Error('the answer was cut short'));
     });
@@ -138,7 +143,27 @@ async function decompressor(coding: string): Promise<Transform | null> {
   const c = coding.trim().toLowerCase();
   if (!['gzip', 'x-gzip', 'deflate', 'br'].includes(c)) return null;
   const zlib = await import('node:zlib'); // loaded only for a compressed answer
-  return c === 'br' ? zlib.createBrotliDecompress() : c === 'deflate' ? zlib.createInflate() : zlib.createGunzip();
+  if (c === 'br') return zlib.createBrotliDecompress();
+  if (c !== 'deflate') return zlib.createGunzip();
+  // `deflate` is zlib's format, but some servers send raw deflate (no header), which browsers read too: the
+  // first two bytes tell.
+  let inner: Transform | undefined;
+  return new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      if (!inner) {
+        const zlibHeader = chunk.length >= 2 && (chunk[0]! & 0x0f) === 8 && ((chunk[0]! << 8) | chunk[1]!) % 31 === 0;
+        inner = zlibHeader ? zlib.createInflate() : zlib.createInflateRaw();
+        inner.on('data', (d: Buffer) => this.push(d));
+        inner.on('error', (err: Error) => this.destroy(err));
+      }
+      inner.write(chunk, () => done());
+    },
+    flush(done) {
+      if (!inner) return done();
+      inner.once('end', () => done());
+      inner.end();
+    },
+  });
 }
 
 /** Response headers as RawResponse.header reads them. */
@@ -331,7 +356,7 @@ class ProxyTransport implements Transport {
 
   /** What a failed exchange throws: a time-out renews the connections; a proxy's refusal says what to fix. */
   private failure(err: unknown, signal: AbortSignal): unknown {
-    if (signal.aborted || err instanceof BodyTooLargeError) return err;
+    if (signal.aborted || err instanceof MalformedAnswerError) return err;
     if (err instanceof TimeoutError || UNDICI_TIMEOUTS.has((err as { code?: string }).code ?? '')) {
       this.renew();
       return err instanceof TimeoutError ? err : new TimeoutError(this.options.timeoutMs);

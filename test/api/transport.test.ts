@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BodyTooLargeError, directTransport, proxySettings, proxyTransport, TimeoutError, type Transport } from '../../src/api/transport.js';
+import { BodyTooLargeError, directTransport, MalformedAnswerError, proxySettings, proxyTransport, TimeoutError, type Transport } from '../../src/api/transport.js';
 import { run } from '../fake-io.js';
 
 const API = new URL('https://api.example.test');
@@ -225,6 +225,16 @@ describe('the common half, through either transport', () => {
         }
         next = (res) => res.writeHead(200).end('\uFEFF' + body);
         expect((await postWith(kind)).text).toBe(body);
+      });
+
+      it('raw deflate (no zlib header, as some servers send it) is read too; a body that does not decompress is a malformed answer, not a network error', async () => {
+        const body = '{"emails":{"a@x.com":"ok"}}';
+        next = (res) => res.writeHead(200, { 'content-encoding': 'deflate' }).end(zlib.deflateRawSync(body));
+        expect((await postWith(kind)).text).toBe(body);
+        next = (res) => res.writeHead(200, { 'content-encoding': 'gzip' }).end(Buffer.from('this is not gzip at all'));
+        const err = await postWith(kind).then(() => null, (e: unknown) => e);
+        expect(err).toBeInstanceOf(MalformedAnswerError);
+        expect((err as Error).message).toBe('the service sent an answer that is not gzip as it says');
       });
 
       it('the cap counts what a compressed answer decompresses to; a compressed answer cut short fails', async () => {
