@@ -15,6 +15,8 @@ export const WINDOW_MAX = 50_000;
 const ABORT_WAIT_MS = 1000;
 /** Records formatted for the main output at a time. */
 const FORMAT_BLOCK = 1000;
+/** Records settled this long ago are formatted (and so written) whatever their number: `| head` sees them, and a reader gone is found. */
+const FORMAT_MS = 250;
 
 export interface Output {
   formatter: Formatter;
@@ -59,6 +61,7 @@ export class OrderedWriter {
   private roomWaiter: (() => void) | null = null;
   /** Records for the main output, waiting to be formatted as one block. */
   private unformatted: OutRecord[] = [];
+  private formattedAt = Date.now();
   private beginning: Chunk | null = null;
   private readonly windowMax: number;
   private onHalt: (why: WriterHalt) => void = () => undefined;
@@ -126,7 +129,7 @@ export class OrderedWriter {
         // Formatted a thousand records or more at a time (csv-stringify's cost is per call as much as per
         // record); what is left is formatted when the reader next waits for the writes, or at the end.
         for (const r of out) this.unformatted.push(r);
-        if (this.unformatted.length >= FORMAT_BLOCK || this.o.live) this.formatMain();
+        if (this.unformatted.length >= FORMAT_BLOCK || this.o.live || Date.now() - this.formattedAt >= FORMAT_MS) this.formatMain();
       }
       if (split && byStatus) {
         for (const [status, group] of byStatus) this.enqueue(async () => {
@@ -198,6 +201,7 @@ export class OrderedWriter {
     if (!main || this.unformatted.length === 0) return;
     const block = this.unformatted;
     this.unformatted = [];
+    this.formattedAt = Date.now();
     if (this.stopped) return;
     this.writeBeginning();
     const chunk = main.formatter.records(block);

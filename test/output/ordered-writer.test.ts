@@ -183,6 +183,29 @@ describe('OrderedWriter', () => {
     expect(main!.sink.text.split('\n')).toHaveLength(1002); // [, 1,000 records, and the empty rest after the last newline
   });
 
+  it('records settled 250 ms after the last ones formatted leave at once, however few (| head sees them, a reader gone is found)', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      const { w, main } = writer();
+      w.begin();
+      const [a, b, c] = [rec('a'), rec('b'), rec('c')];
+      w.add([a, b, c]);
+      vi.advanceTimersByTime(249);
+      w.settle([[a, 'ok']]);
+      await new Promise((r) => setImmediate(r));
+      expect(main!.sink.text).not.toContain('a=ok');
+      vi.advanceTimersByTime(1);
+      w.settle([[b, 'ok']]);
+      await new Promise((r) => setImmediate(r));
+      expect(main!.sink.text).toBe('[\na=ok\nb=ok\n');
+      w.settle([[c, 'fake']]); // formatted just now: this one waits
+      await new Promise((r) => setImmediate(r));
+      expect(main!.sink.text).toBe('[\na=ok\nb=ok\n');
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it('what is known when the reader waits for the writes is written then (a live stream gets its results as it goes)', async () => {
     const { w, main } = writer();
     w.begin();
