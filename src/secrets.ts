@@ -5,6 +5,8 @@ const MASK = '****';
 
 /** A secret shorter than this is not searched for: it would mask ordinary words. */
 const MIN_SECRET = 4;
+/** A secret's start or end searched for alone (an echo cut short) is at least this long, and 60% of it. */
+const MIN_PART = 8;
 
 export class Secrets {
   /** Each secret's forms, lower-cased, as they are searched for in a text's plain view (view()). */
@@ -12,7 +14,8 @@ export class Secrets {
 
   /**
    * Remember a secret, in every form a server or a library might repeat it: as it is (in any case, percent- or
-   * JSON-escaped, wholly or in part: view() undoes those), percent-encoded twice, in base64, reversed. One
+   * JSON-escaped, wholly or in part: view() undoes those), cut short at either end (a server's truncated echo,
+   * most of it still there), percent-encoded twice, in base64, reversed. One
    * shorter than `min` is not (an API key shorter than any idv sends never leaves idv: masking it would only
    * rewrite idv's own words).
    */
@@ -21,6 +24,7 @@ export class Secrets {
     if (!trimmed || trimmed.length < Math.max(min, MIN_SECRET)) return;
     const b64 = Buffer.from(trimmed).toString('base64');
     const forms = [trimmed, encodeURIComponent(trimmed), b64, b64.replace(/=+$/, ''), [...trimmed].reverse().join('')];
+    for (let n = Math.max(MIN_PART, Math.ceil(trimmed.length * 0.6)); n < trimmed.length; n++) forms.push(trimmed.slice(0, n), trimmed.slice(-n));
     for (const form of forms.map(lowerAscii)) if (!this.forms.includes(form)) this.forms.push(form);
     // Longest first, so that a form holding another is masked whole.
     this.forms.sort((a, b) => b.length - a.length);

@@ -39,3 +39,14 @@ describe('Secrets', () => {
     expect(s.redact('abc abcdef')).toBe('abc abcdef');
   });
 });
+
+describe('Secrets, an echo cut short', () => {
+  it('the key\'s start or end, 60% of it or more (and 8 characters at least), is masked; less is not', () => {
+    const s = new Secrets();
+    const key = 'sk_test_12345678';
+    s.add(key);
+    expect(s.redact('bad key sk_test_1234…')).toBe('bad key ****…');
+    expect(s.redact('bad key …est_12345678')).toBe('bad key …****');
+    expect(s.redact('prefix sk_test_ only')).toBe('prefix sk_test_ only');
+  });
+});

@@ -91,6 +91,7 @@ function withoutMailtoQuery(parts: string[]): void {
     const query = parts[i]!.indexOf('?');
     if (query === -1) continue;
     parts[i] = parts[i]!.slice(0, query);
+    parts.splice(i + 1); // the rest is the query's (`?subject=Hello, world`)
     return;
   }
 }

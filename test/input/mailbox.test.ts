@@ -62,6 +62,7 @@ describe('recipientsOf', () => {
   });
   it('a mailto: link to several addresses: each one, its query belonging to none', () => {
     expect(recipientsOf('mailto:a@x.com,b@x.com?subject=hi&cc=c@x.com')).toEqual(['mailto:a@x.com', 'b@x.com']);
+    expect(recipientsOf('mailto:c@x.com,d@x.com?subject=Hello, world&cc=e@z.com')).toEqual(['mailto:c@x.com', 'd@x.com']);
   });
   it('anything else is no list of recipients', () => {
     for (const line of ['Ann,ann@example.com,555', 'Smith, John <john@x.com>', 'a@x.com, n/a', '"open, a@x.com', ';;', 'Jane Doe']) {
