@@ -364,7 +364,14 @@ class ProxyTransport implements Transport {
     const answered = /Proxy response \((\d{3})\)/.exec((err as Error).message ?? '');
     if (!answered) return err;
     const status = Number(answered[1]);
-    if (status === 407) return new ProxyRefusedError('the proxy asks for credentials (HTTP 407); put them in the proxy URL: http://user:password@host:port');
+    if (status === 407) {
+      const proxyUrl = new URL((this.base.protocol === 'https:' ? this.proxy.https : this.proxy.http) ?? this.proxy.https ?? this.proxy.http ?? 'http://x');
+      return new ProxyRefusedError(
+        proxyUrl.username
+          ? 'the proxy refused the credentials in the proxy URL (HTTP 407); check the user name and password there'
+          : 'the proxy asks for credentials (HTTP 407); put them in the proxy URL: http://user:password@host:port',
+      );
+    }
     if (status === 401 || status === 403 || status === 405) return new ProxyRefusedError(`the proxy refused the connection (HTTP ${status})`);
     // 502, 503…: a proxy or its upstream failing for now; retried like any network error.
     return Object.assign(new Error(`the proxy answered HTTP ${status}`), { code: `proxy answered HTTP ${status}` });

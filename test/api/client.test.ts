@@ -313,12 +313,14 @@ describe('through a proxy', () => {
     try {
       const env = { HTTPS_PROXY: `http://me:pa%3Ass%2Fw@${refusing.url}` };
       const [o, secrets, lines] = await withClient(async (c, secrets, lines) => [await send(c, ['a@x.com']), secrets, lines] as const, { url: 'https://api.example.test', env });
-      expect(o).toEqual({ type: 'failed', reason: 'the proxy asks for credentials (HTTP 407); put them in the proxy URL: http://user:password@host:port', rate: {}, turnedAway: true });
+      const refused = 'the proxy refused the credentials in the proxy URL (HTTP 407); check the user name and password there';
+      expect(o).toEqual({ type: 'failed', reason: refused, rate: {}, turnedAway: true });
       expect(refusing.connects).toEqual(['api.example.test:443']);
       expect(secrets.redact('pa:ss/w and me')).toBe('**** and me');
-      expect(lines.map((l) => l.replace(/ in \d+ ms/, ' in N ms'))).toEqual([
-        'POST /emails/validate 1 item → the proxy asks for credentials (HTTP 407); put them in the proxy URL: http://user:password@host:port in N ms; key ****3456',
-      ]);
+      expect(lines.map((l) => l.replace(/ in \d+ ms/, ' in N ms'))).toEqual([`POST /emails/validate 1 item → ${refused} in N ms; key ****3456`]);
+      // Without credentials in its URL, the proxy's 407 asks for them.
+      const bare = await withClient((c) => send(c, ['a@x.com']), { url: 'https://api.example.test', env: { HTTPS_PROXY: `http://${refusing.url}` } });
+      expect(bare).toMatchObject({ type: 'failed', reason: 'the proxy asks for credentials (HTTP 407); put them in the proxy URL: http://user:password@host:port' });
     } finally {
       await refusing.close();
     }

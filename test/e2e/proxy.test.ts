@@ -230,7 +230,7 @@ describe.concurrent('proxy failures', () => {
       const lines = String(r.stderr).split('\n').filter((l) => /^idv: /.test(l));
       const cause =
         status === 407
-          ? 'the proxy asks for credentials (HTTP 407); put them in the proxy URL: http://user:password@host:port'
+          ? 'the proxy refused the credentials in the proxy URL (HTTP 407); check the user name and password there'
           : 'the proxy refused the connection (HTTP 403)';
       expect(lines).toEqual([
         `idv: The service at ${new URL(API).host} turned away the first request: ${cause}; check the proxy (HTTPS_PROXY), then run the same command again (results received so far are cached).`,
