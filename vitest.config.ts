@@ -17,7 +17,9 @@ export default defineConfig({
     // windows, Retry-After, slow answers, the grace after a signal), so one file's waits overlap another's work.
     maxWorkers: Math.min(8, Math.max(4, availableParallelism() * 2)),
     projects: [
-      { extends: true, test: { name: 'timed', include: TIMED, isolate: true } },
+      // Named to sort before 'shared': vitest queues projects by name, so these files, the longest, start first
+      // beside the others instead of running last, alone, as a tail of the suite.
+      { extends: true, test: { name: 'live', include: TIMED, isolate: true } },
       // A worker runs these files in one module graph (the modules' own state is lazy caches only; spies and
       // fake timers are restored after each test): importing every module anew for each file was most of the
       // suite's CPU time spent outside the tests.

@@ -1,11 +1,13 @@
 # What zsh offers for a command line: zsh completes only in its line editor, so a zsh in a pseudo-terminal
 # (zsh/zpty) loads the completion script, gets the line and a Tab, and compadd, wrapped, prints every match
 # it is given (between << and >>) before adding it. Used by test/commands/completion.test.ts.
-# Usage: zsh -f zsh-complete.zsh SCRIPT LINE
+# Usage: zsh -f zsh-complete.zsh SCRIPT LINE [DUMP]
+# DUMP: a compinit dump made beforehand (as a user's ~/.zcompdump), read without a check: without one, compinit
+# reads every function on $fpath anew (most of a run's time).
 zmodload zsh/zpty || exit 3
 zpty z zsh -f -i
 zpty -w z 'PROMPT= RPROMPT= ; unsetopt beep'
-zpty -w z 'autoload -Uz compinit && compinit -u -D'
+if [[ -n $3 ]]; then zpty -w z "autoload -Uz compinit && compinit -u -C -d ${(q)3}"; else zpty -w z 'autoload -Uz compinit && compinit -u -D'; fi
 zpty -w z "source ${(q)1}"
 zpty -w z "zstyle ':completion:*' list-grouped false; zstyle ':completion:*' insert-tab false; bindkey '^I' complete-word"
 zpty -w z 'compadd() { if [[ ${@[1,(i)(-|--)]} == *-(O|A|D)\ * ]]; then builtin compadd "$@"; return; fi; local -a __hits; builtin compadd -O __hits "$@"; (( $#__hits )) && print -r -l -- "<""<"${^__hits}">"">"; builtin compadd "$@"; }'

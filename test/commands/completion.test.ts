@@ -67,6 +67,7 @@ let dir: string;
 /** The shells' HOME (fish writes its own files there), and where the scripts are kept. */
 let home: string;
 const scripts = {} as Record<Shell, string>;
+let zshDump = '';
 
 beforeAll(async () => {
   tmp = await mkdtemp(join(tmpdir(), 'idv-completion-'));
@@ -82,6 +83,16 @@ beforeAll(async () => {
     expect(r.stderr).toBe('');
     scripts[shell] = join(home, `idv.${shell}`);
     await writeFile(scripts[shell], r.stdout);
+  }
+  if (SHELL_PATHS.zsh) {
+    // compinit's dump, made once as a user's ~/.zcompdump is: each zsh below then loads it instead of reading $fpath anew.
+    zshDump = join(home, '.zcompdump');
+    const made = await execa(SHELL_PATHS.zsh, ['-f', '-c', 'autoload -Uz compinit && compinit -u -d "$1"', 'zsh', zshDump], {
+      cwd: dir,
+      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home, LANG: 'C.UTF-8' },
+      extendEnv: false,
+    });
+    expect([made.exitCode, made.stderr, existsSync(zshDump)]).toEqual([0, '', true]);
   }
 });
 afterAll(() => rm(tmp, { recursive: true, force: true }));
@@ -115,7 +126,7 @@ async function bashOffers(script: string, line: string): Promise<string[]> {
 }
 
 async function zshOffers(script: string, line: string): Promise<string[]> {
-  const r = await execa(SHELL_PATHS.zsh!, ['-f', join(ROOT, 'test', 'zsh-complete.zsh'), script, line], {
+  const r = await execa(SHELL_PATHS.zsh!, ['-f', join(ROOT, 'test', 'zsh-complete.zsh'), script, line, zshDump], {
     cwd: dir,
     reject: false,
     timeout: 30_000,

@@ -8,6 +8,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import { lstat, mkdir, open, readdir, readlink, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { IDV, idv, fixture, sandbox, sentBatches, sentItems, homeForEachTest, addresses } from '../helpers.js';
+import { untilWaiting } from '../process-wait.js';
 import { hygiene, runChecked, setup, refused } from './checked-run.js';
 
 const home = homeForEachTest();
@@ -19,7 +20,7 @@ const stackLines = (stderr: string) => stderr.split('\n').filter((l) => /^\s+at\
 /** Start the built idv, wait until it is up, send `sig`; its result and how long it took to end after the signal. */
 async function signalled(args: string[], sig: 'SIGINT' | 'SIGTERM' | 'SIGHUP', env: Record<string, string> = home.env) {
   const child = execa('node', [IDV, ...args], { env, extendEnv: false, reject: false, cwd: home.dir, stdin: 'ignore', timeout: 20_000, stripFinalNewline: false });
-  await new Promise((r) => setTimeout(r, 1500)); // loaded and waiting
+  await untilWaiting(child.pid!, 1500); // loaded and waiting
   const sent = Date.now();
   child.kill(sig);
   const r = await child;
@@ -59,7 +60,7 @@ describe('a FIFO nobody writes to', () => {
     const fifo = join(home.dir, 'list.txt');
     mkfifo(fifo);
     const child = execa('node', [IDV, 'emails', '--sandbox', '-q', fifo], { env: home.env, extendEnv: false, reject: false, stdin: 'ignore', stripFinalNewline: false });
-    await new Promise((r) => setTimeout(r, 1000));
+    await untilWaiting(child.pid!, 1000); // waiting for a writer
     await writeFile(fifo, 'ada@example.com\nbob@mailinator.com\n');
     const r = await child;
     expect([r.exitCode, r.stdout, r.stderr]).toEqual([0, 'email,status\nada@example.com,ok\nbob@mailinator.com,disposable\n', '']);
@@ -76,7 +77,7 @@ describe('a reader that stops reading', () => {
     let stderr = '';
     child.stderr.on('data', (c) => (stderr += c));
     const ended = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-    await new Promise((r) => setTimeout(r, 3000)); // its standard output is full by now, never read
+    await untilWaiting(child.pid!, 3000); // its standard output is full, never read
     const sent = Date.now();
     child.kill('SIGTERM');
     const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);

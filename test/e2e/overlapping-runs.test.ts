@@ -39,7 +39,8 @@ describe('overlapping runs', () => {
   });
 
   it('a killed holder blocks the other run a moment at most; the other then sends what it held', async () => {
-    const { sb, env } = await sandbox({ quota: 0, delayMs: 1500 }, home);
+    const { sb, env } = await sandbox({ quota: 0 }, home);
+    sb.inject({ kind: 'hang' }); // the first run's first batch: it holds its claims until it is killed
     try {
       const file = await writeList(home, list(300));
       const args = (out: string) => ['emails', file, '-o', join(home.dir, out), '--concurrency', '1'];

@@ -16,6 +16,7 @@ import { runCli } from '../../src/main.js';
 import { WINDOW_MAX } from '../../src/output/ordered-writer.js';
 import { fakeIo, run, type FakeRun } from '../fake-io.js';
 import { IDV, idv, sandbox, sentBatches, withHome, writeList, type Home } from '../helpers.js';
+import { untilWaiting } from '../process-wait.js';
 
 const KEY = 'sk_test_0123456789abcdef';
 /** Far larger than the in-order window (and so than the scheduler's queue and every write buffer). */
@@ -314,7 +315,7 @@ describe.concurrent('a reader that stopped reading, as a process', () => {
       let stderr = '';
       child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
       const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-      await new Promise((r) => setTimeout(r, 2000));
+      await untilWaiting(child.pid!, 2000); // its standard output is full
       const t0 = Date.now();
       child.kill('SIGINT');
       const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);

@@ -61,6 +61,10 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 async function until(done: () => boolean, ms = 5_000): Promise<void> {
   for (const end = Date.now() + ms; !done() && Date.now() < end; ) await sleep(20);
 }
+/** As until(), for a condition that must be read from a file. */
+async function untilAsync(done: () => Promise<boolean>, ms = 5_000): Promise<void> {
+  for (const end = Date.now() + ms; !(await done()) && Date.now() < end; ) await sleep(20);
+}
 /** The intervals made from now on: how many, and how many of them keep the process alive (ref'd, not cleared). */
 function intervals() {
   const made: NodeJS.Timeout[] = [];
@@ -113,10 +117,10 @@ describe('claim gate', () => {
     await g.push(records('a@x.com', 'b@x.com', 'c@x.com'));
     expect(out.sent).toEqual([]);
     giver.release([keyHex('a@x.com')]); // e.g. stopped by its quota: no answer
-    await new Promise((r) => setTimeout(r, 500));
+    await until(() => out.sent.length > 0);
     expect(out.sent).toEqual(['a@x.com']);
     ender.close();
-    await new Promise((r) => setTimeout(r, 500));
+    await until(() => out.sent.length > 1);
     expect(out.sent).toEqual(['a@x.com', 'b@x.com']);
     await writeFile(join(dir, `${scope.id}.${killed.run}.run`), markText({ ...selfMark()!, started: '1' })); // kill -9
     expect(await within(g, 1_000)).toBe('drained');
@@ -163,7 +167,7 @@ describe('claim gate', () => {
     expect(g.urgent).toBe(false);
     const kicks = out.kicks;
     const waiter = await holder('b@x.com'); // claims b after this run: it waits for this run's answer
-    await new Promise((r) => setTimeout(r, 400));
+    await until(() => g.urgent);
     expect(g.urgent).toBe(true);
     expect(out.kicks).toBeGreaterThan(kicks);
     expect(waiter.claim([keyHex('c@x.com')])).toEqual(['send']);
@@ -190,8 +194,9 @@ describe('claim gate', () => {
     expect(out.sent).toHaveLength(250);
     expect(rooms).toBe(3);
     recs[0]!.state = plan.knownAs('ok'); // the dispatcher's answer
-    await new Promise((r) => setTimeout(r, 400));
-    const lines = (await readFile(join(dir, `${scope.id}.claims`), 'latin1')).trim().split('\n');
+    const claimLines = async () => (await readFile(join(dir, `${scope.id}.claims`), 'latin1')).trim().split('\n');
+    await untilAsync(async () => (await claimLines()).length > 250);
+    const lines = await claimLines();
     expect(lines).toHaveLength(251);
     expect(lines.at(-1)).toMatch(new RegExp(`^[0-9a-f]{12}\\t-${keyHex('u0@x.com')}$`));
   });
@@ -327,7 +332,7 @@ describe('claim gate', () => {
     expect(await within(g, 1_000)).toBe('drained');
     expect(out).toMatchObject({ sent: ['a@x.com'], kicks: 4 }); // held, drain(), sent, holding ended: a kick each
     recs[0]!.state = plan.knownAs('ok'); // the dispatcher's answer: its claim is let go
-    await sleep(1_000);
+    await untilAsync(async () => (await readFile(join(dir, `${scope.id}.claims`), 'latin1')).includes(`\t-${keyHex('a@x.com')}`));
     for (const o of open.splice(0, 1)) o.close(); // the holder ends
     const third = await holder();
     expect(third.claim([keyHex('a@x.com')])).toEqual(['look']);
