@@ -101,7 +101,8 @@ function drained(stream: Writable, signal?: AbortSignal): Promise<void> {
  */
 class BlockWriter {
   private buffer = '';
-  private flushedAt = Date.now();
+  /** When the oldest text in the buffer came. */
+  private heldSince = 0;
   private failure: NodeJS.ErrnoException | null = null;
 
   constructor(
@@ -115,12 +116,12 @@ class BlockWriter {
       await this.send(data);
       return;
     }
+    if (this.buffer === '') this.heldSince = Date.now();
     this.buffer += data;
-    if (this.live || this.buffer.length >= FLUSH_AT || Date.now() - this.flushedAt >= FLUSH_MS) await this.flush();
+    if (this.live || this.buffer.length >= FLUSH_AT || Date.now() - this.heldSince >= FLUSH_MS) await this.flush();
   }
 
   async flush(): Promise<void> {
-    this.flushedAt = Date.now();
     const text = this.buffer;
     this.buffer = '';
     if (text) await this.send(text);

@@ -342,6 +342,13 @@ describe('standard output is written in blocks', () => {
       expect(blocks).toEqual(['email,status\na@example.com,ok\nb@example.com,ok\n']);
       await sink.write('c@example.com,ok\n');
       expect(blocks).toHaveLength(1);
+      // Held since its own first write, not since the sink was made: a header written late (a run stopped
+      // before any record) is not sent at once, and an aborted output leaves nothing behind.
+      const late = recordingStdout();
+      const lateSink = stdoutSink(late.stream);
+      vi.advanceTimersByTime(5000);
+      await lateSink.write('email,status\n');
+      expect(late.blocks).toEqual([]);
     } finally {
       vi.useRealTimers();
     }
