@@ -132,9 +132,9 @@ export function quoteNotClosed(name: string, line: number) {
   );
 }
 
-/** The parser of --no-quotes: never called, as the scanner finds no quote to hand it. */
-const unquoted: SyncParse = () => {
-  throw new Error('--no-quotes: no text is handed to csv-parse');
+/** The parser of a text without quotes (or read with --no-quotes): never called, as the scanner finds no quote to hand it. */
+export const unquoted: SyncParse = () => {
+  throw new Error('a text without quotes needs no CSV parser');
 };
 
 /** The lines of block `block`'s stray bytes: `text` holds it from `at` on, and starts on line `line`. */

@@ -12,7 +12,7 @@ import type { Io } from '../io.js';
 import { decodeText, newDecoding, type Decoding, type EncodingInfo, type Stray } from './decode.js';
 import { detectLayout, isBlank, type Layout, type LayoutOverrides, type ParseSample, type Skipped } from './detect.js';
 import { checkerFor, itemLike } from './check.js';
-import { csvRows, findStrays, lineEndsIn, rowLineEnds, sampleRows, type RowBatch, type SyncParse, type StrayLines } from './csv-rows.js';
+import { csvRows, findStrays, lineEndsIn, rowLineEnds, sampleRows, unquoted, type RowBatch, type SyncParse, type StrayLines } from './csv-rows.js';
 import { recipientsOf } from './mailbox.js';
 import { LDIF, VCARD, VCardReader, type CardFormat } from './vcard.js';
 import { LineRuns, num, preview } from './notes.js';
@@ -242,11 +242,8 @@ function lineEnds(text: string): number {
 
 /** The sample's rows under a delimiter, parsed as the reader will parse the whole input. */
 function parseSample(parse: SyncParse | null, quotes: boolean): ParseSample {
-  return (text, delimiter, whole) => sampleRows(text, delimiter, whole, parse ?? noQuotes, quotes);
+  return (text, delimiter, whole) => sampleRows(text, delimiter, whole, parse ?? unquoted, quotes);
 }
-const noQuotes: SyncParse = () => {
-  throw new Error('a text without quotes needs no CSV parser');
-};
 
 /** Who hears what reading a source finds: notes for everyone (stderr), details for --verbose. */
 export interface Listeners {
