@@ -54,10 +54,12 @@ export const LDIF: CardFormat = {
   begin: /^dn::?[ \t]/i,
   end: null,
   indentable: false,
-  // `name:: value` is base64 (a value beyond ASCII).
+  // `name:: value` is base64 (a value beyond ASCII); a dn's value (a group's `member: cn=Ann,mail=ann@x.com`)
+  // is the address it names.
   value: (text) => {
     const at = text.indexOf(':');
-    return text[at + 1] === ':' ? Buffer.from(text.slice(at + 2).trim(), 'base64').toString('utf8') : text.slice(at + 1).trim();
+    const value = text[at + 1] === ':' ? Buffer.from(text.slice(at + 2).trim(), 'base64').toString('utf8') : text.slice(at + 1).trim();
+    return /(?:^|,)\s*mail=([^,]+)/i.exec(value)?.[1]?.trim() ?? value;
   },
   // A dn names its entry's address as `mail=jane@x.com`.
   parts: /[;,=\s()<>"'[\]]+/,

@@ -64,6 +64,11 @@ describe('VCardReader', () => {
     ]);
     expect(r.skipped.map(([line]) => line)).toEqual([1, 2, 3, 8, 9, 10]);
   });
+  it("LDIF: a group's member lines are the addresses they name (records, sent once with the members' own entries)", () => {
+    const ldif = ['dn: cn=Team,mail=team@x.com', 'objectclass: groupOfNames', 'cn: Team', 'mail: team@x.com', 'member: cn=Ann Lee,mail=ann@x.com', 'member: cn=Bob,mail=bob@y.org', ''];
+    const r = read(ldif.join('\n'), 'emails', LDIF);
+    expect(r.values).toEqual(['team@x.com', 'ann@x.com', 'bob@y.org']);
+  });
   it('a card never closed is given out once it holds 1,000 properties, not held to the end', () => {
     const reader = new VCardReader('emails', false, () => undefined);
     const out: VCardRecord[] = [];
