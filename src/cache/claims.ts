@@ -22,7 +22,7 @@ import { KeyHash } from '../key-hash.js';
 import { KeyTable } from '../key-table.js';
 import { NOFOLLOW, openAppendable, writeWhole } from './files.js';
 import { FileLock } from './lock.js';
-import { markAlive, markText, parseMark, selfMark, type ProcessMark } from './process-mark.js';
+import { markAlive, markText, parseMark, selfMark, type ProcessMark } from '../process-mark.js';
 
 /** A run touches its heartbeat this often; one untouched for STALE_MS is dead, or HUNG_MS when its process is seen running. */
 const BEAT_MS = 1_000;

@@ -8,10 +8,9 @@
 // each to its temporary file; commit() renames.
 import { close as closeFd, constants as C, fstat as fstatFd, promises as fsp, write as writeFd, type Stats } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
 import type { Writable } from 'node:stream';
 import { fsReason, IdvError, interruptedError } from '../errors.js';
-import { tempFileGone, tempFileOpened, randomHex } from '../temp-files.js';
+import { removeLeftovers, tempFileGone, tempFileOpened, tempPathBeside } from '../temp-files.js';
 import { fsError, inPlaceStream, openInPlace } from '../open-file.js';
 import { resolvePath } from '../paths.js';
 import type { Io } from '../io.js';
@@ -416,7 +415,7 @@ class ReplacingSink implements Opened {
     readonly name: string,
     private readonly existing: Existing | null,
   ) {
-    this.tempPath = join(dirname(name), `.${basename(name)}.${randomHex(4)}.tmp`);
+    this.tempPath = tempPathBeside(name);
   }
 
   async ready(): Promise<void> {
@@ -429,6 +428,7 @@ class ReplacingSink implements Opened {
         await handle.chmod(existing.mode); // the umask narrowed the mode open() was given
         await handle.chown(existing.uid, existing.gid).catch(() => undefined); // allowed to root or the owner only
       }
+      await removeLeftovers(this.name); // a killed run's temporary files of this output
     } catch (err) {
       await this.abort();
       throw this.failure(err);

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { readdir, readFile, rm, symlink, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Claims, keyHex } from '../../src/cache/claims.js';
-import { markText, selfMark } from '../../src/cache/process-mark.js';
+import { markText, selfMark } from '../../src/process-mark.js';
 import { folderPerTest } from './helpers.js';
 
 const dir = folderPerTest('idv-claims-');

@@ -14,6 +14,7 @@ import { createServer } from 'node:net';
 import { PassThrough, Writable } from 'node:stream';
 import { fileSink, isStdout, outputSink, stdoutSink, writeChunk, type Sink } from '../../src/output/sink.js';
 import { removeTempFilesNow } from '../../src/temp-files.js';
+import { selfMark } from '../../src/process-mark.js';
 
 let dir: string;
 beforeEach(async () => {
@@ -542,6 +543,22 @@ describe('devices and FIFOs: nothing lost, nothing left open', () => {
 });
 
 describe('a file sink before and after ready()', () => {
+  it('once ready, a temporary file a killed run left beside the same output is removed (a live run\'s stays)', async () => {
+    const path = join(dir, 'out.csv');
+    const self = selfMark()!;
+    const ns = self.namespace.replace(/\D/g, '');
+    const gone = execFileSync('sh', ['-c', 'echo $$']).toString().trim(); // a process that has ended
+    const dead = `.out.csv.${ns}-${gone}-1.abcd1234.tmp`;
+    const live = `.out.csv.${ns}-${self.pid}-${self.started}.abcd1234.tmp`;
+    await writeFile(join(dir, dead), 'half a list');
+    await writeFile(join(dir, live), '');
+    const sink = fileSink(path);
+    await sink.ready();
+    expect(await entries()).not.toContain(dead);
+    expect(await entries()).toContain(live);
+    await sink.abort();
+  });
+
   it('its temporary file (where a workbook is built) is beside the file once ready, none before, none for a device', async () => {
     const path = join(dir, 'out.xlsx');
     const sink = fileSink(path);
@@ -549,7 +566,7 @@ describe('a file sink before and after ready()', () => {
     await sink.abort(); // given up before it was opened: nothing to do, no error
     const ready = fileSink(path);
     await ready.ready();
-    expect(ready.tempPath).toMatch(/\/\.out\.xlsx\.[0-9a-f]{8}\.tmp$/);
+    expect(ready.tempPath).toMatch(/\/\.out\.xlsx\.(\d+-\d+-\d+|x)\.[0-9a-f]{8}\.tmp$/);
     expect(await entries()).toEqual([ready.tempPath!.slice(dir.length + 1)]);
     await ready.abort();
     const device = fileSink('/dev/null');
