@@ -5,6 +5,22 @@ import { Readable } from 'node:stream';
 import { openSource } from '../../src/input/read.js';
 import { parseDelimiterFlag, tableLayout, type LayoutOverrides } from '../../src/input/detect.js';
 
+/** `text` (or its chunks) opened as the file c.csv, and the notes said so far. */
+async function opened(text: string | string[], overrides: LayoutOverrides = {}, kind: 'emails' | 'domains' = 'emails') {
+  const notes: string[] = [];
+  const chunks = (typeof text === 'string' ? [text] : text).map((t) => Buffer.from(t));
+  const s = await openSource({ name: 'c.csv', path: 'c.csv', open: () => Readable.from(chunks) }, kind, overrides, (n) => notes.push(n));
+  return { s, notes };
+}
+
+/** …read to its end: its layout, every note said, every record's value. */
+async function readAll(text: string | string[], overrides: LayoutOverrides = {}, kind: 'emails' | 'domains' = 'emails') {
+  const { s, notes } = await opened(text, overrides, kind);
+  const values: string[] = [];
+  for await (const b of s.records) for (const r of b) values.push(r.value);
+  return { layout: s.layout, notes, values };
+}
+
 describe('layout detection (openSource)', () => {
   const layoutOf = async (text: string, overrides = {}, kind: 'emails' | 'domains' = 'emails') =>
     (await openSource({ name: 'x', path: 'x', open: () => Readable.from([Buffer.from(text)]) }, kind, overrides)).layout;
@@ -423,14 +439,7 @@ describe('detection details', () => {
 });
 
 describe('the table, at its edges', () => {
-  const open = async (text: string | string[], overrides: LayoutOverrides = {}, kind: 'emails' | 'domains' = 'emails') => {
-    const notes: string[] = [];
-    const chunks = (typeof text === 'string' ? [text] : text).map((t) => Buffer.from(t));
-    const s = await openSource({ name: 'c.csv', path: 'c.csv', open: () => Readable.from(chunks) }, kind, overrides, (n) => notes.push(n));
-    const values: string[] = [];
-    for await (const b of s.records) for (const r of b) values.push(r.value);
-    return { layout: s.layout, notes, values };
-  };
+  const open = readAll;
   const refusal = (text: string, overrides: LayoutOverrides = {}) => open(text, overrides).then(() => null, (e: Error) => e.message);
 
   it('a header-less CSV whose first row holds extra cells is read by the width of the rest', async () => {
@@ -489,8 +498,7 @@ describe('the table, at its edges', () => {
 
 describe('the column choice among several, and its note', () => {
   const open = async (text: string, overrides: LayoutOverrides = {}) => {
-    const notes: string[] = [];
-    const s = await openSource({ name: 'c.csv', path: 'c.csv', open: () => Readable.from([Buffer.from(text)]) }, 'emails', overrides, (n) => notes.push(n));
+    const { s, notes } = await opened(text, overrides);
     return { column: s.layout.column, runnerUp: s.layout.runnerUp, notes };
   };
   /** A CSV of ten rows under `header`: column k holds counts[k] distinct addresses (made by `cell`), then empty cells. */
@@ -502,13 +510,11 @@ describe('the column choice among several, and its note', () => {
     expect((await open('Name,Email,Secondary Email\nAnn,,ann2@x.com\nBob,,bob2@x.com\nCy,,cy2@x.com\n')).column).toBe(2);
     // …not against a column of several item cells (domains: every contact at one company, no website given).
     const text = 'Name,Website,Email\nAnn,,ann@acme.com\nBob,,bob@acme.com\nCid,,cid@acme.com\n';
-    const s = await openSource({ name: 'd.csv', path: 'd.csv', open: () => Readable.from([Buffer.from(text)]) }, 'domains', {}, () => {});
-    expect(s.layout.column).toBe(2);
+    expect((await opened(text, {}, 'domains')).s.layout.column).toBe(2);
   });
   it('domains: columns tied on distinct domains (every contact at one company) go to the one with more cells that are items', async () => {
     const text = 'First Name,Last Name,Display Name,Nickname,Primary Email\nAnn,Lee,Ann Lee,,ann@example.com\nBob,Ray,bob@example.com,,bob@example.com\nCy,Ho,Cy,,cy@example.com\n';
-    const s = await openSource({ name: 't.csv', path: 't.csv', open: () => Readable.from([Buffer.from(text)]) }, 'domains', {}, () => {});
-    expect(s.layout.column).toBe(4);
+    expect((await opened(text, {}, 'domains')).s.layout.column).toBe(4);
   });
   it('the runner-up: of the columns named for the item, the one with the most distinct items, before any column named otherwise', async () => {
     expect(await open(table('Email,Work Email,Notes,Personal Email', [10, 6, 9, 8]))).toEqual({
@@ -550,11 +556,8 @@ describe('the column choice among several, and its note', () => {
 
 describe('the header, at its edges', () => {
   const open = async (text: string, overrides: LayoutOverrides = {}) => {
-    const notes: string[] = [];
-    const s = await openSource({ name: 'c.csv', path: 'c.csv', open: () => Readable.from([Buffer.from(text)]) }, 'emails', overrides, (n) => notes.push(n));
-    const values: string[] = [];
-    for await (const b of s.records) for (const r of b) values.push(r.value);
-    return { header: s.layout.header, headerLine: s.layout.headerLine, column: s.layout.column, values, notes };
+    const { layout, values, notes } = await readAll(text, overrides);
+    return { header: layout.header, headerLine: layout.headerLine, column: layout.column, values, notes };
   };
 
   it('names no list knows, one holding a number among its words, are a header', async () => {
@@ -601,13 +604,7 @@ describe('the header, at its edges', () => {
 });
 
 describe('detection, more edges', () => {
-  const open = async (text: string, overrides: LayoutOverrides = {}) => {
-    const notes: string[] = [];
-    const s = await openSource({ name: 'c.csv', path: 'c.csv', open: () => Readable.from([Buffer.from(text)]) }, 'emails', overrides, (n) => notes.push(n));
-    const values: string[] = [];
-    for await (const b of s.records) for (const r of b) values.push(r.value);
-    return { layout: s.layout, notes, values };
-  };
+  const open = readAll;
   const refusal = (text: string, overrides: LayoutOverrides = {}) => open(text, overrides).then(() => null, (e: Error) => e.message);
   const ragged = (shown: string, widths: string) =>
     `c.csv looks like CSV split by "${shown}", but its rows have different numbers of cells (${widths}…); give --delimiter "${shown}" to read it so anyway (every cell is kept), or check the file.`;
