@@ -53,9 +53,10 @@ const result = await esbuild.build({
   // Every import() becomes a require(), lazy as before (see above).
   supported: { 'dynamic-import': false },
   external: ['undici', 'iconv-lite', 'jschardet', './terminal.cjs', './xlsx.cjs'],
-  // dist/version.js finds package.json from its own URL; in the bundle that is dist/program.cjs's.
-  define: { 'import.meta.url': '__idvModuleUrl' },
-  banner: { js: "const __idvModuleUrl = require('node:url').pathToFileURL(__filename).href;" },
+  // The version goes in at build time (src/version.ts): no package.json read, and no import.meta.url, at a start.
+  define: { IDV_PACKAGE_VERSION: JSON.stringify(JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version) },
+  // Warnings are printed below: one is expected (src/version.ts's import.meta.url, for the unbundled modules only).
+  logLevel: 'error',
   metafile: true,
   plugins: [
     {
@@ -99,6 +100,12 @@ const result = await esbuild.build({
     },
   ],
 });
+for (const w of result.warnings) {
+  if (w.id === 'empty-import-meta' && w.location?.file === 'dist/version.js') continue; // its fallback, never reached in the bundle
+  const [text] = await esbuild.formatMessages([w], { kind: 'warning' });
+  process.stderr.write(text);
+  if (w.id === 'empty-import-meta') throw new Error('dist/program.cjs would run import.meta.url as undefined: see src/version.ts for how to do without it');
+}
 const workbookInside = Object.keys(result.metafile.inputs).filter((p) => /(^|\/)(dist\/input\/xlsx|dist\/output\/(xlsx|zip-writer)|node_modules\/(saxes|xmlchars)\/)/.test(p));
 if (workbookInside.length) throw new Error(`dist/program.cjs holds ${workbookInside.join(', ')}: import() dist/input/xlsx.js or dist/output/xlsx.js instead (see scripts/bundle.mjs)`);
 const imports = Object.values(result.metafile.outputs).flatMap((o) => o.imports);

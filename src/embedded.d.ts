@@ -11,3 +11,7 @@ declare const IDV_EMBEDDED:
       homepage: string;
     }
   | undefined;
+
+// package.json's version, written into dist/program.cjs by scripts/bundle.mjs (esbuild's `define`): the bundle
+// does not read package.json at every start. Undefined in the unbundled modules.
+declare const IDV_PACKAGE_VERSION: string | undefined;

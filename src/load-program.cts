@@ -9,7 +9,6 @@
 // CommonJS, like cli.cts; in the single executable the program is an asset with a code cache of its own
 // (scripts/build-binary.mjs), and this file is not used.
 import { readFileSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { Script } from 'node:vm';
 import type * as Program from './run-entry.js' with { 'resolution-mode': 'import' };
@@ -47,7 +46,9 @@ export function loadProgram(dir: string, node: string, arch: string): LoadedProg
   // The wrapper require() puts around a CommonJS module, on the source's first line (stack lines stay true).
   const script = new Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, { filename: file, cachedData });
   const mod = { exports: {} as typeof Program };
-  (script.runInThisContext() as (...args: unknown[]) => void)(mod.exports, createRequire(file), mod, file, dir);
+  // This file's own require: it sits in dist/ beside the program, so both resolve alike (createRequire would load
+  // node:module and its source-map support at every start).
+  (script.runInThisContext() as (...args: unknown[]) => void)(mod.exports, require, mod, file, dir);
   return {
     program: mod.exports,
     cacheRejected: cachedData ? script.cachedDataRejected : undefined,
