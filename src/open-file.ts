@@ -2,7 +2,7 @@
 // end, and a pool thread stuck there leaves the run deaf to signals and holds the process at exit (libuv joins
 // its threads). Every open here is O_NONBLOCK; a FIFO is then read or written through the event loop, and a
 // wait for its other end is a timer that a signal ends.
-import { constants as C, createReadStream, fstatSync, open, openSync, closeSync, promises as fsp, type Stats } from 'node:fs';
+import { constants as C, close, createReadStream, fstatSync, open, openSync, closeSync, promises as fsp, read, type Stats } from 'node:fs';
 import { Socket } from 'node:net';
 import { isatty, ReadStream as TtyReadStream, WriteStream as TtyWriteStream } from 'node:tty';
 import type { Readable, Writable } from 'node:stream';
@@ -17,11 +17,90 @@ export function fsError(code: string, message: string): NodeJS.ErrnoException {
 }
 
 /**
- * A file to read, opened at once: a regular file or a device through node:fs, a terminal as a terminal, a
- * FIFO or socket through the event loop (waiting for a writer without holding a thread). What may wait for
- * its writer (all but a regular file) ends with `signal`, failing with the interruption. Throws as openSync does.
+ * An input's bytes as the reader takes them (input/read.ts): iterated once, let go with destroy(). What its
+ * reader has taken so far is `bytesRead` less `readableLength` (the progress line: progress-report.ts).
  */
-export function openForReading(path: string, signal?: AbortSignal, highWaterMark = 64 * 1024): Readable {
+export interface ByteSource extends AsyncIterable<Buffer> {
+  destroy(error?: Error): unknown;
+  readonly bytesRead?: number;
+  readonly readableLength?: number;
+}
+
+/**
+ * A regular file's bytes, a block at a time through the thread pool, as fs.createReadStream reads them but
+ * without a stream: a short run's start-up does not compile Node's stream machinery for its one file. A block
+ * is read only when asked for. Leaving the iteration early (its return()), an error, the end or destroy()
+ * close the descriptor, never while a read of it is still under way.
+ */
+export class FileBlocks implements ByteSource {
+  bytesRead = 0;
+  readonly readableLength = 0;
+  private state: 'open' | 'reading' | 'closing' | 'closed' = 'open';
+  /** The last block asked for: a next() asked before it came waits for it (blocks come in order). */
+  private last: Promise<unknown> = Promise.resolve();
+
+  constructor(
+    private readonly fd: number,
+    private readonly blockSize: number,
+  ) {}
+
+  destroy(): void {
+    if (this.state === 'reading') this.state = 'closing'; // closed once the read comes back
+    else if (this.state === 'open') this.closeNow();
+  }
+
+  [Symbol.asyncIterator](): AsyncIterator<Buffer> {
+    const done = { done: true, value: undefined } as const;
+    return {
+      next: () => {
+        const step = async (): Promise<IteratorResult<Buffer>> => {
+          if (this.state !== 'open') return done;
+          const block = await this.readBlock();
+          return block === null ? done : { done: false, value: block };
+        };
+        const next = this.last.then(step, step);
+        this.last = next;
+        return next;
+      },
+      return: async () => {
+        this.destroy();
+        return done;
+      },
+    };
+  }
+
+  /** The next block; null at the end of the file or once destroyed. */
+  private readBlock(): Promise<Buffer | null> {
+    const buffer = Buffer.allocUnsafe(this.blockSize);
+    this.state = 'reading';
+    return new Promise((resolve, reject) =>
+      read(this.fd, buffer, 0, buffer.length, null, (err, n) => {
+        const wanted = this.state === 'reading';
+        this.state = 'open';
+        if (err || n === 0 || !wanted) this.closeNow();
+        if (err) reject(err);
+        else if (n === 0 || !wanted) resolve(null);
+        else {
+          this.bytesRead += n;
+          resolve(n < buffer.length ? buffer.subarray(0, n) : buffer);
+        }
+      }),
+    );
+  }
+
+  private closeNow(): void {
+    this.state = 'closed';
+    close(this.fd, () => undefined);
+  }
+}
+
+/**
+ * A file to read, opened at once: a regular file through the thread pool (FileBlocks), a device through
+ * node:fs, a terminal as a terminal, a FIFO or socket through the event loop (waiting for a writer without
+ * holding a thread). What may wait for its writer (all but a regular file) ends with `signal`, failing with
+ * the interruption. Throws as openSync does.
+ */
+export function openForReading(path: string, signal?: AbortSignal, highWaterMark = 64 * 1024): ByteSource {
   const fd = openSync(path, C.O_RDONLY | NONBLOCK);
   let st: Stats;
   try {
@@ -30,7 +109,7 @@ export function openForReading(path: string, signal?: AbortSignal, highWaterMark
     closeSync(fd);
     throw err;
   }
-  if (st.isFile()) return createReadStream('', { fd, highWaterMark });
+  if (st.isFile()) return new FileBlocks(fd, highWaterMark);
   const stream =
     st.isFIFO() || st.isSocket()
       ? new Socket({ fd, readable: true, writable: false })

@@ -2,7 +2,7 @@
 // of a line of several. What is no record (a header, rows above it, footer rows below the data, a repeated
 // header, a vCard's other lines) is skipped only when recognised as such and holding no item-like text (the
 // record rule, detect.ts), counted, and named by its lines in a note.
-import { openForReading } from '../open-file.js';
+import { FileBlocks, openForReading, type ByteSource } from '../open-file.js';
 import { promises as fsp, ReadStream } from 'node:fs';
 import { resolvePath } from '../paths.js';
 import type { Readable } from 'node:stream';
@@ -33,7 +33,7 @@ export interface Source {
   path: string;
   /** The path resolved against the working directory (a workbook on disk is read where it is); none for standard input. */
   file?: string;
-  open(): Readable;
+  open(): ByteSource;
 }
 
 export interface OpenedSource {
@@ -259,14 +259,14 @@ export interface Listeners {
 export async function openSource(source: Source, kind: Kind, overrides: LayoutOverrides, on: Listeners | ((line: string) => void) = {}): Promise<OpenedSource> {
   const { note = () => undefined, verbose } = typeof on === 'function' ? { note: on } : on;
   const name = source.name;
-  let stream: Readable;
+  let stream: ByteSource;
   try {
     stream = source.open();
   } catch (err) {
     throw readError(err, name);
   }
   // A file on disk is read as fast as it comes; standard input, a pipe or a FIFO may pause (a live stream).
-  const live = !(stream instanceof ReadStream);
+  const live = !(stream instanceof FileBlocks || stream instanceof ReadStream);
   let content: Content;
   try {
     content = await contentOf(stream as AsyncIterable<Buffer>, { name, command: `idv ${kind}`, live });
@@ -284,7 +284,7 @@ export async function openSource(source: Source, kind: Kind, overrides: LayoutOv
 interface Opening {
   source: Source;
   name: string;
-  stream: Readable;
+  stream: ByteSource;
   kind: Kind;
   overrides: LayoutOverrides;
   note: (line: string) => void;
@@ -417,7 +417,7 @@ interface Sampled {
  * (`live`: the command's kind) is decided on sooner: PAUSE_MS after a complete line that holds item-like text
  * arrived (a plain list of one line is enough), whatever has come by then.
  */
-async function sampleOf(blocks: AsyncIterator<string>, stream: Readable, name: string, live: Kind | null): Promise<Sampled> {
+async function sampleOf(blocks: AsyncIterator<string>, stream: ByteSource, name: string, live: Kind | null): Promise<Sampled> {
   const out: string[] = [];
   let size = 0;
   let lines = 0;
@@ -588,7 +588,7 @@ function strayNote(name: string, lines: LineRuns, { count, read }: { count: numb
   );
 }
 
-async function* guard(records: AsyncIterable<InputRecord[]>, name: string, stream: Readable): AsyncGenerator<InputRecord[]> {
+async function* guard(records: AsyncIterable<InputRecord[]>, name: string, stream: ByteSource): AsyncGenerator<InputRecord[]> {
   try {
     yield* records;
   } catch (err) {

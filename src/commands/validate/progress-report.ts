@@ -3,7 +3,7 @@
 // standard error is no terminal, the same facts as one log line every few seconds.
 import { progressLine, progressLog, RateMeter, type ProgressFacts } from '../../output/progress-line.js';
 import type { Progress } from '../../output/progress.js';
-import type { Readable } from 'node:stream';
+import type { ByteSource } from '../../open-file.js';
 import type { Source } from '../../input/read.js';
 
 /** How often the line is redrawn without a change, and how often the log gets a line. */
@@ -68,15 +68,15 @@ export interface ByteCount {
 }
 
 /**
- * Count the bytes read from the sources' streams: a file's stream (fs.ReadStream; a socket too) counts the
- * bytes it read, less those still in its buffer, which the reader has not taken yet. `sizeOf` gives a source's
+ * Count the bytes read from the sources: a file's blocks (FileBlocks), a socket or fs.ReadStream count the bytes
+ * read, less those still in a stream's buffer, which the reader has not taken yet. `sizeOf` gives a source's
  * size: undefined when unknown, 0 for a source without bytes (the items given with --item).
  */
 export function countBytes(sources: Source[], sizeOf: (s: Source) => number | undefined): ByteCount {
   const sizes = sources.map(sizeOf);
-  const streams: Array<Readable | undefined> = [];
+  const streams: Array<ByteSource | undefined> = [];
   let current = 0;
-  const taken = (s: Readable | undefined) => (s ? Math.max(0, ((s as Readable & { bytesRead?: number }).bytesRead ?? 0) - s.readableLength) : 0);
+  const taken = (s: ByteSource | undefined) => (s ? Math.max(0, (s.bytesRead ?? 0) - (s.readableLength ?? 0)) : 0);
   return {
     sources: sources.map((s, i) => ({ ...s, open: () => (streams[i] = s.open()) })),
     reading: (i) => void (current = i),
