@@ -78,14 +78,16 @@ function colourChoice(stream: { isTTY?: boolean }): boolean {
 }
 
 async function main(): Promise<void> {
-  const controller = new AbortController();
-  hearSignals(controller);
+  // Heard from the start; a handler runs on the event loop, so never before the stopper is made (the load is synchronous).
+  let stopper: InstanceType<typeof Program.Stopper> | undefined;
+  hearSignals((sig) => stopper?.abort(sig));
   process.stdout.on('error', () => undefined); // EPIPE: the sink notices and ends the run quietly
   process.stderr.on('error', () => undefined);
   keepTheSafetyNet();
-  const { runCli, fail, Secrets, removeTempFilesNow } = loadProgram();
+  const { runCli, fail, Secrets, removeTempFilesNow, Stopper } = loadProgram();
   thisRun.removeTempFiles = removeTempFilesNow;
-  const io = realIo(controller.signal, new Secrets());
+  stopper = new Stopper();
+  const io = realIo(stopper.signal, new Secrets());
   // The last net: an error nothing caught (a library's callback, a stray rejection) is one line through the
   // run's secrets, like any other failure, and its temporary files go: never Node's raw stack with the key in it.
   const onUncaught = (err: unknown) => {
@@ -101,14 +103,14 @@ async function main(): Promise<void> {
 }
 
 /** A first signal stops the run (the abort); a second one, or one while a finished run waits for standard output to drain (a reader that stopped reading), exits at once. */
-function hearSignals(controller: AbortController): void {
+function hearSignals(stop: (sig: Sig) => void): void {
   const onSignal = (sig: Sig) => {
     thisRun.signals++;
     if (thisRun.signals > 1 || thisRun.finished) {
       thisRun.removeTempFiles(); // at once, leaving no temporary file behind
       process.exit(EXIT_ON_SECOND[sig]);
     }
-    controller.abort(sig);
+    stop(sig);
   };
   for (const sig of Object.keys(EXIT_ON_SECOND) as Sig[]) process.on(sig, () => onSignal(sig));
 }
@@ -127,7 +129,7 @@ function keepTheSafetyNet(): void {
 }
 
 /** The Io of the real process: its streams, whether they are terminals, colours, environment and signal. */
-function realIo(signal: AbortSignal, secrets: Io['secrets']): Io {
+function realIo(signal: Io['signal'], secrets: Io['secrets']): Io {
   return {
     stdin: process.stdin,
     stdout: process.stdout,

@@ -7,6 +7,7 @@ import { Socket } from 'node:net';
 import { isatty, ReadStream as TtyReadStream, WriteStream as TtyWriteStream } from 'node:tty';
 import type { Readable, Writable } from 'node:stream';
 import { interruptedError } from './errors.js';
+import type { StopSignal } from './stop.js';
 
 const NONBLOCK = C.O_NONBLOCK ?? 0;
 const NOFOLLOW = C.O_NOFOLLOW ?? 0;
@@ -100,7 +101,7 @@ export class FileBlocks implements ByteSource {
  * holding a thread). What may wait for its writer (all but a regular file) ends with `signal`, failing with
  * the interruption. Throws as openSync does.
  */
-export function openForReading(path: string, signal?: AbortSignal, highWaterMark = 64 * 1024): ByteSource {
+export function openForReading(path: string, signal?: StopSignal, highWaterMark = 64 * 1024): ByteSource {
   const fd = openSync(path, C.O_RDONLY | NONBLOCK);
   let st: Stats;
   try {
@@ -155,7 +156,7 @@ const READER_POLL_MS = 100;
  * shell keeps what is in it). A FIFO with no reader yet is tried again until one comes, or until `signal`
  * aborts (then ENXIO). `follow`: whether a symbolic link at `path` may lead there (else ELOOP).
  */
-export async function openInPlace(path: string, follow: boolean, signal?: AbortSignal): Promise<number> {
+export async function openInPlace(path: string, follow: boolean, signal?: StopSignal): Promise<number> {
   const flags = C.O_WRONLY | C.O_APPEND | NONBLOCK | (follow ? 0 : NOFOLLOW);
   for (;;) {
     try {

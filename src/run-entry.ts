@@ -4,3 +4,4 @@
 export { runCli, fail } from './main.js';
 export { Secrets } from './secrets.js';
 export { removeTempFilesNow } from './temp-files.js';
+export { Stopper } from './stop.js';

@@ -3,6 +3,7 @@
 // Its calls are synchronous: each is one small system call, cheaper than a round trip through the thread pool.
 import { lstatSync, renameSync, rmSync, utimes, writeFileSync } from 'node:fs';
 import { randomHex } from '../temp-files.js';
+import type { StopSignal } from '../stop.js';
 
 /** A holder renews its lock at most this often. */
 const RENEW_MS = 1_000;
@@ -24,7 +25,7 @@ export class FileLock {
   }
 
   /** Take it, waiting for a live holder up to `timeoutMs`; false when it did not come free in time, or cannot be made. */
-  async wait(timeoutMs: number, signal?: AbortSignal): Promise<boolean> {
+  async wait(timeoutMs: number, signal?: StopSignal): Promise<boolean> {
     const until = this.now() + timeoutMs;
     while (!signal?.aborted) {
       const got = await this.attempt();

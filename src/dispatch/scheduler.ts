@@ -3,7 +3,6 @@
 // (quota-gate.ts), --max-spend (spend-cap.ts) and a host that does not answer (breaker.ts) are each a module.
 // Data goes one way: push(item) … finish(); every item pushed comes out once through onResults, unless the
 // run stops (the key refused, the host unreachable, a signal), which finish() throws.
-import { setMaxListeners } from 'node:events';
 import type { Client, Outcome } from '../api/client.js';
 import type { RateInfo } from '../api/ratelimit.js';
 import { IdvError, interruptedError } from '../errors.js';
@@ -14,6 +13,7 @@ import { decide, type Decision, type DecideOptions } from './decide.js';
 import { QuotaGate, type QuotaStop } from './quota-gate.js';
 import { defaultSleep } from './sleep.js';
 import { SpendCap } from './spend-cap.js';
+import { Stopper, type StopSignal } from '../stop.js';
 
 export interface WorkItem {
   key: string;
@@ -35,7 +35,7 @@ export interface SchedulerOptions<T extends WorkItem = WorkItem> {
   wait: boolean;
   maxWaitSeconds?: number;
   /** Aborted on SIGINT/SIGTERM, or when the run stops for another reason (a failed write). */
-  signal: AbortSignal;
+  signal: StopSignal;
   /** How long requests in flight may finish after the run stops. */
   graceMs?: number;
   /** Final statuses, as soon as they are known. */
@@ -45,7 +45,7 @@ export interface SchedulerOptions<T extends WorkItem = WorkItem> {
   /** A wait for the quota began; it ends at `until` (ms since epoch). */
   onWait?(until: number, reason: string): void;
   /** Back-off and waits; replaceable in tests. */
-  sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
+  sleep?: (ms: number, signal: StopSignal) => Promise<void>;
   now?: () => number;
   random?: () => number;
 }
@@ -81,9 +81,9 @@ export class Scheduler<T extends WorkItem> {
   private readonly breaker = new Breaker();
   private readonly rules: DecideOptions;
   private readonly now: () => number;
-  private readonly sleep: (ms: number, signal: AbortSignal) => Promise<void>;
+  private readonly sleep: (ms: number, signal: StopSignal) => Promise<void>;
   /** Cuts requests in flight, a grace period after the run stops. */
-  private readonly hard = new AbortController();
+  private readonly hard = new Stopper();
   private batchSize: number;
   private inFlight = 0;
   private inFlightItems = 0;
@@ -104,7 +104,6 @@ export class Scheduler<T extends WorkItem> {
     this.cap = new SpendCap(o.maxSpend);
     this.stats = liveStats(this.gate, this.cap);
     this.fatal = new Promise((resolve) => (this.reportFatal = resolve));
-    setMaxListeners(0, this.hard.signal); // one listener per request in flight: --concurrency 20 is not a leak
     // An interrupt that came before the scheduler (Ctrl-C while the cache loads) fires no event: maySend() and
     // halted() read the signal itself, so nothing is sent, and there is nothing in flight to cut.
     o.signal.addEventListener('abort', this.onInterrupt, { once: true });

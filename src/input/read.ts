@@ -18,6 +18,7 @@ import { LDIF, VCARD, VCardReader, type CardFormat } from './vcard.js';
 import { LineRuns, num, preview } from './notes.js';
 import { contentOf, PAUSE_MS, within, type Content } from './content.js';
 import type { SheetRead } from './workbook.js';
+import type { StopSignal } from '../stop.js';
 
 export interface InputRecord {
   /** The item cell (or line), untrimmed. */
@@ -88,7 +89,7 @@ export function sourcesFor(files: string[], io: Io, more: Source[] = []): Source
  * Standard input that a signal ends: a live stream may never end on its own (`tail -f … | idv`), and a run
  * waiting for its next line must hear Ctrl-C or SIGTERM (a FIFO named as a file is opened so: open-file.ts).
  */
-function endedBySignal(stdin: Readable, signal: AbortSignal): Readable {
+function endedBySignal(stdin: Readable, signal: StopSignal): Readable {
   const onAbort = () => stdin.destroy(interruptedError(signal.reason));
   stdin.on('error', () => undefined); // its reader hears the error; none is left unheard when there is none
   if (signal.aborted) onAbort();

@@ -8,6 +8,7 @@ import type { Output, SplitOutputs } from './ordered-writer.js';
 import { createFormatter, type Format, type FormatOptions } from './format.js';
 import { fileSink, writeChunk } from './sink.js';
 import { workbookSink } from './workbook-sink.js';
+import type { StopSignal } from '../stop.js';
 
 const EXTENSION: Record<Exclude<Format, 'table'>, string> = { csv: '.csv', json: '.json', ndjson: '.ndjson', xlsx: '.xlsx' };
 
@@ -16,7 +17,7 @@ export async function splitOutputs(
   format: Exclude<Format, 'table'>,
   options: FormatOptions,
   statuses: readonly string[],
-  signal?: AbortSignal,
+  signal?: StopSignal,
 ): Promise<SplitOutputs> {
   try {
     await fsp.mkdir(dir, { recursive: true });

@@ -7,6 +7,7 @@ import { formatDuration } from '../duration.js';
 import type { CacheScope } from '../cache/store.js';
 import { NEW, type Plan } from './plan.js';
 import type { PlannedRecord } from './planned.js';
+import type { StopSignal } from '../stop.js';
 
 /** How often held items are looked at (the cache, the claims, the other runs' heartbeats). */
 const POLL_MS = 200;
@@ -46,7 +47,7 @@ export class ClaimGate {
 
   constructor(
     private readonly plan: Plan,
-    private readonly signal: AbortSignal,
+    private readonly signal: StopSignal,
     private readonly say: (line: string) => void,
     private readonly maxHoldMs = MAX_HOLD_MS,
     private readonly now: () => number = Date.now,

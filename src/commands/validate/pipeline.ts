@@ -21,6 +21,7 @@ import { liveRecords } from '../../input/live.js';
 import type { ValidateOptions } from './flags.js';
 import type { Target } from './target.js';
 import type { RunLog } from './run-log.js';
+import { Stopper, type StopSignal } from '../../stop.js';
 
 export interface Pipeline {
   options: ValidateOptions;
@@ -65,7 +66,7 @@ export async function runPipeline(pipeline: Pipeline): Promise<Finished | null> 
 
 /** One run of the pipeline: what its parts share (the stop, the writer, the claim gate) as fields. */
 class PipelineRun {
-  private readonly stop = new AbortController();
+  private readonly stop = new Stopper();
   private readonly writer: OrderedWriter;
   private readonly gate: ClaimGate;
   private readonly countdown: WaitCountdown;
@@ -216,7 +217,7 @@ function progressReport(
 }
 
 /** The client and the scheduler of a run: answers settle the plan, go to the cache, and then to the writer. */
-async function startDispatcher(p: Pipeline, writer: OrderedWriter, signal: AbortSignal, on: { progress(): void; wait(until: number): void }) {
+async function startDispatcher(p: Pipeline, writer: OrderedWriter, signal: StopSignal, on: { progress(): void; wait(until: number): void }) {
   const { options, io, log } = p;
   const { createClient } = await import('../../api/client.js');
   const client = await createClient({
