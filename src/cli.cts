@@ -131,10 +131,15 @@ function keepTheSafetyNet(): void {
 /** The Io of the real process: its streams, whether they are terminals, colours, environment and signal. */
 function realIo(signal: Io['signal'], secrets: Io['secrets']): Io {
   return {
-    stdin: process.stdin,
+    // Made when first asked for (a run from files never does): process.stdin builds a stream at once.
+    get stdin() {
+      return process.stdin;
+    },
     stdout: process.stdout,
     stderr: process.stderr,
-    stdinIsTTY: Boolean(process.stdin.isTTY),
+    get stdinIsTTY() {
+      return Boolean(process.stdin.isTTY);
+    },
     stdoutIsTTY: Boolean(process.stdout.isTTY),
     stderrIsTTY: Boolean(process.stderr.isTTY),
     color: colourChoice(process.stdout),

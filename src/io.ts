@@ -40,6 +40,16 @@ export interface NetworkOptions {
   lookup?: LookupFunction;
 }
 
+/**
+ * `io` with `changes`: what it reads when asked (cli.cts makes standard input on first use: a run from a file
+ * does not build process.stdin) is still read when asked, not copied now as a spread would.
+ */
+export function withIo(io: Io, changes: Partial<Io>): Io {
+  const copy = Object.defineProperties({}, Object.getOwnPropertyDescriptors(io)) as Io;
+  for (const [key, value] of Object.entries(changes)) Object.defineProperty(copy, key, { value, writable: true, enumerable: true, configurable: true });
+  return copy;
+}
+
 /** Text of several lines for a person: the run's secrets masked, control characters shown escaped (line breaks kept). */
 export function forPerson(io: Io, text: string): string {
   return text.split('\n').map((line) => oneLine(io, line)).join('\n');

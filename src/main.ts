@@ -3,7 +3,7 @@
 // every message goes out through the run's secrets, so the key in use is never printed. cli.cts calls this
 // with the real process; tests call it in-process with a fake Io.
 import { EXIT, exitCodeFor, IdvError, stopSignal, usageError } from './errors.js';
-import { warn, type Io } from './io.js';
+import { warn, withIo, type Io } from './io.js';
 import { buildProgram } from './program.js';
 import { keyInConfig, MIN_KEY_LENGTH, readConfigFile } from './key.js';
 import { version } from './version.js';
@@ -13,7 +13,7 @@ import { version } from './version.js';
 export async function runCli(argv: string[], given: Io): Promise<number> {
   // The config file is read here, once, and passed on to the command that uses its key.
   const configFile = await readConfigFile(given.env);
-  const io: Io = { ...given, configFile };
+  const io = withIo(given, { configFile });
   // Both keys, from the first message on (a usage error may quote an argument that is one): the environment's
   // and the stored one, whichever is in use.
   io.secrets.add(io.env.IDV_API_KEY, MIN_KEY_LENGTH);

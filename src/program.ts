@@ -3,7 +3,7 @@
 // ends every run). No `process` here.
 import { Command } from 'commander';
 import { validateCommand } from './commands/validate/flags.js';
-import { forPerson, type Io } from './io.js';
+import { forPerson, withIo, type Io } from './io.js';
 import { withDocs } from './shipped.cjs';
 import { DOCS, ENVIRONMENT, EXIT_CODES, FILES, helpAfter, helpWidth, narrowItem, type Block } from './commands/help-text.js';
 
@@ -33,7 +33,7 @@ const ROOT_HELP: Block[] = [
 
 /** The Io a command runs with: --no-color turns colour off on both streams. */
 function ioFor(io: Io, noColor: boolean): Io {
-  return noColor ? { ...io, color: false, colorErr: false } : io;
+  return noColor ? withIo(io, { color: false, colorErr: false }) : io;
 }
 
 /** commander writes help to the run's stdout (the docs' location filled in, as cli.cts does for the help

@@ -28,6 +28,22 @@ describe('safety net', () => {
   });
 });
 
+describe('standard input', () => {
+  it('is made only when a run reads it: a run from a file does not build process.stdin at its start', async () => {
+    const home = await makeHome();
+    try {
+      const args = ['--require', join(ROOT, 'test', 'watch-stdin.cjs'), IDV, 'emails', '--sandbox', '-q'];
+      const opts = { env: home.env, extendEnv: false, reject: false, timeout: 20_000 } as const;
+      const fromFile = await execa('node', [...args, fixture('emails.txt')], opts);
+      expect([fromFile.exitCode, fromFile.stderr]).toEqual([0, 'stdin made: false']);
+      const fromStdin = await execa('node', [...args, '-'], { ...opts, input: 'ann@example.com\n' });
+      expect([fromStdin.exitCode, fromStdin.stdout, fromStdin.stderr]).toEqual([0, 'email,status\nann@example.com,ok', 'stdin made: true']);
+    } finally {
+      await home.cleanup();
+    }
+  });
+});
+
 describe('the last net at the CLI edge: an error nothing caught', () => {
   const home = homeForEachTest();
   const list = home.list;

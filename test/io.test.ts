@@ -1,7 +1,7 @@
 // Text for a person (src/io.ts): the run's secrets masked, control characters escaped, one line where one
 // line is promised; a warning wrapped to a terminal's width, one line elsewhere.
 import { describe, expect, it } from 'vitest';
-import { forPerson, oneLine, warn } from '../src/io.js';
+import { forPerson, oneLine, warn, withIo, type Io } from '../src/io.js';
 import { fakeIo } from './fake-io.js';
 
 function ioWithSecret() {
@@ -43,5 +43,26 @@ describe('warn', () => {
     const io = fakeIo({ columns: 60 });
     warn(io, message);
     expect(io.err.text).toBe(message + '\n');
+  });
+});
+
+describe('withIo', () => {
+  it('changes what it is given and leaves what is read when asked (standard input) unread until asked', () => {
+    const base = fakeIo();
+    let asked = 0;
+    const lazy = Object.defineProperty({ ...base }, 'stdin', {
+      get: () => {
+        asked++;
+        return base.stdin;
+      },
+      enumerable: true,
+      configurable: true,
+    }) as Io;
+    const io = withIo(lazy, { color: !base.color, configFile: { path: null } });
+    expect(asked).toBe(0);
+    expect([io.color, io.configFile, io.env, io.stdout]).toEqual([!base.color, { path: null }, base.env, base.stdout]);
+    expect(lazy.color).toBe(base.color); // the given Io is not changed
+    expect(io.stdin).toBe(base.stdin);
+    expect(asked).toBe(1);
   });
 });
