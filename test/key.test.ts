@@ -169,6 +169,23 @@ describe('the config file is read once a run', () => {
     }
   });
 
+  it('no config file: said without opening one (a failed open costs every start); a path it cannot be under still warns', async () => {
+    const open = vi.spyOn(fsp, 'open');
+    try {
+      const read = await readConfigFile(home.env);
+      expect(read).toMatchObject({ path: config, error: { code: 'ENOENT' } });
+      expect(open).not.toHaveBeenCalled();
+    } finally {
+      open.mockRestore();
+    }
+    const blocked = join(home.dir, 'a-file');
+    await writeFile(blocked, '');
+    const warned: string[] = [];
+    const env = { ...home.env, XDG_CONFIG_HOME: blocked };
+    expect(await findKey(env, { uid: null, warn: (line) => warned.push(line) })).toBeNull();
+    expect(warned).toEqual([`idv: warning: cannot read the config file ${join(blocked, 'idv', 'config.json')}: a part of the path is not a folder (ENOTDIR).`]);
+  });
+
   it('findKey takes the config as already read, and does not read it again', async () => {
     await storeKey(0o600);
     const read = await readConfigFile(home.env);
