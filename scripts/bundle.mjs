@@ -14,7 +14,7 @@
 // and Node 20 loses a script's import() callback when the script comes from a cache.
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { appendFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -123,8 +123,8 @@ appendFileSync(program, `//# idv-build=${build}\n`);
 
 // The code cache: V8's compiled code for the program as a real run uses it (a 3-item run spends a third of
 // its time compiling otherwise). Made by the Node that builds, for that Node only (another one compiles the
-// program as usual). The run: the shipped sample against a sandbox in a process of its own, with a key, a
-// cache and its claims, as a user's run goes (the in-process sandbox would fill the cache with its own code
+// program as usual). The runs: the shipped sample and a plain list against a sandbox in a process of its own,
+// with a key, a cache and its claims, as a user's run goes (the in-process sandbox would fill the cache with its own code
 // and leave out the cache's and the transport's); nothing written outside a throw-away HOME.
 const cache = join(DIST, `program-${build}-${process.version}-${process.arch}.cache`);
 const home = mkdtempSync(join(tmpdir(), 'idv-code-cache-'));
@@ -148,15 +148,23 @@ const url = await new Promise((found, failed) => {
   sandbox.kill();
   throw err;
 });
-const run = await new Promise((done) => {
-  const child = spawn(process.execPath, [join(DIST, 'cli.cjs'), 'emails', join(ROOT, 'examples', 'sample.csv'), '-q', '-f', 'csv'], {
-    env: { ...env, IDV_BASE_URL: url, IDV_API_KEY: KEY, IDV_MAKE_CODE_CACHE: '1' },
-    stdio: ['ignore', 'ignore', 'pipe'],
+// Two runs, the second adding to the cache the first made (each starts from it): a CSV export, then a plain list,
+// the two shapes most lists come in (what only one of them compiles, the other would compile at every start).
+const plainList = join(home, 'list.txt');
+writeFileSync(plainList, 'ann@example.com\nbob@example.org\ncy@example.net\n');
+let run = { status: 0, signal: null, stderr: '' };
+for (const input of [[join(ROOT, 'examples', 'sample.csv'), '-f', 'csv'], [plainList]]) {
+  if (run.status !== 0) break;
+  run = await new Promise((done) => {
+    const child = spawn(process.execPath, [join(DIST, 'cli.cjs'), 'emails', ...input, '-q'], {
+      env: { ...env, IDV_BASE_URL: url, IDV_API_KEY: KEY, IDV_MAKE_CODE_CACHE: '1' },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.on('data', (b) => (stderr += b));
+    child.on('close', (status, signal) => done({ status, signal, stderr }));
   });
-  let stderr = '';
-  child.stderr.on('data', (b) => (stderr += b));
-  child.on('close', (status, signal) => done({ status, signal, stderr }));
-});
+}
 sandbox.kill();
 rmSync(home, { recursive: true, force: true });
 if (run.status !== 0 || !existsSync(cache) || readFileSync(cache).length === 0) {
