@@ -3,7 +3,7 @@
 // header, a vCard's other lines) is skipped only when recognised as such and holding no item-like text (the
 // record rule, detect.ts), counted, and named by its lines in a note.
 import { FileBlocks, openForReading, type ByteSource } from '../open-file.js';
-import { promises as fsp, ReadStream } from 'node:fs';
+import { ReadStream, statSync } from 'node:fs';
 import { resolvePath } from '../paths.js';
 import type { Readable } from 'node:stream';
 import type { Kind } from '../defaults.js';
@@ -108,7 +108,7 @@ export async function statInputFiles(files: string[], cwd: string | null): Promi
     if (file === '-') continue;
     let stats;
     try {
-      stats = await fsp.stat(resolvePath(cwd, file));
+      stats = statSync(resolvePath(cwd, file)); // as the file is opened (open-file.ts): no round trip through the pool
     } catch (err) {
       throw readError(err, file);
     }
