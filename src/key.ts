@@ -1,10 +1,10 @@
 // Where the API key comes from, and how it is shown (never whole).
-import { promises as fsp, statSync, type Stats } from 'node:fs';
+import { promises as fsp, type Stats } from 'node:fs';
 import { join } from 'node:path';
 import { IdvError, fsReason } from './errors.js';
 import { configDir } from './paths.js';
 import { replaceFile } from './temp-files.js';
-import { fsError, readSmallFile } from './open-file.js';
+import { readSmallFile } from './open-file.js';
 
 export const NO_KEY_MESSAGE = 'No API key found: set IDV_API_KEY, or store one with idv auth login.';
 
@@ -61,8 +61,6 @@ export async function readConfigFile(env: Record<string, string | undefined>): P
     return { path: null }; // no home folder: no key (exit 3 with the hint)
   }
   try {
-    // Most runs have none (a key in IDV_API_KEY): said without a failed open, whose error costs a start-up more.
-    if (statSync(path, { throwIfNoEntry: false }) === undefined) return { path, error: fsError('ENOENT', `${path} does not exist`) };
     return { path, ...(await readSmallFile(path, MAX_CONFIG_BYTES)) };
   } catch (err) {
     return { path, error: err as NodeJS.ErrnoException };
