@@ -1,10 +1,10 @@
 // Where the API key comes from, and how it is shown (never whole).
-import { promises as fsp, type Stats } from 'node:fs';
-import { join } from 'node:path';
+import { promises as fsp, statSync, type Stats } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { IdvError, fsReason } from './errors.js';
 import { configDir } from './paths.js';
 import { replaceFile } from './temp-files.js';
-import { readSmallFile } from './open-file.js';
+import { fsError, readSmallFile } from './open-file.js';
 
 export const NO_KEY_MESSAGE = 'No API key found: set IDV_API_KEY, or store one with idv auth login.';
 
@@ -61,9 +61,28 @@ export async function readConfigFile(env: Record<string, string | undefined>): P
     return { path: null }; // no home folder: no key (exit 3 with the hint)
   }
   try {
+    // Most runs have none (a key in IDV_API_KEY): told without a failed open, whose error costs every start.
+    if (missing(path)) return { path, error: fsError('ENOENT', `${path} does not exist`) };
     return { path, ...(await readSmallFile(path, MAX_CONFIG_BYTES)) };
   } catch (err) {
     return { path, error: err as NodeJS.ErrnoException };
+  }
+}
+
+/**
+ * Whether nothing is at `path` although its folders could hold it: its nearest existing ancestor is a folder.
+ * Anything else (a file where a folder should be, a folder it may not look into) is left to open() to say, as
+ * Node 22 and later answer statSync's throwIfNoEntry with undefined for ENOTDIR too.
+ */
+function missing(path: string): boolean {
+  try {
+    for (let p = path; ; p = dirname(p)) {
+      const st = statSync(p, { throwIfNoEntry: false });
+      if (st !== undefined) return p !== path && st.isDirectory();
+      if (dirname(p) === p) return false;
+    }
+  } catch {
+    return false;
   }
 }
 

@@ -169,6 +169,18 @@ describe('the config file is read once a run', () => {
     }
   });
 
+  it('no config file: said without opening one (a failed open costs every start), in a folder that is there or not', async () => {
+    const open = vi.spyOn(fsp, 'open');
+    try {
+      expect(await readConfigFile(home.env)).toMatchObject({ path: config, error: { code: 'ENOENT' } });
+      const env = { ...home.env, XDG_CONFIG_HOME: join(home.dir, 'no', 'such', 'folder') };
+      expect(await readConfigFile(env)).toMatchObject({ error: { code: 'ENOENT' } });
+      expect(open).not.toHaveBeenCalled();
+    } finally {
+      open.mockRestore();
+    }
+  });
+
   it('a config path that cannot be (a part of it is a file) draws a warning, not silence', async () => {
     const blocked = join(home.dir, 'a-file');
     await writeFile(blocked, '');
