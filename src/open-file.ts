@@ -5,7 +5,7 @@
 import { constants as C, close, createReadStream, fstatSync, open, openSync, closeSync, promises as fsp, read, type Stats } from 'node:fs';
 import { Socket } from 'node:net';
 import { isatty, ReadStream as TtyReadStream, WriteStream as TtyWriteStream } from 'node:tty';
-import type { Readable, Writable } from 'node:stream';
+import type { Writable } from 'node:stream';
 import { interruptedError } from './errors.js';
 import type { StopSignal } from './stop.js';
 

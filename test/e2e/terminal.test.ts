@@ -95,6 +95,14 @@ describe.skipIf(!hasScript)('on a terminal (util-linux script)', { concurrent: t
     });
   });
 
+  it('-o /dev/tty writes the CSV to the terminal in place (node:tty, which the bundle loads on first use)', async () => {
+    await withSandbox({}, async ({ env }) => {
+      const r = await onTty({ args: ['emails', NEWSLETTER, '-q', '-o', '/dev/tty'], env, redirect: '>/dev/null' });
+      expect(r.exitCode).toBe(0);
+      expect(r.stdout).toBe(crlf(expectedCsv(NEWSLETTER_EMAILS, NEWSLETTER_STATUSES)));
+    });
+  });
+
   it('FORCE_COLOR=1 with stdout a file: the file is plain CSV (format follows the terminal, not colour); the summary on the terminal is coloured', async () => {
     await withSandbox({}, async ({ env, path }) => {
       const outFile = path('out.txt');
