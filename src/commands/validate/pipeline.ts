@@ -27,6 +27,8 @@ export interface Pipeline {
   options: ValidateOptions;
   io: Io;
   target: Target;
+  /** The service's client (api/client.ts, or a fake in tests): the caller makes it and closes it. */
+  client: Client;
   plan: Plan;
   cache: CacheScope | null;
   records: AsyncIterable<PlannedRecord[]>;
@@ -54,13 +56,13 @@ export interface Finished {
 /** Run it to the end. Null: the reader of standard output went away, and the run ended quietly. */
 export async function runPipeline(pipeline: Pipeline): Promise<Finished | null> {
   const run = new PipelineRun(pipeline);
-  const client = await run.startDispatcher();
+  run.startDispatcher();
   try {
     return await run.toTheEnd();
   } catch (err) {
     return await run.stopped(err);
   } finally {
-    await run.close(client);
+    run.close();
   }
 }
 
@@ -99,9 +101,9 @@ class PipelineRun {
     this.gate = new ClaimGate(plan, this.stop.signal, (line) => log.line(line));
   }
 
-  /** The client and the scheduler: answers settle the plan, go to the cache, and then to the writer. */
-  async startDispatcher(): Promise<Client> {
-    const { client, dispatcher } = await startDispatcher(this.p, this.writer, this.stop.signal, {
+  /** The scheduler: answers settle the plan, go to the cache, and then to the writer. */
+  startDispatcher(): void {
+    const dispatcher = startDispatcher(this.p, this.writer, this.stop.signal, {
       progress: () => this.report?.changed(),
       wait: (until) => this.countdown.start(until),
     });
@@ -109,7 +111,6 @@ class PipelineRun {
     this.p.onStats?.(dispatcher.stats);
     this.report = progressReport(this.p, this.writer, dispatcher, this.countdown, () => this.readDone);
     void dispatcher.fatal.then((err) => this.stop.abort(err));
-    return client;
   }
 
   /** Read every record, hand the new ones on, then wait for the answers and the writes. */
@@ -182,11 +183,10 @@ class PipelineRun {
     this.countdown.stop();
   }
 
-  async close(client: Client): Promise<void> {
+  close(): void {
     this.report?.stop();
     this.p.io.signal.removeEventListener('abort', this.onSignal);
     this.gate.close();
-    await client.close();
   }
 }
 
@@ -216,23 +216,12 @@ function progressReport(
   });
 }
 
-/** The client and the scheduler of a run: answers settle the plan, go to the cache, and then to the writer. */
-async function startDispatcher(p: Pipeline, writer: OrderedWriter, signal: StopSignal, on: { progress(): void; wait(until: number): void }) {
-  const { options, io, log } = p;
-  const { createClient } = await import('../../api/client.js');
-  const client = await createClient({
-    baseUrl: p.target.baseUrl,
-    key: p.target.key,
-    timeoutMs: options.timeoutSeconds * 1000,
-    connections: options.concurrency,
-    env: io.env,
-    secrets: io.secrets,
-    network: io.network,
-    log: options.verbose ? (line) => log.verbose(line) : undefined,
-  });
+/** The scheduler of a run: answers settle the plan, go to the cache, and then to the writer. */
+function startDispatcher(p: Pipeline, writer: OrderedWriter, signal: StopSignal, on: { progress(): void; wait(until: number): void }): Scheduler<PlannedRecord> {
+  const { options } = p;
   const settle = settleAnswers(p, writer);
-  const dispatcher = new Scheduler<PlannedRecord>({
-    client,
+  return new Scheduler<PlannedRecord>({
+    client: p.client,
     endpoint: ENDPOINT[options.kind],
     field: FIELD[options.kind],
     host: new URL(p.target.baseUrl).host,
@@ -247,7 +236,6 @@ async function startDispatcher(p: Pipeline, writer: OrderedWriter, signal: StopS
     onProgress: on.progress,
     onWait: on.wait,
   });
-  return { client, dispatcher };
 }
 
 /** Answers settle the plan, go to the cache (its first failure to write said once), then to the writer. */

@@ -16,7 +16,8 @@ import { isCacheable, KNOWN_STATUSES, STATUSES_OF } from '../../statuses.js';
 import { version } from '../../version.js';
 import { columnsOf } from '../../wrap.js';
 import type { ValidateOptions } from './flags.js';
-import { resolveTarget } from './target.js';
+import { resolveTarget, type Target } from './target.js';
+import type { Client } from '../../api/client.js';
 import { openCache } from './open-cache.js';
 import { RunInputs } from './inputs.js';
 import { chooseFormat, openOutputs, splitFormat, writesWorkbookColumns } from './outputs.js';
@@ -56,13 +57,19 @@ async function validate(options: ValidateOptions, io: Io, parts: RunParts, log: 
     const outputs = await openOutputs(options, io, format, opened.first, opened.live);
     const progress = await createProgress(io.stderr, io.stderrIsTTY && !options.quiet, io.colorErr, io.env);
     log.takeOver(progress);
-    const done = await runPipeline({
-      ...outputs,
-      ...{ options, io, target, plan, cache, records, progress, log },
-      bytes: () => inputs.bytes(),
-      onStats: (stats) => (parts.dispatched = stats),
-      ...(opened.live ? { live: { waited: opened.first.paused } } : {}),
-    });
+    const client = await connect(options, io, target, log);
+    let done: Finished | null;
+    try {
+      done = await runPipeline({
+        ...outputs,
+        ...{ options, io, target, client, plan, cache, records, progress, log },
+        bytes: () => inputs.bytes(),
+        onStats: (stats) => (parts.dispatched = stats),
+        ...(opened.live ? { live: { waited: opened.first.paused } } : {}),
+      });
+    } finally {
+      await client.close();
+    }
     if (done === null) return; // standard output was closed by its reader: end quietly
     parts.finished = done;
     if (!options.quiet) await tellTheEnd(options, io, factsOf(parts), done, log);
@@ -72,6 +79,21 @@ async function validate(options: ValidateOptions, io: Io, parts: RunParts, log: 
     plan.close();
     await target.close();
   }
+}
+
+/** The service's client for the run (loaded only here: a dry run does not load it), --verbose's lines through the run's log. */
+async function connect(options: ValidateOptions, io: Io, target: Target, log: RunLog): Promise<Client> {
+  const { createClient } = await import('../../api/client.js');
+  return createClient({
+    baseUrl: target.baseUrl,
+    key: target.key,
+    timeoutMs: options.timeoutSeconds * 1000,
+    connections: options.concurrency,
+    env: io.env,
+    secrets: io.secrets,
+    network: io.network,
+    log: options.verbose ? (line) => log.verbose(line) : undefined,
+  });
 }
 
 function layoutOverrides(options: ValidateOptions, format: Format): LayoutOverrides {
