@@ -1,16 +1,12 @@
-// The in-order window: planned records wait here until their status is known, then leave in input order
-// for the main output (filtered by --only/--exclude) and, with --split, for their status's own file.
-// Each output formats a block at a time and hands it to its sink. Writes go one after another and never
-// overlap; a failed write halts the writer (`halted` settles) and is thrown by written()/finish().
-import { Fifo } from '../fifo.js';
-import type { Known } from '../plan/plan.js';
-import type { PlannedRecord } from '../plan/planned.js';
+// The writer of a run's results: records whose status is known come in input order (the engine's in-order
+// window sends them: engine/in-order.ts) and go to the main output (filtered by --only/--exclude) and, with
+// --split, to their status's own file. Each output formats a block at a time and hands it to its sink. Writes go
+// one after another and never overlap; a failed write halts the writer (`halted` settles) and is thrown by
+// written()/finish().
 import type { Chunk, Formatter, OutRecord } from './format.js';
 import { writeChunk, type Sink } from './sink.js';
 import { commitTogether } from './commit.js';
 
-/** Records held for in-order output; reading waits while this many are held. */
-export const WINDOW_MAX = 50_000;
 /** How long abort() waits for a write in progress before giving up on it. */
 const ABORT_WAIT_MS = 1000;
 /** Records formatted for the main output at a time. */
@@ -34,14 +30,8 @@ export interface OrderedWriterOptions {
   /** Standard output or -o; null when --split alone writes (to a terminal, the files are the output). */
   main: Output | null;
   split: SplitOutputs | null;
-  /** The status of a pending item once it is known, else undefined. */
-  statusOf(key: string): string | undefined;
-  /** The plan's record state for a status (records answered are marked with it). */
-  knownAs(status: string): Known;
   only: ReadonlySet<string> | null;
   exclude: ReadonlySet<string> | null;
-  /** Records held before reading must wait (WINDOW_MAX). */
-  windowMax?: number;
   /** A live input: each record is written as soon as it leaves the window, not a thousand at a time. */
   live?: boolean;
 }
@@ -50,20 +40,13 @@ export interface OrderedWriterOptions {
 export type WriterHalt = 'write-failed' | 'EPIPE';
 
 export class OrderedWriter {
-  /** Records per status, all of them (--only/--exclude filter what is written, not what is counted). */
-  readonly counts = new Map<string, number>();
-  /** Records that have left the window. */
-  passed = 0;
-  private readonly window = new Fifo<PlannedRecord>();
   private writing: Promise<void> = Promise.resolve();
   private failure: unknown = null;
   private stopped = false;
-  private roomWaiter: (() => void) | null = null;
   /** Records for the main output, waiting to be formatted as one block. */
   private unformatted: OutRecord[] = [];
   private formattedAt = Date.now();
   private beginning: Chunk | null = null;
-  private readonly windowMax: number;
   private onHalt: (why: WriterHalt) => void = () => undefined;
   private onStopped: () => void = () => undefined;
   /** Settles once stop() is called: a write that never ends (a reader that stopped reading) holds no stopped run. */
@@ -71,9 +54,7 @@ export class OrderedWriter {
   /** Settles when a write failed or the reader of standard output went away: the run must stop. */
   readonly halted = new Promise<WriterHalt>((resolve) => (this.onHalt = resolve));
 
-  constructor(private readonly o: OrderedWriterOptions) {
-    this.windowMax = o.windowMax ?? WINDOW_MAX;
-  }
+  constructor(private readonly o: OrderedWriterOptions) {}
 
   begin(): void {
     const { main } = this.o;
@@ -91,72 +72,28 @@ export class OrderedWriter {
     if (main && chunk !== null) this.enqueue(() => write(main, chunk));
   }
 
-  /** Take records in (in input order) and pass on those whose status is known. */
-  add(block: PlannedRecord[]): void {
-    for (const r of block) this.window.push(r);
-    this.flush();
-  }
-
-  /** Answers arrived: each record is marked with its status, and those now at the head of the window leave. */
-  settle(results: ReadonlyArray<readonly [PlannedRecord, string]>): void {
-    for (const [record, status] of results) record.state = this.o.knownAs(status);
-    this.flush();
-  }
-
-  /** Pass on every record at the head of the window whose status is known. */
-  private flush(): void {
-    const out: OutRecord[] = [];
-    const byStatus = this.o.split ? new Map<string, OutRecord[]>() : null;
-    const { only, exclude } = this.o;
-    for (let r = this.window.peek(); r !== undefined; r = this.window.peek()) {
-      const status = r.state.kind === 'known' ? r.state.status : this.o.statusOf(r.key);
-      if (status === undefined) break;
-      this.window.shift();
-      this.passed++;
-      this.counts.set(status, (this.counts.get(status) ?? 0) + 1);
-      const rec: OutRecord = { item: r.item, status, fields: r.fields };
-      if (byStatus) {
-        const group = byStatus.get(status);
-        if (group) group.push(rec);
-        else byStatus.set(status, [rec]);
-      }
-      if ((only && !only.has(status)) || (exclude && exclude.has(status))) continue;
-      out.push(rec);
+  /** Records whose status is known, in input order (every one: --only/--exclude filter here). */
+  write(records: readonly OutRecord[]): void {
+    if (this.stopped || records.length === 0) return;
+    const { main, split, only, exclude } = this.o;
+    if (main) {
+      // Formatted a thousand records or more at a time (csv-stringify's cost is per call as much as per
+      // record); what is left is formatted when the reader next waits for the writes, or at the end.
+      for (const r of records) if (!(only && !only.has(r.status)) && !(exclude && exclude.has(r.status))) this.unformatted.push(r);
+      if (this.unformatted.length >= FORMAT_BLOCK || this.o.live || Date.now() - this.formattedAt >= FORMAT_MS) this.formatMain();
     }
-    if (!this.stopped) {
-      const { main, split } = this.o;
-      if (main && out.length) {
-        // Formatted a thousand records or more at a time (csv-stringify's cost is per call as much as per
-        // record); what is left is formatted when the reader next waits for the writes, or at the end.
-        for (const r of out) this.unformatted.push(r);
-        if (this.unformatted.length >= FORMAT_BLOCK || this.o.live || Date.now() - this.formattedAt >= FORMAT_MS) this.formatMain();
-      }
-      if (split && byStatus) {
-        for (const [status, group] of byStatus) this.enqueue(async () => {
-          const output = await split.get(status);
-          await write(output, output.formatter.records(group));
-        });
-      }
+    if (split) {
+      for (const [status, group] of byStatus(records)) this.enqueue(async () => {
+        const output = await split.get(status);
+        await write(output, output.formatter.records(group));
+      });
     }
-    if (this.roomWaiter && this.window.length < this.windowMax / 2) this.release();
   }
 
-  /** The window is full: reading should wait (waitForRoom) until answers empty it. */
-  get full(): boolean {
-    return this.window.length >= this.windowMax;
-  }
-
-  /** Until the window is half empty, or stop(). */
-  waitForRoom(): Promise<void> {
-    if (!this.full || this.stopped) return Promise.resolve();
-    return new Promise((resolve) => (this.roomWaiter = resolve));
-  }
-
-  /** No more writing: free a reader waiting for room, or for the writes. */
+  /** No more writing: free a reader waiting for the writes. */
   stop(): void {
     this.stopped = true;
     this.onStopped();
-    this.release();
   }
 
   /** Wait for the writes so far (or for stop()); throw the failure of one. */
@@ -168,7 +105,6 @@ export class OrderedWriter {
 
   /** Everything is in: write the rest and each format's end, and put every output in place. */
   async finish(): Promise<void> {
-    this.flush();
     this.writeBeginning();
     this.formatMain();
     // Each format's end once the writes before it ran: a --split file they made (a status first met in the
@@ -232,11 +168,17 @@ export class OrderedWriter {
     this.onHalt(why);
   }
 
-  private release(): void {
-    const w = this.roomWaiter;
-    this.roomWaiter = null;
-    w?.();
+}
+
+/** The records by status, each group in input order. */
+function byStatus(records: readonly OutRecord[]): Map<string, OutRecord[]> {
+  const groups = new Map<string, OutRecord[]>();
+  for (const r of records) {
+    const group = groups.get(r.status);
+    if (group) group.push(r);
+    else groups.set(r.status, [r]);
   }
+  return groups;
 }
 
 function write(output: Output, chunk: Chunk): Promise<void> {

@@ -2,7 +2,7 @@
 //   lookup(key)        → NEW (first met, not cached: to be sent; from now on pending), PENDING (sent or queued),
 //                        or a Known status (cached, or answered earlier in this run)
 //   settle(key, status)  an answer arrived
-//   statusOf(key)      → the status, or undefined while pending
+//   statusOf(key)      → the status, or undefined while pending; knownOf(key) the same with where it came from
 //   counts             records, unique, invalid, cached: what a dry run prints and the summary tells
 // Items met in this run are kept in a KeyTable (a 96-bit hash per key, not the key itself: a million-line
 // list must not sit in memory); the cache is asked for the others, so its cost follows the run's items.
@@ -10,13 +10,16 @@ import { KeyTable } from '../key-table.js';
 import type { CachedResults } from '../cache/results.js';
 import type { CacheScope, LoadReport } from '../cache/store.js';
 
-/** What lookup() answers. NEW and PENDING are singletons; a Known is one object per status, made once. */
+/** What lookup() answers. NEW and PENDING are singletons; a Known is one object per status and source, made once. */
 export type Lookup = typeof NEW | typeof PENDING | Known;
 export const NEW = { kind: 'new' } as const;
 export const PENDING = { kind: 'pending' } as const;
+/** Where a status came from: the service (this run's answer, or what this run decided when it could not ask: quota_exceeded, error), the cache, or idv's own check (invalid). */
+export type Source = 'service' | 'cache' | 'check';
 export interface Known {
   readonly kind: 'known';
   readonly status: string;
+  readonly source: Source;
 }
 
 /** The index's value while an item is pending; a settled item's is its status's index. */
@@ -36,7 +39,8 @@ export interface PlanCounts {
 export class Plan {
   private readonly index = new KeyTable();
   private readonly known: Known[] = [];
-  private readonly byName = new Map<string, number>();
+  /** A Known's index by its status, one map per source. */
+  private readonly byName: Record<Source, Map<string, number>> = { service: new Map(), cache: new Map(), check: new Map() };
   readonly counts: PlanCounts = { records: 0, unique: 0, invalid: 0, cached: 0 };
   private scope: CacheScope | null = null;
   private cached: CachedResults | null = null;
@@ -60,7 +64,7 @@ export class Plan {
         this.counts.unique++;
         this.counts.cached++;
       }
-      return this.knownAs(hit.status);
+      return this.knownAs(hit.status, 'cache');
     }
     this.index.setHashed(h, PENDING_V);
     this.counts.unique++;
@@ -80,8 +84,8 @@ export class Plan {
     const hit = this.cached === null ? null : this.cached.find(this.index.hashOf(key));
     if (hit === null) return null;
     this.counts.cached++;
-    this.settle(key, hit.status);
-    return this.knownAs(hit.status);
+    this.settle(key, hit.status, 'cache');
+    return this.knownAs(hit.status, 'cache');
   }
 
   /** Let go of the cache (its snapshot is an open file). */
@@ -91,27 +95,33 @@ export class Plan {
     this.scope = null;
   }
 
-  settle(key: string, status: string): void {
-    this.index.set(key, this.intern(status));
+  settle(key: string, status: string, source: Source = 'service'): void {
+    this.index.set(key, this.intern(status, source));
   }
 
   /** The status of an item met before; undefined while it is pending. */
   statusOf(key: string): string | undefined {
+    return this.knownOf(key)?.status;
+  }
+
+  /** The status of an item met before and where it came from; undefined while it is pending. */
+  knownOf(key: string): Known | undefined {
     const v = this.index.get(key);
-    return v === undefined || v === PENDING_V ? undefined : this.known[v]!.status;
+    return v === undefined || v === PENDING_V ? undefined : this.known[v]!;
   }
 
   /** The Known of a status (for records whose status is decided without the index, like `invalid`). */
-  knownAs(status: string): Known {
-    return this.known[this.intern(status)]!;
+  knownAs(status: string, source: Source = 'service'): Known {
+    return this.known[this.intern(status, source)]!;
   }
 
-  private intern(status: string): number {
-    let i = this.byName.get(status);
+  private intern(status: string, source: Source): number {
+    const byName = this.byName[source];
+    let i = byName.get(status);
     if (i === undefined) {
       i = this.known.length;
-      this.known.push({ kind: 'known', status });
-      this.byName.set(status, i);
+      this.known.push({ kind: 'known', status, source });
+      byName.set(status, i);
     }
     return i;
   }

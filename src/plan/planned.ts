@@ -6,6 +6,8 @@ import { INVALID } from '../statuses.js';
 import type { Lookup, Plan } from './plan.js';
 
 export interface PlannedRecord {
+  /** The item's text as read, untouched (its cell, or line). */
+  given: string;
   /** The item as read (trimmed); for `domains`, the host as written. */
   item: string;
   /** The dedup and cache key ('' for an invalid item). */
@@ -16,7 +18,7 @@ export interface PlannedRecord {
   fields: string[] | null;
   /**
    * What the plan knew when it was read: NEW (to be sent by whoever reads this), PENDING, or Known; a NEW
-   * record becomes Known when its item is answered (the ordered writer marks it), so output need not ask the plan.
+   * record becomes Known when its item is answered (the in-order window marks it: engine/in-order.ts).
    */
   state: Lookup;
 }
@@ -27,7 +29,7 @@ export async function* planRecords(
   check: (raw: string) => Item | null,
   plan: Plan,
 ): AsyncGenerator<PlannedRecord[]> {
-  const invalid = plan.knownAs(INVALID);
+  const invalid = plan.knownAs(INVALID, 'check');
   const counts = plan.counts;
   for await (const block of blocks) {
     const out: PlannedRecord[] = new Array(block.length);
@@ -37,9 +39,9 @@ export async function* planRecords(
       counts.records++;
       if (it === null) {
         counts.invalid++;
-        out[i] = { item: rec.value.trim(), key: '', send: '', fields: rec.fields, state: invalid };
+        out[i] = { given: rec.value, item: rec.value.trim(), key: '', send: '', fields: rec.fields, state: invalid };
       } else {
-        out[i] = { item: it.item, key: it.key, send: it.send, fields: rec.fields, state: plan.lookup(it.key) };
+        out[i] = { given: rec.value, item: it.item, key: it.key, send: it.send, fields: rec.fields, state: plan.lookup(it.key) };
       }
     }
     yield out;

@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { PassThrough, Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../../src/main.js';
-import { WINDOW_MAX } from '../../src/output/ordered-writer.js';
+import { WINDOW_MAX } from '../../src/engine/in-order.js';
 import { fakeIo, run, type FakeRun } from '../fake-io.js';
 import { IDV, idv, sandbox, sentBatches, withHome, writeList, type Home } from '../helpers.js';
 import { untilWaiting } from '../process-wait.js';

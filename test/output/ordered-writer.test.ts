@@ -1,19 +1,10 @@
-// The ordered writer on its own: records leave in input order once their status is known, --only/--exclude
-// filter the main output (not the counts or --split), the window makes reading wait and frees it at half,
+// The writer on its own: records whose status is known come in input order and are written so, --only/--exclude
+// filter the main output (not --split), blocks are formatted a thousand at a time or once 250 ms have passed,
 // and every way writing stops (a failed write, a reader gone, stop()) frees whoever waits on it.
 import { describe, expect, it, vi } from 'vitest';
-import { NEW, PENDING, type Known } from '../../src/plan/plan.js';
-import type { PlannedRecord } from '../../src/plan/planned.js';
 import type { Formatter, OutRecord } from '../../src/output/format.js';
 import { OrderedWriter, type Output, type OrderedWriterOptions, type SplitOutputs } from '../../src/output/ordered-writer.js';
 import type { Sink } from '../../src/output/sink.js';
-
-const known = new Map<string, Known>();
-const knownAs = (status: string): Known => {
-  let k = known.get(status);
-  if (!k) known.set(status, (k = { kind: 'known', status }));
-  return k;
-};
 
 /** A formatter that writes `item=status` lines, between [ and ]. */
 const lines: Formatter = {
@@ -59,85 +50,55 @@ function sink(o: { failAt?: number; stuckAt?: number; closeAt?: number } = {}): 
   return s;
 }
 
-const rec = (item: string, state: PlannedRecord['state'] = NEW): PlannedRecord => ({ item, key: item, send: item, fields: null, state });
+const rec = (item: string, status = 'ok'): OutRecord => ({ item, status, fields: null });
+const many = (n: number, prefix = 'r') => Array.from({ length: n }, (_, i) => rec(`${prefix}${i}`));
 
-function writer(o: Partial<OrderedWriterOptions> & { statuses?: Map<string, string> } = {}) {
+function writer(o: Partial<OrderedWriterOptions> = {}) {
   const main = o.main === undefined ? { formatter: lines, sink: sink() } : o.main;
-  const statuses = o.statuses ?? new Map<string, string>();
-  const w = new OrderedWriter({ main, split: null, statusOf: (k) => statuses.get(k), knownAs, only: null, exclude: null, ...o });
-  return { w, main: main as (Output & { sink: TestSink }) | null, statuses };
+  const w = new OrderedWriter({ main, split: null, only: null, exclude: null, ...o });
+  return { w, main: main as (Output & { sink: TestSink }) | null };
 }
 
 describe('OrderedWriter', () => {
-  it('records leave in input order as soon as those before them are known, and the outputs commit at the end', async () => {
+  it('writes the records as they come, the format\'s beginning first and its end last, and commits the outputs at the end', async () => {
     const { w, main } = writer();
-    const [a, b, c] = [rec('a'), rec('b'), rec('c', knownAs('invalid'))];
     w.begin();
-    w.add([a, b, c]);
-    w.settle([[b, 'ok']]);
-    expect(w.passed).toBe(0); // a is still unknown
-    w.settle([[a, 'fake']]);
-    expect(w.passed).toBe(3);
+    w.write([rec('a', 'fake'), rec('b')]);
+    w.write([rec('c', 'invalid')]);
     await w.finish();
     expect(main!.sink.text).toBe('[\na=fake\nb=ok\nc=invalid\n]\n');
     expect(main!.sink.committed).toBe(true);
-    expect(Object.fromEntries(w.counts)).toEqual({ fake: 1, ok: 1, invalid: 1 });
   });
 
-  it('a duplicate waiting on an item sent for another record learns its status from the plan', async () => {
-    const { w, main, statuses } = writer();
-    const first = rec('a');
-    const dup = rec('a', PENDING);
-    w.begin();
-    w.add([first, dup]);
-    statuses.set('a', 'ok');
-    w.settle([[first, 'ok']]);
-    await w.finish();
-    expect(main!.sink.text).toBe('[\na=ok\na=ok\n]\n');
-  });
-
-  it('--only and --exclude filter the main output, not the counts nor the --split files; a file made by the last answers gets its end', async () => {
+  it('--only and --exclude filter the main output, not the --split files; a file made by the last records gets its end', async () => {
     const split: Record<string, TestSink> = {};
     const outputs: SplitOutputs = {
       get: async (status) => ({ formatter: lines, sink: (split[status] ??= sink()) }),
       made: () => Object.values(split).map((s) => ({ formatter: lines, sink: s })),
     };
     const { w, main } = writer({ split: outputs, exclude: new Set(['fake']) });
-    const rs = [rec('a'), rec('b'), rec('c')];
     w.begin();
-    w.add(rs);
-    w.settle([[rs[0]!, 'ok'], [rs[1]!, 'fake'], [rs[2]!, 'ok']]);
+    w.write([rec('a'), rec('b', 'fake'), rec('c')]);
     await w.finish();
     expect(main!.sink.text).toBe('[\na=ok\nc=ok\n]\n');
     expect(split.fake!.text).toBe('b=fake\n]\n');
     expect(split.ok!.text).toBe('a=ok\nc=ok\n]\n');
-    expect(Object.fromEntries(w.counts)).toEqual({ ok: 2, fake: 1 });
   });
 
-  it('a full window makes reading wait until it is half empty', async () => {
-    const { w } = writer({ windowMax: 4 });
-    const rs = ['a', 'b', 'c', 'd'].map((i) => rec(i));
-    w.add(rs);
-    expect(w.full).toBe(true);
-    let free = false;
-    const room = w.waitForRoom().then(() => (free = true));
-    w.settle([[rs[0]!, 'ok'], [rs[1]!, 'ok']]);
-    await new Promise((r) => setImmediate(r));
-    expect(free).toBe(false); // 2 of 4 held: not yet less than half
-    w.settle([[rs[2]!, 'ok']]);
-    await room;
-    expect(free).toBe(true);
-  });
-
-  it('stop() frees a reader waiting for room, and one waiting on a write that never ends', async () => {
-    const { w } = writer({ windowMax: 2, main: { formatter: lines, sink: sink({ stuckAt: 1 }) } });
+  it('--only writes only the statuses it names', async () => {
+    const { w, main } = writer({ only: new Set(['ok', 'alias']) });
     w.begin();
-    w.add([rec('a'), rec('b')]);
-    const room = w.waitForRoom();
+    w.write([rec('a'), rec('b', 'fake'), rec('c', 'alias'), rec('d', 'invalid')]);
+    await w.finish();
+    expect(main!.sink.text).toBe('[\na=ok\nc=alias\n]\n');
+  });
+
+  it('stop() frees one waiting on a write that never ends', async () => {
+    const { w } = writer({ main: { formatter: lines, sink: sink({ stuckAt: 1 }) } });
+    w.begin();
     const written = w.written();
     await new Promise((r) => setImmediate(r)); // the first write has begun, and hangs
     w.stop();
-    await room;
     await written;
     await w.abort(); // does not wait for the stuck write for ever
   });
@@ -146,8 +107,7 @@ describe('OrderedWriter', () => {
     const out = sink({ failAt: 2 });
     const { w } = writer({ main: { formatter: lines, sink: out } });
     w.begin();
-    const rs = Array.from({ length: 1500 }, (_, i) => rec(`r${i}`, knownAs('ok')));
-    w.add(rs); // 1,500 records: a block of 1,000 is formatted and written at once
+    w.write(many(1500)); // 1,500 records: a block of 1,000 is formatted and written at once
     await expect(w.written()).rejects.toThrow('no space left on the device (ENOSPC)');
     expect(await w.halted).toBe('write-failed');
     await w.abort();
@@ -175,30 +135,29 @@ describe('OrderedWriter', () => {
     await w.written();
     expect(w.failed).toBeNull();
   });
-  it('a thousand records whose status is known leave for the output at once, without waiting for the reader', async () => {
+
+  it('a thousand records leave for the output at once, without waiting for the reader', async () => {
     const { w, main } = writer();
     w.begin();
-    w.add(Array.from({ length: 1000 }, (_, i) => rec(`r${i}`, knownAs('ok'))));
+    w.write(many(1000));
     await new Promise((r) => setImmediate(r));
     expect(main!.sink.text.split('\n')).toHaveLength(1002); // [, 1,000 records, and the empty rest after the last newline
   });
 
-  it('records settled 250 ms after the last ones formatted leave at once, however few (| head sees them, a reader gone is found)', async () => {
+  it('records that come 250 ms after the last ones formatted leave at once, however few (| head sees them, a reader gone is found)', async () => {
     vi.useFakeTimers({ toFake: ['Date'] });
     try {
       const { w, main } = writer();
       w.begin();
-      const [a, b, c] = [rec('a'), rec('b'), rec('c')];
-      w.add([a, b, c]);
       vi.advanceTimersByTime(249);
-      w.settle([[a, 'ok']]);
+      w.write([rec('a')]);
       await new Promise((r) => setImmediate(r));
       expect(main!.sink.text).not.toContain('a=ok');
       vi.advanceTimersByTime(1);
-      w.settle([[b, 'ok']]);
+      w.write([rec('b')]);
       await new Promise((r) => setImmediate(r));
       expect(main!.sink.text).toBe('[\na=ok\nb=ok\n');
-      w.settle([[c, 'fake']]); // formatted just now: this one waits
+      w.write([rec('c', 'fake')]); // formatted just now: this one waits
       await new Promise((r) => setImmediate(r));
       expect(main!.sink.text).toBe('[\na=ok\nb=ok\n');
     } finally {
@@ -206,43 +165,18 @@ describe('OrderedWriter', () => {
     }
   });
 
-  it('what is known when the reader waits for the writes is written then (a live stream gets its results as it goes)', async () => {
+  it('what has come when the reader waits for the writes is written then (a live stream gets its results as it goes)', async () => {
     const { w, main } = writer();
     w.begin();
-    w.add([rec('a', knownAs('ok')), rec('b'), rec('c', knownAs('invalid'))]);
+    w.write([rec('a')]);
     await w.written();
     expect(main!.sink.text).toBe('[\na=ok\n');
-  });
-
-  it('at the end, a record whose status the plan learnt after the last answer still leaves', async () => {
-    const { w, main, statuses } = writer();
-    w.begin();
-    w.add([rec('a', knownAs('invalid')), rec('b', PENDING)]);
-    statuses.set('b', 'ok');
-    await w.finish();
-    expect(main!.sink.text).toBe('[\na=invalid\nb=ok\n]\n');
-  });
-
-  it('waitForRoom() does not wait while the window has room, nor once writing stopped', async () => {
-    const { w } = writer({ windowMax: 2 });
-    w.add([rec('a')]);
-    let free = false;
-    void w.waitForRoom().then(() => (free = true));
-    await new Promise((r) => setImmediate(r));
-    expect(free).toBe(true);
-    w.add([rec('b')]);
-    expect(w.full).toBe(true);
-    w.stop();
-    free = false;
-    void w.waitForRoom().then(() => (free = true));
-    await new Promise((r) => setImmediate(r));
-    expect(free).toBe(true);
   });
 
   it('a stopped run (Ctrl-C) puts nothing in place at the end: the outputs are left as they were', async () => {
     const { w, main } = writer();
     w.begin();
-    w.add([rec('a', knownAs('ok'))]);
+    w.write([rec('a')]);
     w.stop();
     await w.finish();
     expect(main!.sink.committed).toBe(false);
@@ -253,7 +187,7 @@ describe('OrderedWriter', () => {
     const out = sink({ stuckAt: 1 });
     const { w } = writer({ main: { formatter: lines, sink: out } });
     w.begin();
-    w.add(Array.from({ length: 1000 }, (_, i) => rec(`r${i}`, knownAs('ok')))); // a block queued behind the stuck write
+    w.write(many(1000)); // a block queued behind the stuck write
     await new Promise((r) => setImmediate(r));
     w.stop();
     out.release();
@@ -262,16 +196,13 @@ describe('OrderedWriter', () => {
     expect(out.text).toBe(''); // the test sink keeps no text of a write that hung
   });
 
-  it('after a failed write nothing more is written, and a reader waiting for room is freed', async () => {
+  it('after a failed write nothing more is written', async () => {
     const out = sink({ failAt: 2 });
-    const { w } = writer({ main: { formatter: lines, sink: out }, windowMax: 3000 });
+    const { w } = writer({ main: { formatter: lines, sink: out } });
     w.begin();
-    w.add(Array.from({ length: 1000 }, (_, i) => rec(`r${i}`, knownAs('ok')))); // write 2: fails
+    w.write(many(1000)); // write 2: fails
     await new Promise((r) => setImmediate(r));
-    w.add(Array.from({ length: 1000 }, (_, i) => rec(`s${i}`, knownAs('ok')))); // would be write 3
-    const pending = Array.from({ length: 3000 }, (_, i) => rec(`t${i}`));
-    w.add(pending);
-    await w.waitForRoom();
+    w.write(many(1000, 's')); // would be write 3
     expect(await w.halted).toBe('write-failed');
     expect(await w.written().then(() => null, (e: unknown) => e)).toMatchObject({ code: 'ENOSPC' });
     expect(out.text).toBe('[\n');

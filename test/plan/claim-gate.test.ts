@@ -49,13 +49,13 @@ async function gate(signal = new AbortController().signal, maxHoldMs?: number, n
     whenQueueHasRoom: async () => void out.rooms++,
     answered: (results) => {
       out.resolved++;
-      for (const [record, status] of results) record.state = plan.knownAs(status); // as the ordered writer does
+      for (const [record, status] of results) record.state = plan.knownAs(status, 'cache'); // as the in-order window does
     },
   });
   return { g, out, said };
 }
 
-const records = (...keys: string[]): PlannedRecord[] => keys.map((key) => ({ item: key, key, send: key, fields: null, state: plan.lookup(key) }));
+const records = (...keys: string[]): PlannedRecord[] => keys.map((key) => ({ given: key, item: key, key, send: key, fields: null, state: plan.lookup(key) }));
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /** Until `done()` holds (looked at every 20 ms), at most `ms`: a loaded machine polls late. */
 async function until(done: () => boolean, ms = 5_000): Promise<void> {
@@ -102,7 +102,7 @@ describe('claim gate', () => {
     expect(await within(g, 500)).toBe('still waiting');
     scope.append([['a@x.com', 'fake']]); // the other run's answer
     expect(await within(g, 1_000)).toBe('drained');
-    expect(recs[0]!.state).toEqual({ kind: 'known', status: 'fake' });
+    expect(recs[0]!.state).toEqual({ kind: 'known', status: 'fake', source: 'cache' });
     expect(plan.statusOf('a@x.com')).toBe('fake');
     expect(plan.counts.cached).toBe(1);
     expect(out).toMatchObject({ sent: ['b@x.com'], resolved: 1 });
@@ -135,7 +135,7 @@ describe('claim gate', () => {
     other.release([keyHex('a@x.com')]);
     await g.push(recs);
     expect(out.sent).toEqual([]);
-    expect(recs[0]!.state).toEqual({ kind: 'known', status: 'ok' });
+    expect(recs[0]!.state).toEqual({ kind: 'known', status: 'ok', source: 'cache' });
     expect(g.urgent).toBe(false);
   });
 
@@ -145,7 +145,7 @@ describe('claim gate', () => {
     other.close(); // it ended: no claim of it remains
     const { g, out } = await gate();
     const recs = records('a@x.com');
-    expect(recs[0]!.state).toEqual({ kind: 'known', status: 'disposable' });
+    expect(recs[0]!.state).toEqual({ kind: 'known', status: 'disposable', source: 'cache' });
     await g.push(recs);
     expect(out.sent).toEqual([]);
   });
@@ -297,10 +297,10 @@ describe('claim gate', () => {
     scope.append([['a@x.com', 'ok']]);
     other.release([keyHex('a@x.com')]);
     const { g, out } = await gate();
-    const recs = [{ item: 'a@x.com', key: 'a@x.com', send: 'a@x.com', fields: null, state: NEW }]; // planned before the answer came
+    const recs = [{ given: 'a@x.com', item: 'a@x.com', key: 'a@x.com', send: 'a@x.com', fields: null, state: NEW }]; // planned before the answer came
     await g.push(recs);
     expect(out.sent).toEqual([]);
-    expect(recs[0]!.state).toEqual({ kind: 'known', status: 'ok' });
+    expect(recs[0]!.state).toEqual({ kind: 'known', status: 'ok', source: 'cache' });
     const third = await holder();
     expect(third.claim([keyHex('a@x.com')])).toEqual(['look']);
   });

@@ -15,7 +15,7 @@ describe('plan', () => {
     expect(plan.lookup('a@x.com')).toBe(PENDING);
     expect(plan.statusOf('a@x.com')).toBeUndefined();
     plan.settle('a@x.com', 'ok');
-    expect(plan.lookup('a@x.com')).toEqual({ kind: 'known', status: 'ok' });
+    expect(plan.lookup('a@x.com')).toEqual({ kind: 'known', status: 'ok', source: 'service' });
     expect(plan.lookup('a@x.com')).toBe(plan.knownAs('ok')); // one object per status
     expect(plan.statusOf('a@x.com')).toBe('ok');
     expect(plan.statusOf('never@x.com')).toBeUndefined();
@@ -26,7 +26,7 @@ describe('plan', () => {
     await logWith(dir(), [`${T - 10}\tfake\tc@x.com`]);
     const plan = new Plan();
     await plan.loadCache(scopeIn(dir(), { tuning: { rebuildBytes: 1 << 20 } }));
-    expect([plan.lookup('c@x.com'), plan.lookup('c@x.com'), plan.lookup('n@x.com')]).toEqual([plan.knownAs('fake'), plan.knownAs('fake'), NEW]);
+    expect([plan.lookup('c@x.com'), plan.lookup('c@x.com'), plan.lookup('n@x.com')]).toEqual([plan.knownAs('fake', 'cache'), plan.knownAs('fake', 'cache'), NEW]);
     expect(plan.counts).toMatchObject({ unique: 2, cached: 1 });
     plan.close();
   });
@@ -40,7 +40,7 @@ describe('plan', () => {
     await appendFile(path, `${T - 5}\talias\ta@x.com\n`); // another run's answer
     expect(plan.takeFromCache('a@x.com')).toBeNull(); // not read yet
     await plan.refreshCache();
-    expect(plan.takeFromCache('a@x.com')).toBe(plan.knownAs('alias'));
+    expect(plan.takeFromCache('a@x.com')).toBe(plan.knownAs('alias', 'cache'));
     expect(plan.statusOf('a@x.com')).toBe('alias'); // its duplicates learn it too
     expect(plan.counts).toMatchObject({ unique: 1, cached: 1 });
     plan.close();
@@ -54,11 +54,11 @@ describe('plan', () => {
       const path = await logWith(folder, Array.from({ length: 10 }, (_, i) => `${T - 100}\tok\tk${i}@x.com`));
       const plan = new Plan();
       await plan.loadCache(scopeIn(folder, { tuning }));
-      expect(plan.lookup('k1@x.com')).toBe(plan.knownAs('ok'));
+      expect(plan.lookup('k1@x.com')).toBe(plan.knownAs('ok', 'cache'));
       await appendFile(path, `${T - 5}\tfake\tk1@x.com\n${T - 5}\tfake\tk2@x.com\n`);
       await plan.refreshCache();
-      expect(plan.lookup('k1@x.com')).toBe(plan.knownAs('fake'));
-      expect(plan.lookup('k2@x.com')).toBe(plan.knownAs('fake'));
+      expect(plan.lookup('k1@x.com')).toBe(plan.knownAs('fake', 'cache'));
+      expect(plan.lookup('k2@x.com')).toBe(plan.knownAs('fake', 'cache'));
       expect(plan.counts).toMatchObject({ unique: 2, cached: 2 });
       plan.close();
     }
@@ -72,7 +72,7 @@ describe('plan', () => {
       plan.settle(`k${i}@x.com`, s);
     });
     statuses.forEach((s, i) => {
-      expect(plan.lookup(`k${i}@x.com`)).toEqual({ kind: 'known', status: s });
+      expect(plan.lookup(`k${i}@x.com`)).toEqual({ kind: 'known', status: s, source: 'service' });
       expect(plan.statusOf(`k${i}@x.com`)).toBe(s);
     });
     expect(plan.counts).toEqual({ records: 0, unique: 4, invalid: 0, cached: 0 });

@@ -22,7 +22,7 @@ describe('planRecords', () => {
   it('keeps the blocks and their order; each record checked, keyed and looked up: new once, then pending or known', async () => {
     const plan = new Plan();
     plan.settle('known@x.com', 'ok');
-    const invalid = plan.knownAs('invalid');
+    const invalid = plan.knownAs('invalid', 'check');
     const blocks = await planAll(
       [
         [rec(' Jo@Example.COM ', [' Jo@Example.COM ', 'Jo']), rec('  not an address  ', ['  not an address  ', 'N']), rec('jo@example.com', ['jo@example.com', 'J'])],
@@ -34,15 +34,15 @@ describe('planRecords', () => {
     );
     expect(blocks).toEqual([
       [
-        { item: 'Jo@Example.COM', key: 'Jo@example.com', send: 'Jo@Example.COM', fields: [' Jo@Example.COM ', 'Jo'], state: NEW },
-        { item: 'not an address', key: '', send: '', fields: ['  not an address  ', 'N'], state: invalid },
-        { item: 'jo@example.com', key: 'jo@example.com', send: 'jo@example.com', fields: ['jo@example.com', 'J'], state: NEW },
+        { given: ' Jo@Example.COM ', item: 'Jo@Example.COM', key: 'Jo@example.com', send: 'Jo@Example.COM', fields: [' Jo@Example.COM ', 'Jo'], state: NEW },
+        { given: '  not an address  ', item: 'not an address', key: '', send: '', fields: ['  not an address  ', 'N'], state: invalid },
+        { given: 'jo@example.com', item: 'jo@example.com', key: 'jo@example.com', send: 'jo@example.com', fields: ['jo@example.com', 'J'], state: NEW },
       ],
       [],
       [
-        { item: 'Jo@example.com', key: 'Jo@example.com', send: 'Jo@example.com', fields: null, state: PENDING },
-        { item: 'known@x.com', key: 'known@x.com', send: 'known@x.com', fields: null, state: plan.knownAs('ok') },
-        { item: '', key: '', send: '', fields: null, state: invalid },
+        { given: 'Jo@example.com', item: 'Jo@example.com', key: 'Jo@example.com', send: 'Jo@example.com', fields: null, state: PENDING },
+        { given: 'known@x.com', item: 'known@x.com', key: 'known@x.com', send: 'known@x.com', fields: null, state: plan.knownAs('ok') },
+        { given: '', item: '', key: '', send: '', fields: null, state: invalid },
       ],
     ]);
     expect(blocks[0]![1]!.state).toBe(invalid);
@@ -61,9 +61,9 @@ describe('planRecords', () => {
     const plan = new Plan();
     const [block] = await planAll([[rec('https://BÜCHER.de/shop'), rec('bücher.de.'), rec('x@y')]], checkDomain, plan);
     expect(block).toEqual([
-      { item: 'BÜCHER.de', key: 'xn--bcher-kva.de', send: 'xn--bcher-kva.de', fields: null, state: NEW },
-      { item: 'bücher.de.', key: 'xn--bcher-kva.de', send: 'xn--bcher-kva.de', fields: null, state: PENDING },
-      { item: 'x@y', key: '', send: '', fields: null, state: plan.knownAs('invalid') },
+      { given: 'https://BÜCHER.de/shop', item: 'BÜCHER.de', key: 'xn--bcher-kva.de', send: 'xn--bcher-kva.de', fields: null, state: NEW },
+      { given: 'bücher.de.', item: 'bücher.de.', key: 'xn--bcher-kva.de', send: 'xn--bcher-kva.de', fields: null, state: PENDING },
+      { given: 'x@y', item: 'x@y', key: '', send: '', fields: null, state: plan.knownAs('invalid', 'check') },
     ]);
     expect(plan.counts).toEqual({ records: 3, unique: 1, invalid: 1, cached: 0 });
   });

@@ -1,5 +1,6 @@
 // The running part of `idv emails|domains`: planned records flow to the scheduler (what is new) and to the
-// ordered writer (everything, in order); answers settle the plan, go to the cache, and then to the writer.
+// in-order window (everything); answers settle the plan, go to the cache, and mark their records in the window,
+// whose head leaves, in order, for the writer.
 // Reading waits when the scheduler's queue or the writer's window is full; while reading waits on the
 // window, the scheduler sends part-filled batches, so that the three never all wait on each other.
 // The run stops in one place (`stop`): a signal, the writer halting, or the scheduler's fatal error.
@@ -8,10 +9,11 @@ import type { Io } from '../../io.js';
 import type { Client } from '../../api/client.js';
 import type { CacheScope } from '../../cache/store.js';
 import { Scheduler, type DispatchStats } from '../../dispatch/scheduler.js';
-import type { Plan } from '../../plan/plan.js';
+import type { Plan, Source } from '../../plan/plan.js';
 import type { PlannedRecord } from '../../plan/planned.js';
 import { ClaimGate } from '../../plan/claim-gate.js';
 import { OrderedWriter, type Output, type SplitOutputs } from '../../output/ordered-writer.js';
+import { InOrder, WINDOW_MAX } from '../../engine/in-order.js';
 import type { Progress } from '../../output/progress.js';
 import { startProgressReport, type ProgressReport } from './progress-report.js';
 import { clockTime } from '../../output/summary.js';
@@ -70,6 +72,8 @@ export async function runPipeline(pipeline: Pipeline): Promise<Finished | null> 
 class PipelineRun {
   private readonly stop = new Stopper();
   private readonly writer: OrderedWriter;
+  private readonly window: InOrder;
+  private roomWaiter: (() => void) | null = null;
   private readonly gate: ClaimGate;
   private readonly countdown: WaitCountdown;
   /** Started once the dispatcher, whose counts it tells, exists. */
@@ -88,14 +92,13 @@ class PipelineRun {
     this.writer = new OrderedWriter({
       main: p.main,
       split: p.split,
-      statusOf: (key) => plan.statusOf(key),
-      knownAs: (status) => plan.knownAs(status),
       only: options.only ? new Set(options.only) : null,
       exclude: options.exclude ? new Set(options.exclude) : null,
       live: p.live !== undefined,
     });
+    this.window = new InOrder(plan);
     void this.writer.halted.then((why) => this.stop.abort(why));
-    this.stop.signal.addEventListener('abort', () => this.writer.stop(), { once: true });
+    this.stop.signal.addEventListener('abort', () => (this.writer.stop(), this.releaseRoom()), { once: true });
     this.countdown = new WaitCountdown(progress, log, progress.live && !options.quiet, !options.quiet);
     // Between the plan and the dispatcher: what another idv run is validating is waited for, not sent again.
     this.gate = new ClaimGate(plan, this.stop.signal, (line) => log.line(line));
@@ -103,13 +106,13 @@ class PipelineRun {
 
   /** The scheduler: answers settle the plan, go to the cache, and then to the writer. */
   startDispatcher(): void {
-    const dispatcher = startDispatcher(this.p, this.writer, this.stop.signal, {
+    const dispatcher = startDispatcher(this.p, (results) => this.settled(results), this.stop.signal, {
       progress: () => this.report?.changed(),
       wait: (until) => this.countdown.start(until),
     });
     this.dispatcher = dispatcher;
     this.p.onStats?.(dispatcher.stats);
-    this.report = progressReport(this.p, this.writer, dispatcher, this.countdown, () => this.readDone);
+    this.report = progressReport(this.p, this.window, dispatcher, this.countdown, () => this.readDone);
     void dispatcher.fatal.then((err) => this.stop.abort(err));
   }
 
@@ -120,7 +123,7 @@ class PipelineRun {
       send: (record) => dispatcher.push(record),
       sendPartialBatches: () => this.sendPartialBatches(),
       whenQueueHasRoom: () => dispatcher.whenQueueHasRoom(),
-      answered: (results) => writer.settle(results),
+      answered: (results) => this.settled(results, 'cache'),
     });
     writer.begin();
     await this.readAll();
@@ -128,10 +131,29 @@ class PipelineRun {
     this.report!.changed();
     await gate.drain();
     const stats = await dispatcher.finish();
+    this.pass();
     await writer.finish();
     if (this.stop.signal.aborted) throw interruptedError(this.stop.signal.reason);
     this.stopShowing();
-    return { counts: writer.counts, stats, lastFailure: dispatcher.lastFailure() };
+    return { counts: this.window.counts, stats, lastFailure: dispatcher.lastFailure() };
+  }
+
+  /** Answers for records of the window: they are marked, and the head of the window leaves for the writer. */
+  private settled(results: ReadonlyArray<readonly [PlannedRecord, string]>, source?: Source): void {
+    this.window.settle(results, source);
+    this.pass();
+  }
+
+  /** The records at the head of the window whose status is known go to the writer; reading waiting for room goes on at half. */
+  private pass(): void {
+    this.writer.write(this.window.take());
+    if (this.window.length < WINDOW_MAX / 2) this.releaseRoom();
+  }
+
+  private releaseRoom(): void {
+    const wake = this.roomWaiter;
+    this.roomWaiter = null;
+    wake?.();
   }
 
   private async readAll(): Promise<void> {
@@ -139,18 +161,19 @@ class PipelineRun {
     const records = p.live ? liveRecords(p.records, (go) => ((this.inputWaits = go), this.sendPartialBatches()), p.live.waited) : p.records;
     for await (const block of records) {
       if (this.stop.signal.aborted) break;
-      writer.add(block);
+      this.window.add(block);
+      this.pass();
       await this.gate.push(block); // the NEW records: sent, or held while another run validates them
       this.report!.changed();
       await writer.written(); // output keeps pace with input
       await dispatcher.whenQueueHasRoom();
-      if (writer.full) await this.outputWaitsForBatches();
+      if (this.window.length >= WINDOW_MAX) await this.outputWaitsForBatches();
     }
   }
 
   /** Output waits on the records at the window's head: their batch must not wait for more input. */
   private async outputWaitsForBatches(): Promise<void> {
-    const windowHasRoom = this.writer.waitForRoom();
+    const windowHasRoom = this.stop.signal.aborted ? Promise.resolve() : new Promise<void>((resolve) => (this.roomWaiter = resolve));
     this.outputWaits = true;
     this.sendPartialBatches();
     await windowHasRoom;
@@ -193,7 +216,7 @@ class PipelineRun {
 /** The run's progress for a person: the spinner's line, or --verbose's log lines where there is no spinner. */
 function progressReport(
   p: Pipeline,
-  writer: OrderedWriter,
+  window: InOrder,
   dispatcher: Scheduler<PlannedRecord>,
   countdown: { running(): boolean },
   readDone: () => boolean,
@@ -205,9 +228,9 @@ function progressReport(
       read: plan.counts.records,
       readDone: readDone(),
       bytes: p.bytes?.() ?? null,
-      done: writer.passed,
+      done: window.passed,
       cached: plan.counts.cached,
-      errors: writer.counts.get('error') ?? 0,
+      errors: window.counts.get('error') ?? 0,
       quotaLeft: dispatcher.stats.rateAt !== undefined ? dispatcher.stats.rate?.remaining : undefined,
     }),
     // While the countdown to the quota's reset runs, it keeps the line (it stops itself at the reset).
@@ -216,10 +239,10 @@ function progressReport(
   });
 }
 
-/** The scheduler of a run: answers settle the plan, go to the cache, and then to the writer. */
-function startDispatcher(p: Pipeline, writer: OrderedWriter, signal: StopSignal, on: { progress(): void; wait(until: number): void }): Scheduler<PlannedRecord> {
+/** The scheduler of a run: answers settle the plan, go to the cache, and then to the window. */
+function startDispatcher(p: Pipeline, settled: (results: Array<[PlannedRecord, string]>) => void, signal: StopSignal, on: { progress(): void; wait(until: number): void }): Scheduler<PlannedRecord> {
   const { options } = p;
-  const settle = settleAnswers(p, writer);
+  const settle = settleAnswers(p, settled);
   return new Scheduler<PlannedRecord>({
     client: p.client,
     endpoint: ENDPOINT[options.kind],
@@ -238,8 +261,8 @@ function startDispatcher(p: Pipeline, writer: OrderedWriter, signal: StopSignal,
   });
 }
 
-/** Answers settle the plan, go to the cache (its first failure to write said once), then to the writer. */
-function settleAnswers(p: Pipeline, writer: OrderedWriter): (results: Array<[PlannedRecord, string]>) => void {
+/** Answers settle the plan, go to the cache (its first failure to write said once), then to the window. */
+function settleAnswers(p: Pipeline, settled: (results: Array<[PlannedRecord, string]>) => void): (results: Array<[PlannedRecord, string]>) => void {
   let cacheWarned = false;
   return (results) => {
     for (const [record, status] of results) p.plan.settle(record.key, status);
@@ -251,7 +274,7 @@ function settleAnswers(p: Pipeline, writer: OrderedWriter): (results: Array<[Pla
         p.log.warning(`cannot write the cache (${err.code ?? err.message}: ${p.cache.path}); this run's results will be paid for again by the next run.`);
       }
     }
-    writer.settle(results);
+    settled(results);
   };
 }
 

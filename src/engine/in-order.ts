@@ -1,0 +1,76 @@
+// The in-order window: planned records wait here until their status is known, then leave in input order as
+// results. A record's status is known from its planning (cached, invalid), from its own answer (settle() marks
+// it), or, for a duplicate of an item sent for an earlier record, from the plan. What leaves is counted by
+// status. Whoever takes the results (the CLI's writer, the library's caller) never asks the plan.
+import { Fifo } from '../fifo.js';
+import type { Known, Plan, Source } from '../plan/plan.js';
+import type { PlannedRecord } from '../plan/planned.js';
+
+export type { Source } from '../plan/plan.js';
+
+/** Records held in the window; reading waits while this many are held, until half of them have left. */
+export const WINDOW_MAX = 50_000;
+
+/** A record whose status is known, as it leaves the window. */
+export interface Result {
+  /** The item's text as read, untouched. */
+  given: string;
+  /** The item as read (trimmed; the address inside a mailbox form; for `domains`, the host as written). */
+  item: string;
+  /** What is (or would be) sent for it, the canonical form: '' for an invalid item. */
+  send: string;
+  /** Every cell of its row; null for a plain list or an item given alone. */
+  fields: string[] | null;
+  status: string;
+  source: Source;
+}
+
+export class InOrder {
+  /** Records per status, of those that have left. */
+  readonly counts = new Map<string, number>();
+  /** Records that have left. */
+  passed = 0;
+  private readonly window = new Fifo<PlannedRecord>();
+
+  constructor(private readonly plan: Pick<Plan, 'knownAs' | 'knownOf'>) {}
+
+  /** Records held, waiting for their status or for those before them. */
+  get length(): number {
+    return this.window.length;
+  }
+
+  /** Take records in, in input order. */
+  add(block: readonly PlannedRecord[]): void {
+    for (const r of block) this.window.push(r);
+  }
+
+  /** Answers for these records arrived (from the service, or the cache as another run filled it): each is marked with its status. */
+  settle(results: ReadonlyArray<readonly [PlannedRecord, string]>, source: Source = 'service'): void {
+    for (const [record, status] of results) record.state = this.plan.knownAs(status, source);
+  }
+
+  /** The records at the head of the window whose status is known, as results, in input order. */
+  take(): Result[] {
+    const out: Result[] = [];
+    for (let r = this.window.peek(); r !== undefined; r = this.window.peek()) {
+      const known: Known | undefined = r.state.kind === 'known' ? r.state : this.plan.knownOf(r.key);
+      if (known === undefined) break;
+      this.window.shift();
+      const { status } = known;
+      this.counts.set(status, (this.counts.get(status) ?? 0) + 1);
+      out.push({ given: r.given, item: r.item, send: r.send, fields: r.fields, status, source: known.source });
+    }
+    this.passed += out.length;
+    return out;
+  }
+
+  /** What is left when the run stops before its end: the records whose status is known, in order; those never answered are passed over. */
+  takeKnown(): Result[] {
+    const out: Result[] = [];
+    while (this.window.length > 0) {
+      for (const r of this.take()) out.push(r);
+      this.window.shift(); // the head is unknown (or nothing is left)
+    }
+    return out;
+  }
+}
