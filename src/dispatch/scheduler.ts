@@ -15,6 +15,12 @@ import { defaultSleep } from './sleep.js';
 import { SpendCap } from './spend-cap.js';
 import { Stopper, type StopSignal } from '../stop.js';
 
+/**
+ * Who may wait on the items queued: the output (the in-order window is full, and its head waits on them), a live
+ * input that paused (its records are due), other runs (holding items this run claimed, or held for theirs).
+ */
+export type Waiter = 'output' | 'input' | 'other-runs';
+
 export interface WorkItem {
   key: string;
   send: string;
@@ -88,7 +94,8 @@ export class Scheduler<T extends WorkItem> {
   private inFlight = 0;
   private inFlightItems = 0;
   private inputEnded = false;
-  private partialBatchesGo = false;
+  private readonly waiters = new Set<Waiter>();
+  private kicking = false;
   private failure: IdvError | null = null;
   private reportFatal: (err: IdvError) => void = () => undefined;
   private lastFailureReason: string | undefined;
@@ -118,11 +125,26 @@ export class Scheduler<T extends WorkItem> {
     }
     this.queue.push(item);
     if (this.queue.length >= this.batchSize) this.fillSlots();
+    else if (this.waiters.size > 0) this.kickSoon();
   }
 
-  /** While reading waits on the output, no input comes to fill a batch: part-filled ones go at once. */
-  sendPartialBatches(on: boolean): void {
-    this.partialBatchesGo = on;
+  /** Part-filled batches go once the items pushed in this turn are all in (one batch, not one per push). */
+  private kickSoon(): void {
+    if (this.kicking) return;
+    this.kicking = true;
+    queueMicrotask(() => {
+      this.kicking = false;
+      this.fillSlots();
+    });
+  }
+
+  /**
+   * `who` waits on the items queued (`on`), or no longer. The one rule for a part-filled batch: it waits to fill
+   * while input may still come and nobody waits on its items; it goes once input has ended, or while anyone does.
+   */
+  waiting(who: Waiter, on: boolean): void {
+    if (on) this.waiters.add(who);
+    else this.waiters.delete(who);
     if (on) this.fillSlots();
   }
 
@@ -191,8 +213,8 @@ export class Scheduler<T extends WorkItem> {
   private nextBatch(): T[] | null {
     const queued = this.queue.length;
     if (queued === 0) return null;
-    // A part-filled batch waits for more input, unless input has ended or reading waits on the output.
-    if (queued < this.batchSize && !this.inputEnded && !this.partialBatchesGo) return null;
+    // A part-filled batch waits for more input, unless input has ended or someone waits on its items (waiting()).
+    if (queued < this.batchSize && !this.inputEnded && this.waiters.size === 0) return null;
     const allowed = this.gate.allowance(this.inFlightItems);
     if (allowed < 1) {
       if (this.inFlight === 0) this.quotaUsedUp(); // else their answers bring fresh counts

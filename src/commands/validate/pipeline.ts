@@ -1,8 +1,9 @@
 // The running part of `idv emails|domains`: planned records flow to the scheduler (what is new) and to the
 // in-order window (everything); answers settle the plan, go to the cache, and mark their records in the window,
 // whose head leaves, in order, for the writer.
-// Reading waits when the scheduler's queue or the writer's window is full; while reading waits on the
-// window, the scheduler sends part-filled batches, so that the three never all wait on each other.
+// Reading waits when the scheduler's queue or the window is full; while it waits on the window, the output waits
+// on the scheduler's queue (Scheduler.waiting), whose part-filled batches then go, so that the three never all
+// wait on each other.
 // The run stops in one place (`stop`): a signal, the writer halting, or the scheduler's fatal error.
 import { interruptedError, IdvError } from '../../errors.js';
 import type { Io } from '../../io.js';
@@ -79,9 +80,6 @@ class PipelineRun {
   /** Started once the dispatcher, whose counts it tells, exists. */
   private report: ProgressReport | null = null;
   private readDone = false;
-  /** Part-filled batches go at once while output waits on them, or a live input's records waited their time. */
-  private outputWaits = false;
-  private inputWaits = false;
   private dispatcher!: Scheduler<PlannedRecord>;
   private readonly onSignal = () => this.stop.abort(this.p.io.signal.reason);
 
@@ -121,7 +119,7 @@ class PipelineRun {
     const { gate, writer, dispatcher } = this;
     await gate.open(this.p.cache, {
       send: (record) => dispatcher.push(record),
-      sendPartialBatches: () => this.sendPartialBatches(),
+      sendPartialBatches: () => dispatcher.waiting('other-runs', gate.urgent),
       whenQueueHasRoom: () => dispatcher.whenQueueHasRoom(),
       answered: (results) => this.settled(results, 'cache'),
     });
@@ -158,7 +156,7 @@ class PipelineRun {
 
   private async readAll(): Promise<void> {
     const { p, writer, dispatcher } = this;
-    const records = p.live ? liveRecords(p.records, (go) => ((this.inputWaits = go), this.sendPartialBatches()), p.live.waited) : p.records;
+    const records = p.live ? liveRecords(p.records, (go) => dispatcher.waiting('input', go), p.live.waited) : p.records;
     for await (const block of records) {
       if (this.stop.signal.aborted) break;
       this.window.add(block);
@@ -174,16 +172,9 @@ class PipelineRun {
   /** Output waits on the records at the window's head: their batch must not wait for more input. */
   private async outputWaitsForBatches(): Promise<void> {
     const windowHasRoom = this.stop.signal.aborted ? Promise.resolve() : new Promise<void>((resolve) => (this.roomWaiter = resolve));
-    this.outputWaits = true;
-    this.sendPartialBatches();
+    this.dispatcher.waiting('output', true);
     await windowHasRoom;
-    this.outputWaits = false;
-    this.sendPartialBatches();
-  }
-
-  /** Part-filled batches go while output, another run (or this run, on theirs) or a live input waits on them. */
-  private sendPartialBatches(): void {
-    this.dispatcher.sendPartialBatches(this.outputWaits || this.gate.urgent || this.inputWaits);
+    this.dispatcher.waiting('output', false);
   }
 
   /** The run stopped before its end: what it wrote is taken back, and the error says why (null: a reader that went away). */

@@ -25,11 +25,32 @@ describe('scheduler', () => {
     for (const i of items(2)) h.d.push({ key: i, send: i });
     await new Promise((r) => setTimeout(r, 20));
     expect(h.calls).toEqual([]);
-    h.d.sendPartialBatches(true);
+    h.d.waiting('output', true);
     await new Promise((r) => setTimeout(r, 20));
     expect(h.calls).toEqual([items(2)]);
-    h.d.sendPartialBatches(false);
+    h.d.waiting('output', false);
     await h.d.finish();
+  });
+
+  it('one rule for part-filled batches: they go while anyone waits on the queue (output, a paused input, other runs), and wait again once nobody does', async () => {
+    const h = harness((it) => ok(it), { batchSize: 5, concurrency: 1 });
+    const pushed = (from: number, n: number) => items(from + n).slice(from).forEach((i) => h.d.push({ key: i, send: i }));
+    const settle = () => new Promise((r) => setTimeout(r, 20));
+    pushed(0, 2);
+    h.d.waiting('other-runs', true);
+    h.d.waiting('input', true);
+    await settle();
+    expect(h.calls.map((c) => c.length)).toEqual([2]);
+    h.d.waiting('other-runs', false); // the paused input still waits
+    pushed(2, 1);
+    await settle();
+    expect(h.calls.map((c) => c.length)).toEqual([2, 1]);
+    h.d.waiting('input', false); // nobody waits: a part-filled batch waits to fill
+    pushed(3, 2);
+    await settle();
+    expect(h.calls.map((c) => c.length)).toEqual([2, 1]);
+    await h.d.finish(); // input ended: it goes
+    expect(h.calls.map((c) => c.length)).toEqual([2, 1, 2]);
   });
 
   it('stops at quota_exceeded: the rest is quota_exceeded and never sent', async () => {

@@ -45,7 +45,7 @@ describe('a signal is heard at once', () => {
     while (d.queueHasRoom()) d.push({ key: list[pushed]!, send: list[pushed++]! });
     let room = false;
     void d.whenQueueHasRoom().then(() => (room = true));
-    d.sendPartialBatches(true); // nothing can go (both slots taken): reading still waits
+    d.waiting('output', true); // nothing can go (both slots taken): reading still waits
     await tick();
     expect(room).toBe(false);
     ac.abort('SIGINT');
