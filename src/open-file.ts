@@ -31,7 +31,9 @@ export interface ByteSource extends AsyncIterable<Buffer> {
  * A regular file's bytes, a block at a time through the thread pool, as fs.createReadStream reads them but
  * without a stream: a short run's start-up does not compile Node's stream machinery for its one file. A block
  * is read only when asked for. Leaving the iteration early (its return()), an error, the end or destroy()
- * close the descriptor, never while a read of it is still under way.
+ * close the descriptor, never while a read of it is still under way. Once `signal` aborts, the next block asked
+ * for is the interruption: whatever the reader does with the blocks (skipping gigabytes of blank lines), it
+ * hears the signal within one.
  */
 export class FileBlocks implements ByteSource {
   bytesRead = 0;
@@ -43,6 +45,7 @@ export class FileBlocks implements ByteSource {
   constructor(
     private readonly fd: number,
     private readonly blockSize: number,
+    private readonly signal?: StopSignal,
   ) {}
 
   destroy(): void {
@@ -56,6 +59,10 @@ export class FileBlocks implements ByteSource {
       next: () => {
         const step = async (): Promise<IteratorResult<Buffer>> => {
           if (this.state !== 'open') return done;
+          if (this.signal?.aborted) {
+            this.destroy();
+            throw interruptedError(this.signal.reason);
+          }
           const block = await this.readBlock();
           return block === null ? done : { done: false, value: block };
         };
@@ -98,8 +105,8 @@ export class FileBlocks implements ByteSource {
 /**
  * A file to read, opened at once: a regular file through the thread pool (FileBlocks), a device through
  * node:fs, a terminal as a terminal, a FIFO or socket through the event loop (waiting for a writer without
- * holding a thread). What may wait for its writer (all but a regular file) ends with `signal`, failing with
- * the interruption. Throws as openSync does.
+ * holding a thread). Each ends with `signal`, failing with the interruption (a regular file at its next block).
+ * Throws as openSync does.
  */
 export function openForReading(path: string, signal?: StopSignal, highWaterMark = 64 * 1024): ByteSource {
   const fd = openSync(path, C.O_RDONLY | NONBLOCK);
@@ -110,7 +117,7 @@ export function openForReading(path: string, signal?: StopSignal, highWaterMark 
     closeSync(fd);
     throw err;
   }
-  if (st.isFile()) return new FileBlocks(fd, highWaterMark);
+  if (st.isFile()) return new FileBlocks(fd, highWaterMark, signal);
   const stream =
     st.isFIFO() || st.isSocket()
       ? new Socket({ fd, readable: true, writable: false })

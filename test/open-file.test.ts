@@ -106,6 +106,19 @@ describe('FileBlocks: a regular file read a block at a time', () => {
     }
   });
 
+  it('a signal ends the reading at the next block: the reader gets the interruption, and nothing more', async () => {
+    await withFile('x'.repeat(100), async (path) => {
+      const stop = new AbortController();
+      const blocks = openForReading(path, stop.signal, 10) as FileBlocks;
+      const it = blocks[Symbol.asyncIterator]();
+      expect((await it.next()).value.toString()).toBe('x'.repeat(10));
+      stop.abort('SIGTERM');
+      await expect(it.next()).rejects.toMatchObject({ kind: 'interrupted', signal: 'SIGTERM' });
+      expect(await it.next()).toEqual({ done: true, value: undefined }); // let go: its descriptor is closed
+      expect(blocks.bytesRead).toBe(10);
+    });
+  });
+
   it('gives any file back byte for byte, whatever the block size (property)', async () => {
     await fc.assert(
       fc.asyncProperty(fc.uint8Array({ maxLength: 3000 }), fc.integer({ min: 1, max: 700 }), async (bytes, size) => {

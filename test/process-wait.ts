@@ -48,3 +48,21 @@ export async function untilWaiting(pid: number, fallbackMs: number, { quietMs = 
     await sleep(POLL_MS);
   }
 }
+
+/**
+ * Resolves once process `pid` handles the signals idv handles and has used `cpuMs` of CPU time: it is loaded and
+ * at work (on an input that keeps it busy far longer). Without /proc (not Linux), after `fallbackMs`. Throws if
+ * that takes more than `timeoutMs`.
+ */
+export async function untilBusy(pid: number, cpuMs: number, fallbackMs: number, { timeoutMs = 15_000 } = {}): Promise<void> {
+  const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+  if (!existsSync('/proc/self/stat')) return void (await sleep(fallbackMs));
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const seen = await look(pid);
+    if (seen === null) return;
+    if (seen.handled && seen.cpu * 10 >= cpuMs) return; // clock ticks of 10 ms
+    if (Date.now() > end) throw new Error(`process ${pid} did not use ${cpuMs} ms of CPU within ${timeoutMs} ms (${JSON.stringify(seen)})`);
+    await sleep(POLL_MS);
+  }
+}

@@ -5,7 +5,8 @@
 // first bytes are decided on after a pause (PAUSE_MS without new bytes) instead of waiting for more.
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream';
-import { inputError } from '../errors.js';
+import { IdvError, inputError, interruptedError } from '../errors.js';
+import type { StopSignal } from '../stop.js';
 import { sniff, SNIFF_BYTES, type Sniffed } from './sniff.js';
 
 /** How long a live input may be silent before idv decides on what has arrived. */
@@ -29,6 +30,8 @@ export interface ContentOptions {
   command: string;
   /** Standard input or a FIFO: decide on a pause instead of waiting for more bytes. */
   live: boolean;
+  /** The run's stop: decompression ends at the next block it gives once it aborts (with the interruption). */
+  signal?: StopSignal;
 }
 
 /** The content of `chunks` (a source's bytes), decompressed as many times as it is compressed. */
@@ -40,7 +43,7 @@ export async function contentOf(chunks: AsyncIterable<Buffer>, o: ContentOptions
     const decompress = sniffed.kind === 'gzip' || sniffed.kind === 'zstd' ? await decompressor(sniffed.kind, o) : null;
     if (decompress && layers < MAX_LAYERS) {
       layers++;
-      chunks = inflate(head.chunks, decompress, sniffed.kind, o.name);
+      chunks = inflate(head.chunks, decompress, sniffed.kind, o);
       continue;
     }
     // A zip's own directory says what it is (its first bytes may not): the workbook reader looks.
@@ -126,8 +129,12 @@ async function decompressor(kind: 'gzip' | 'zstd', o: ContentOptions): Promise<M
   );
 }
 
-/** The decompressed bytes of `chunks`, as they come; a damaged or cut-short stream is an input error naming the file. */
-async function* inflate(chunks: AsyncIterable<Buffer>, make: Make, kind: string, name: string): AsyncGenerator<Buffer> {
+/**
+ * The decompressed bytes of `chunks`, as they come; a damaged or cut-short stream is an input error naming the
+ * file. A signal is heard at the next block, whatever the reader does with them (a few kilobytes can inflate to
+ * gigabytes of blank lines, which give the reader no record to stop at).
+ */
+async function* inflate(chunks: AsyncIterable<Buffer>, make: Make, kind: string, { name, signal }: ContentOptions): AsyncGenerator<Buffer> {
   let readFailure: unknown = null; // the file's own read error, said as such (read.ts), not as damaged data
   async function* source(): AsyncGenerator<Buffer> {
     try {
@@ -141,8 +148,12 @@ async function* inflate(chunks: AsyncIterable<Buffer>, make: Make, kind: string,
   let failed: unknown = null;
   pipeline(Readable.from(source(), { objectMode: false }), z, (err) => void (failed ??= err ?? null));
   try {
-    for await (const out of z as AsyncIterable<Buffer>) yield out;
+    for await (const out of z as AsyncIterable<Buffer>) {
+      if (signal?.aborted) throw interruptedError(signal.reason);
+      yield out;
+    }
   } catch (err) {
+    if (err instanceof IdvError) throw err;
     throw readFailure ?? damagedStream(failed ?? err, kind, name);
   } finally {
     (z as unknown as Readable).destroy();

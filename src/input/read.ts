@@ -35,6 +35,8 @@ export interface Source {
   /** The path resolved against the working directory (a workbook on disk is read where it is); none for standard input. */
   file?: string;
   open(): ByteSource;
+  /** The run's stop: every phase of reading it (decompressing, copying a workbook, its shared strings) hears it. */
+  signal?: StopSignal;
 }
 
 export interface OpenedSource {
@@ -73,12 +75,13 @@ export function sourcesFor(files: string[], io: Io, more: Source[] = []): Source
   }
   const sources: Source[] = files.map((f) =>
     f === '-'
-      ? { name: 'standard input', path: '-', open: () => endedBySignal(io.stdin, io.signal) }
+      ? { name: 'standard input', path: '-', open: () => endedBySignal(io.stdin, io.signal), signal: io.signal }
       : {
           name: f,
           path: f,
           file: resolvePath(io.cwd, f),
           open: () => openForReading(resolvePath(io.cwd, f), io.signal),
+          signal: io.signal,
         },
   );
   return [...sources, ...more];
@@ -270,7 +273,7 @@ export async function openSource(source: Source, kind: Kind, overrides: LayoutOv
   const live = !(stream instanceof FileBlocks || stream instanceof ReadStream);
   let content: Content;
   try {
-    content = await contentOf(stream as AsyncIterable<Buffer>, { name, command: `idv ${kind}`, live });
+    content = await contentOf(stream as AsyncIterable<Buffer>, { name, command: `idv ${kind}`, live, signal: source.signal });
   } catch (err) {
     stream.destroy();
     throw readError(err, name);
@@ -378,7 +381,7 @@ async function openWorkbookSheet(opening: Opening, content: Extract<Content, { k
   const path = content.inPlace && !live && source.file !== undefined ? source.file : null;
   if (path !== null) stream.destroy();
   try {
-    return await openSheet(path ?? content.chunks, { name, kind, overrides, note });
+    return await openSheet(path ?? content.chunks, { name, kind, overrides, note, signal: source.signal });
   } catch (err) {
     stream.destroy();
     const refused = err instanceof IdvError && err.message.startsWith(`${name} is `);

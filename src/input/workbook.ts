@@ -4,7 +4,8 @@
 // rows as to CSV's. The workbook reader (input/xlsx.ts and its modules) is loaded here only, when a run reads one.
 import { Readable } from 'node:stream';
 import type { Kind } from '../defaults.js';
-import { IdvError, inputError } from '../errors.js';
+import { IdvError, inputError, interruptedError } from '../errors.js';
+import type { StopSignal } from '../stop.js';
 import { tempFileGone, tempFileOpened } from '../temp-files.js';
 import { tableLayout, type Layout, type LayoutOverrides } from './detect.js';
 import type { RowBatch } from './csv-rows.js';
@@ -31,6 +32,8 @@ export interface SheetOptions {
   kind: Kind;
   overrides: LayoutOverrides;
   note(line: string): void;
+  /** The run's stop: the copy of the workbook, its parts and its rows end at the next chunk once it aborts. */
+  signal?: StopSignal;
 }
 
 /** Open the workbook at `source` (a regular file's path, or its bytes: copied to a private temporary file). */
@@ -39,7 +42,7 @@ export async function openSheet(source: string | AsyncIterable<Buffer>, options:
   let wb: Workbook;
   try {
     const input = typeof source === 'string' ? source : Readable.from(source, { objectMode: false });
-    wb = await openWorkbook(input, { tempFile: { opened: tempFileOpened, gone: tempFileGone } });
+    wb = await openWorkbook(input, { tempFile: { opened: tempFileOpened, gone: tempFileGone }, halt: options.signal });
   } catch (err) {
     throw workbookError(err, options.name);
   }
@@ -144,6 +147,7 @@ function listOf(sheets: readonly SheetInfo[]): string {
 /** A workbook's error, named for its file: what it is instead (a zip archive…), or why it cannot be read. */
 export function workbookError(err: unknown, name: string): unknown {
   if (err instanceof IdvError) return err;
+  if (err instanceof Error && err.name === 'ReadStopped') return interruptedError((err as Error & { reason: unknown }).reason);
   const e = err as Error & { code?: string };
   if (e?.name === 'WorkbookError') {
     const m = /^it is (.*)$/s.exec(e.message);

@@ -3,7 +3,7 @@
 // the Open XML SDK and Power BI write prefixed SpreadsheetML). Text is UTF-8, or UTF-16 by its BOM.
 import type { Readable } from 'node:stream';
 import { SaxesParser } from 'saxes';
-import { WorkbookError } from './xlsx-zip.js';
+import { passedOn, WorkbookError } from './xlsx-zip.js';
 
 export interface XmlHandlers {
   open(name: string, attrs: Record<string, string>): void;
@@ -43,7 +43,7 @@ export async function* xmlEvents(bytes: Readable, part: string, handlers: XmlHan
   parser.on('text', handlers.text);
   parser.on('cdata', handlers.text);
   const broken = (err: unknown) =>
-    err instanceof WorkbookError ? err : new WorkbookError(`the workbook is damaged (${part} is not well-formed XML: ${firstLine(err)}); open it in a spreadsheet program and save it again`);
+    passedOn(err) ? err : new WorkbookError(`the workbook is damaged (${part} is not well-formed XML: ${firstLine(err)}); open it in a spreadsheet program and save it again`);
   let decoder: TextDecoder | null = null;
   try {
     for await (const chunk of bytes as AsyncIterable<Buffer>) {

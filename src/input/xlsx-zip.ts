@@ -13,6 +13,28 @@ export class WorkbookError extends Error {
   override readonly name = 'WorkbookError';
 }
 
+/** What tells a reading of the workbook to stop (an AbortSignal, or idv's own StopSignal). */
+export interface Halt {
+  readonly aborted: boolean;
+  readonly reason?: unknown;
+}
+
+/** The reading stopped because `halt` aborted: passed on as it is, never taken for damage. */
+export class ReadStopped extends Error {
+  override readonly name = 'ReadStopped';
+  constructor(readonly reason: unknown) {
+    super('the reading of the workbook was stopped');
+  }
+}
+
+/** Throws ReadStopped once `halt` has aborted. */
+export function checkHalt(halt: Halt | undefined): void {
+  if (halt?.aborted) throw new ReadStopped(halt.reason);
+}
+
+/** An error met while reading a part that is the workbook's own word (refused, stopped), not damage to say as such. */
+export const passedOn = (err: unknown): boolean => err instanceof WorkbookError || err instanceof ReadStopped;
+
 export interface ZipEntry {
   readonly name: string;
   readonly method: number;
@@ -128,14 +150,21 @@ export function normalName(name: string): string {
   return name.replace(/\\/g, '/').replace(/^\/+/, '');
 }
 
-/** Counts and checks what an entry inflates to: no byte past its stated size, and its CRC-32 at the end. */
+/**
+ * Counts and checks what an entry inflates to: no byte past its stated size, and its CRC-32 at the end; once
+ * `halt` aborts, the next chunk ends it (ReadStopped): a part's reader hears a stop within a chunk.
+ */
 class Checked extends Transform {
   private crc = 0;
   private seen = 0;
-  constructor(private readonly entry: ZipEntry) {
+  constructor(
+    private readonly entry: ZipEntry,
+    private readonly halt: Halt | undefined,
+  ) {
     super();
   }
   override _transform(chunk: Buffer, _enc: BufferEncoding, done: TransformCallback): void {
+    if (this.halt?.aborted) return done(new ReadStopped(this.halt.reason));
     this.seen += chunk.length;
     if (this.seen > this.entry.size) return done(damaged(`${this.entry.name} is larger than the zip says`));
     this.crc = crc32(chunk, this.crc);
@@ -171,26 +200,26 @@ function range(fh: FileHandle, start: number, end: number): Readable {
   });
 }
 
-/** The zip at `path` (a regular file: its parts are read where they are). */
-export async function openZip(path: string): Promise<ZipArchive> {
+/** The zip at `path` (a regular file: its parts are read where they are); `halt` stops every part's reading. */
+export async function openZip(path: string, halt?: Halt): Promise<ZipArchive> {
   const fh = await open(path, 'r');
   try {
     const { size } = await fh.stat();
     const dir = await directory(fh, size);
     const entries = parseEntries(await readAt(fh, dir.offset, dir.length), dir.count);
-    return archive(fh, size, entries);
+    return archive(fh, size, entries, halt);
   } catch (err) {
     await fh.close();
     throw err;
   }
 }
 
-function archive(fh: FileHandle, fileSize: number, entries: Map<string, ZipEntry>): ZipArchive {
+function archive(fh: FileHandle, fileSize: number, entries: Map<string, ZipEntry>, halt: Halt | undefined): ZipArchive {
   return {
     entry: (name) => entries.get(normalName(name).toLowerCase()),
     names: [...entries.values()].map((e) => e.name),
     stream(entry) {
-      const checked = new Checked(entry);
+      const checked = new Checked(entry, halt);
       void (async () => {
         const local = await readAt(fh, entry.offset, 30);
         if (local.readUInt32LE(0) !== LOCAL) throw damaged(`${entry.name} is not where the zip directory says`);
@@ -205,7 +234,7 @@ function archive(fh: FileHandle, fileSize: number, entries: Map<string, ZipEntry
         }
         const raw = range(fh, start, start + entry.compressedSize);
         const source = entry.method === 8 ? raw.pipe(createInflateRaw({ chunkSize: CHUNK })) : raw;
-        const fail = (err: Error) => checked.destroy(err.name === 'WorkbookError' ? err : damaged(`${entry.name}: ${err.message}`));
+        const fail = (err: Error) => checked.destroy(passedOn(err) ? err : damaged(`${entry.name}: ${err.message}`));
         raw.on('error', fail);
         source.on('error', fail);
         source.pipe(checked);

@@ -12,9 +12,9 @@ import { pipeline } from 'node:stream/promises';
 import { generalNumber, inCalendar, isoFormat, numberFormat } from './xlsx-number-format.js';
 import { relationships, sharedStringsPart, stylesPart, workbookPart, unescapeOoxml, type SharedStrings, type Styles, type WorkbookPart } from './xlsx-parts.js';
 import { xmlEvents } from './xlsx-xml.js';
-import { openZip, WorkbookError, type ZipArchive } from './xlsx-zip.js';
+import { checkHalt, openZip, WorkbookError, type Halt, type ZipArchive } from './xlsx-zip.js';
 
-export { WorkbookError } from './xlsx-zip.js';
+export { ReadStopped, WorkbookError, type Halt } from './xlsx-zip.js';
 
 export type CellType = 'empty' | 'text' | 'number' | 'date' | 'boolean';
 
@@ -55,6 +55,8 @@ export interface Workbook {
 export interface OpenOptions {
   /** Told about a temporary copy while it exists (so that a process ending at once can remove it). */
   tempFile?: { opened(path: string): void; gone(path: string): void };
+  /** Once it aborts, the copy and every part's reading end within a chunk, with ReadStopped. */
+  halt?: Halt;
 }
 
 /** A row's cells from column A; it ends at its last cell with a value (a blank row has none). */
@@ -81,7 +83,7 @@ const GAPS_FREE = MAX_COLUMNS * 100;
 export async function openWorkbook(source: string | Readable, options: OpenOptions = {}): Promise<Workbook> {
   const file = await onDisk(source, options);
   try {
-    const zip = await openZip(file.path);
+    const zip = await openZip(file.path, options.halt);
     try {
       return await workbook(zip, file.release);
     } catch (err) {
@@ -110,12 +112,22 @@ async function onDisk(source: string | Readable, options: OpenOptions): Promise<
   };
   try {
     const input = typeof source === 'string' ? createReadStream(source) : source;
-    await pipeline(input, createWriteStream(path, { flags: 'wx', mode: 0o600 }));
+    await pipeline(input, copied(options), createWriteStream(path, { flags: 'wx', mode: 0o600 }));
     return { path, release };
   } catch (err) {
     await release();
     throw err;
   }
+}
+
+/** The bytes of a copy as they pass, a chunk at a time: the copy ends at a stop. */
+function copied(options: OpenOptions) {
+  return async function* (chunks: AsyncIterable<Buffer>): AsyncGenerator<Buffer> {
+    for await (const chunk of chunks) {
+      checkHalt(options.halt);
+      yield chunk;
+    }
+  };
 }
 
 async function workbook(zip: ZipArchive, release: () => Promise<void>): Promise<Workbook> {

@@ -1,0 +1,68 @@
+// Inputs built to hold a run: kilobytes that inflate to gigabytes of blank lines, a workbook whose shared
+// strings would take minutes to read, a compressed workbook that would fill the disk when copied. Every phase
+// of reading hears a signal: the built idv, sent SIGTERM once it is at work, ends with 143 (the deadline is
+// only there to stop a run that would not).
+import { execa } from 'execa';
+import { mkdir, readdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { IDV, homeForEachTest } from '../helpers.js';
+import { untilBusy } from '../process-wait.js';
+import { endlessPart, nestedGzip, repeatedDeflate, gzipAround, sheetXml, workbookOf } from '../input/packed.js';
+import { gzipSync } from 'node:zlib';
+
+const home = homeForEachTest();
+const INTERRUPTED = 'idv: Interrupted (SIGTERM); results received so far are kept in the cache.\n';
+
+/** Run the built idv on `args` (in the home, its TMPDIR there too), send SIGTERM once it has worked a while. */
+async function stopped(args: string[]) {
+  const tmp = join(home.dir, 'tmp');
+  await mkdir(tmp);
+  const env = { ...home.env, TMPDIR: tmp };
+  const child = execa('node', [IDV, 'emails', '--sandbox', ...args], { env, extendEnv: false, reject: false, cwd: home.dir, stdin: 'ignore', forceKillAfterDelay: 20_000, stripFinalNewline: false });
+  await untilBusy(child.pid!, 700, 2000);
+  child.kill('SIGTERM'); // and SIGKILL 20 s later if it is still running: only a run that does not hear it takes that long
+  const r = await child;
+  return { exitCode: r.exitCode, stdout: String(r.stdout), stderr: String(r.stderr), tmp: await readdir(tmp) };
+}
+
+describe('every phase of reading hears a signal', () => {
+  it('skipping the blank lines at the start of a compressed list (gigabytes of newlines from kilobytes)', async () => {
+    await writeFile(join(home.dir, 'list.gz'), nestedGzip(Buffer.alloc(1 << 20, '\n'), 40_000));
+    const r = await stopped(['list.gz']);
+    expect([r.exitCode, r.stdout, r.stderr]).toEqual([143, '', INTERRUPTED]);
+  });
+
+  it("reading a workbook's shared strings (forty million short texts)", async () => {
+    const strings = endlessPart(`<sst xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main">`, '<si><t>a</t></si>'.repeat(65_536), 600, 600 * 65_536 * 17);
+    const sheet = sheetXml('<row r="1"><c r="A1" t="s"><v>0</v></c></row>');
+    await writeFile(join(home.dir, 'book.xlsx'), workbookOf(sheet, strings));
+    const r = await stopped(['book.xlsx']);
+    expect([r.exitCode, r.stdout, r.stderr]).toEqual([143, '', INTERRUPTED]);
+  });
+
+  it("sampling a workbook's rows (a sheet of millions of empty rows before its first value)", async () => {
+    const sheet = endlessPart(`<worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData>`, '<row/>'.repeat(65_536), 10_000, 2 ** 32 - 2);
+    await writeFile(join(home.dir, 'book.xlsx'), workbookOf(sheet));
+    const r = await stopped(['book.xlsx']);
+    expect([r.exitCode, r.stdout, r.stderr]).toEqual([143, '', INTERRUPTED]);
+  });
+
+  it('copying a compressed workbook to a temporary file: the copy is removed', async () => {
+    // A zip's first bytes naming a workbook's part, then gigabytes of zeros, inside gzip inside gzip.
+    const head = Buffer.concat([Buffer.from([0x50, 0x4b, 3, 4]), Buffer.alloc(22), Buffer.from([15, 0, 0, 0]), Buffer.from('xl/workbook.xml')]);
+    const inner = gzipAround(Buffer.concat([deflateStored(head), repeatedDeflate(Buffer.alloc(1 << 20), 1_500, false)]));
+    await writeFile(join(home.dir, 'book.xlsx.gz'), gzipSync(inner, { level: 9 }));
+    const r = await stopped(['book.xlsx.gz']);
+    expect([r.exitCode, r.stdout, r.stderr, r.tmp]).toEqual([143, '', INTERRUPTED, []]);
+  });
+});
+
+/** Bytes as a stored (uncompressed) deflate block that is not the last. */
+function deflateStored(bytes: Buffer): Buffer {
+  const header = Buffer.alloc(5);
+  header[0] = 0; // not final, stored
+  header.writeUInt16LE(bytes.length, 1);
+  header.writeUInt16LE(~bytes.length & 0xffff, 3);
+  return Buffer.concat([header, bytes]);
+}
