@@ -89,6 +89,20 @@ const result = await esbuild.build({
       },
     },
     {
+      // string-width builds an Intl.Segmenter (ICU's data: milliseconds) as it loads; src/display-width.ts asks it
+      // only for text that is not plain ASCII, so it loads then, on its first call, not at every start.
+      name: 'lazy-string-width',
+      setup(b) {
+        const importer = join(DIST, 'display-width.js');
+        b.onResolve({ filter: /^string-width$/ }, (a) => (a.importer === importer ? { path: a.path, namespace: 'lazy-width' } : undefined));
+        b.onLoad({ filter: /.*/, namespace: 'lazy-width' }, () => ({
+          contents: "let m;\nexport default function stringWidth(text, options) {\n  return (m ??= require('string-width')).default(text, options);\n}\n",
+          resolveDir: ROOT,
+          loader: 'js',
+        }));
+      },
+    },
+    {
       // `import('ora')` in src/output/progress.ts and `import('chalk')` in src/output/colors.ts take their
       // module from dist/terminal.cjs: ora's default export, chalk's `Chalk`, what those two files use (a
       // module of another importer is bundled as usual). Another name from either needs a line here.

@@ -5,6 +5,7 @@ import { Command } from 'commander';
 import { validateCommand } from './commands/validate/flags.js';
 import { forPerson, withIo, type Io } from './io.js';
 import { withDocs } from './shipped.cjs';
+import { displayWidth } from './display-width.js';
 import { DOCS, ENVIRONMENT, EXIT_CODES, FILES, helpAfter, helpWidth, narrowItem, type Block } from './commands/help-text.js';
 
 export interface ProgramDeps {
@@ -55,7 +56,7 @@ function inherit(command: Command, io: Io): void {
     .exitOverride()
     .showHelpAfterError('(run with --help for usage)')
     .configureOutput(output(io))
-    .configureHelp({ formatItem: narrowItem, minWidthToWrap: 20 });
+    .configureHelp({ formatItem: narrowItem, minWidthToWrap: 20, displayWidth });
   for (const sub of command.commands) inherit(sub, io);
 }
 

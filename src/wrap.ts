@@ -1,6 +1,7 @@
-// Text for a person, fitted to a terminal's width: words filled into lines, never broken (a word longer than
-// the line stands alone). Help, the summary, notes and warnings use it.
+// Text for a person, fitted to a terminal's width (in display columns): words filled into lines, never broken
+// (a word longer than the line stands alone). Help, the summary, notes and warnings use it.
 import type { Writable } from 'node:stream';
+import { displayWidth } from './display-width.js';
 
 /** The widest line idv prints for a person where there is no terminal to ask (a file, a pipe). */
 export const PERSON_WIDTH = 80;
@@ -22,7 +23,7 @@ export function wrap(text: string, width: number): string {
   const lines: string[] = [];
   let line = '';
   for (const word of text.split(/\s+/).filter(Boolean)) {
-    if (line && line.length + 1 + word.length > width) {
+    if (line && displayWidth(line) + 1 + displayWidth(word) > width) {
       lines.push(line);
       line = word;
     } else line = line ? `${line} ${word}` : word;
@@ -32,7 +33,7 @@ export function wrap(text: string, width: number): string {
 
 /** One message as lines of at most `width`, the lines after the first indented by two spaces. */
 export function hanging(text: string, width: number): string {
-  if (text.length <= width) return text;
+  if (displayWidth(text) <= width) return text;
   const [first, ...rest] = wrap(text, width).split('\n');
   return [first, ...(rest.length ? wrap(rest.join(' '), width - 2).split('\n') : [])].join('\n  ');
 }

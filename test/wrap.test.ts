@@ -9,6 +9,11 @@ describe('wrap', () => {
     expect(wrap('a verylongword b c', 5)).toBe('a\nverylongword\nb c');
     expect(wrap('  spaced   out  ', 80)).toBe('spaced out');
   });
+
+  it('counts display columns: wide characters take two, so a line of them is not wider than the width', () => {
+    expect(wrap('(email, e-mail, メールアドレス, 电子邮件, …)', 30)).toBe('(email, e-mail,\nメールアドレス, 电子邮件, …)');
+    expect(hanging('idv: 電子メール 電子メール 電子メール', 20)).toBe('idv: 電子メール\n  電子メール\n  電子メール');
+  });
 });
 
 describe('hanging', () => {

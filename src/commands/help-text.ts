@@ -6,6 +6,7 @@ import type { Command, Help } from 'commander';
 import type { Io } from '../io.js';
 import { DOCS_MARK } from '../shipped.cjs';
 import { columnsOf, PERSON_WIDTH, wrap } from '../wrap.js';
+import { displayWidth, padEndTo } from '../display-width.js';
 
 export interface Example {
   command: string;
@@ -107,9 +108,9 @@ function wrapIndented(line: string, width: number): string {
  * continued with ` \`.
  */
 function examples(list: Example[], width: number): string[] {
-  const column = Math.max(...list.filter((e) => e.comment).map((e) => e.command.length + 6), 0);
-  const aligned = list.every((e) => (e.comment ? column + 2 + e.comment.length <= width : e.command.length + 4 <= width));
-  if (aligned) return list.map((e) => (e.comment ? `  $ ${e.command}`.padEnd(column) + `# ${e.comment}` : `  $ ${e.command}`));
+  const column = Math.max(...list.filter((e) => e.comment).map((e) => displayWidth(e.command) + 6), 0);
+  const aligned = list.every((e) => (e.comment ? column + 2 + displayWidth(e.comment) <= width : displayWidth(e.command) + 4 <= width));
+  if (aligned) return list.map((e) => (e.comment ? padEndTo(`  $ ${e.command}`, column) + `# ${e.comment}` : `  $ ${e.command}`));
   return list.flatMap((e, i) => [
     ...(i > 0 && (e.comment || list[i - 1]!.comment) ? [''] : []),
     ...(e.comment ? wrap(e.comment, width - 4).split('\n').map((l) => `  # ${l}`) : []),
@@ -125,9 +126,9 @@ function command(text: string, width: number): string[] {
   const lines: string[] = [];
   let line = '  $';
   for (const unit of units(text)) {
-    const words = line.length + 1 + unit.length + 2 > width && 6 + unit.length + 2 > width ? unit.split(' ') : [unit];
+    const words = displayWidth(line) + 1 + displayWidth(unit) + 2 > width && 6 + displayWidth(unit) + 2 > width ? unit.split(' ') : [unit];
     for (const word of words) {
-      if (line.trim().length > 1 && line.length + 1 + word.length + 2 > width) {
+      if (line.trim().length > 1 && displayWidth(line) + 1 + displayWidth(word) + 2 > width) {
         lines.push(`${line} \\`);
         line = '     ';
       }
@@ -155,11 +156,11 @@ function units(text: string): string[] {
  * has its about below it, and so has every term when the column beside them is too narrow to read.
  */
 function items(list: readonly (readonly [string, string])[], width: number): string[] {
-  const widest = Math.min(Math.max(...list.map(([term]) => term.length)), Math.floor(width / 3));
+  const widest = Math.min(Math.max(...list.map(([term]) => displayWidth(term))), Math.floor(width / 3));
   const at = width - (4 + widest) >= MIN_BESIDE ? 4 + widest : 6;
   return list.flatMap(([term, about]) => {
     const text = wrap(about, width - at).split('\n');
-    const first = at > 6 && term.length <= widest ? [`  ${term.padEnd(widest)}  ${text[0]}`] : [`  ${term}`, ' '.repeat(at) + text[0]];
+    const first = at > 6 && displayWidth(term) <= widest ? [`  ${padEndTo(term, widest)}  ${text[0]}`] : [`  ${term}`, ' '.repeat(at) + text[0]];
     return [...first, ...text.slice(1).map((l) => ' '.repeat(at) + l)];
   });
 }
@@ -172,7 +173,7 @@ export function narrowItem(term: string, termWidth: number, description: string,
   const width = helper.helpWidth ?? HELP_WIDTH;
   const beside = width - termWidth - 4;
   if (!description) return `  ${term}`;
-  if (beside >= MIN_BESIDE) return `  ${term.padEnd(termWidth)}  ${helper.boxWrap(description, beside).replace(/\n/g, '\n' + ' '.repeat(termWidth + 4))}`;
+  if (beside >= MIN_BESIDE) return `  ${padEndTo(term, termWidth)}  ${helper.boxWrap(description, beside).replace(/\n/g, '\n' + ' '.repeat(termWidth + 4))}`;
   const below = wrap(description, width - 6).replace(/\n/g, '\n      ');
   return `  ${term}\n      ${below}`;
 }

@@ -5,6 +5,7 @@ import { terminalSafe } from '../terminal-text.js';
 import { STATUS_COLOUR } from '../statuses.js';
 import { cellsOf, type TypedCell } from '../input/typed-row.js';
 import { usageError } from '../errors.js';
+import { displayWidth, fitToWidth, padEndTo } from '../display-width.js';
 
 export type Format = 'table' | 'csv' | 'json' | 'ndjson' | 'xlsx';
 export const FORMATS: readonly Format[] = ['table', 'csv', 'json', 'ndjson', 'xlsx'];
@@ -260,15 +261,15 @@ function tableFormatter(o: FormatOptions): Formatter {
       if (c === ELIDED) return '…';
       const width = widths[k]!;
       const text = fitCell(cells[c] ?? '', width, Math.min(MAX_CELL, width + spare), k === columns.length - 1);
-      spare -= Math.max(0, cellWidth(text) - width);
+      spare -= Math.max(0, displayWidth(text) - width);
       return c === statusAt && status !== undefined ? colour(status, text) : text;
     });
     return out.join(' '.repeat(GAP)).trimEnd();
   };
   const render = (block: OutRecord[]) => block.map((r) => line(values(r), r.status) + '\n').join('');
   const begin = (): string => {
-    const natural = names.map((n) => Math.min(MAX_CELL, cellWidth(terminalSafe(n))));
-    for (const r of held) values(r).forEach((v, i) => (natural[i] = Math.max(natural[i] ?? 0, Math.min(MAX_CELL, cellWidth(v)))));
+    const natural = names.map((n) => Math.min(MAX_CELL, displayWidth(terminalSafe(n))));
+    for (const r of held) values(r).forEach((v, i) => (natural[i] = Math.max(natural[i] ?? 0, Math.min(MAX_CELL, displayWidth(v)))));
     plan = planTable(natural, must, o.lineWidth);
     const head = line(names.map((n) => terminalSafe(n.toUpperCase())));
     const out = (chalk ? chalk.bold(head) : head) + '\n' + render(held);
@@ -351,44 +352,8 @@ const span = (widths: number[]) => widths.reduce((a, b) => a + b, 0) + GAP * Mat
 
 /** A cell: cut with `…` when wider than `limit`, padded to `width` unless it ends the line. */
 function fitCell(text: string, width: number, limit: number, last: boolean): string {
-  const shown = cellWidth(text) > limit ? cutTo(text, limit - 1) + '…' : text;
-  return last ? shown : shown + ' '.repeat(Math.max(0, width - cellWidth(shown)));
-}
-
-/** The longest start of `text` at most `width` columns wide. */
-function cutTo(text: string, width: number): string {
-  let out = '';
-  let w = 0;
-  for (const ch of text) {
-    const c = charWidth(ch.codePointAt(0)!);
-    if (w + c > width) break;
-    out += ch;
-    w += c;
-  }
-  return out;
-}
-
-/** Columns a text takes on a terminal: wide (East Asian, emoji) characters two, combining marks none. */
-export function cellWidth(text: string): number {
-  let w = 0;
-  for (const ch of text) w += charWidth(ch.codePointAt(0)!);
-  return w;
-}
-
-function charWidth(cp: number): number {
-  if ((cp >= 0x300 && cp <= 0x36f) || (cp >= 0x200b && cp <= 0x200f) || cp === 0xfeff || (cp >= 0xfe00 && cp <= 0xfe0f)) return 0;
-  const wide =
-    (cp >= 0x1100 && cp <= 0x115f) ||
-    (cp >= 0x2e80 && cp <= 0xa4cf && cp !== 0x303f) ||
-    (cp >= 0xac00 && cp <= 0xd7a3) ||
-    (cp >= 0xf900 && cp <= 0xfaff) ||
-    (cp >= 0xfe30 && cp <= 0xfe4f) ||
-    (cp >= 0xff00 && cp <= 0xff60) ||
-    (cp >= 0xffe0 && cp <= 0xffe6) ||
-    (cp >= 0x1f300 && cp <= 0x1f64f) ||
-    (cp >= 0x1f900 && cp <= 0x1f9ff) ||
-    (cp >= 0x20000 && cp <= 0x3fffd);
-  return wide ? 2 : 1;
+  const shown = fitToWidth(text, limit);
+  return last ? shown : padEndTo(shown, width);
 }
 
 export function statusColour(chalk: Chalk, status: string): (s: string) => string {

@@ -3,6 +3,8 @@
 // the quota left and what came from the cache. On a terminal it is one line no wider than the terminal: the
 // least important facts are left out first. Pure: the snapshot and the width come in, text goes out.
 
+import { displayWidth, fitToWidth } from '../display-width.js';
+
 export interface ProgressFacts {
   /** Records read so far. */
   read: number;
@@ -105,7 +107,7 @@ const render = (shown: Piece[]) => shown.map((p) => p.text).join(' · ');
 export function progressLine(f: ProgressFacts, width: number): string {
   if (f.read === 0 && !f.readDone) return fit('Reading…', width);
   const shown = [LABEL, ...pieces(f, '')];
-  while (join(shown).length > width) {
+  while (displayWidth(join(shown)) > width) {
     const least = shown.reduce((a, b) => (b.rank < a.rank ? b : a));
     if (least.rank === Infinity) break;
     shown.splice(shown.indexOf(least), 1);
@@ -118,11 +120,8 @@ export function progressLog(f: ProgressFacts): string {
   return join(pieces(f, ' records'));
 }
 
-/** `text` cut to `width` columns with `…` (idv's texts here are one column a character). */
-export function fit(text: string, width: number): string {
-  if (text.length <= width) return text;
-  return width <= 0 ? '' : text.slice(0, width - 1) + '…';
-}
+/** `text` cut to `width` display columns with `…`. */
+export const fit = fitToWidth;
 
 /**
  * Records a second over the last `spanMs`: samples of the count, at least `stepMs` apart, the oldest one kept

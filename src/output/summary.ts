@@ -5,6 +5,7 @@ import { statusColour } from './format.js';
 import { KNOWN_STATUSES } from '../statuses.js';
 import { terminalSafe } from '../terminal-text.js';
 import { PERSON_WIDTH, wrap } from '../wrap.js';
+import { displayWidth, padEndTo } from '../display-width.js';
 
 export interface SummaryFacts {
   records: number;
@@ -40,7 +41,7 @@ export function formatSummary(f: SummaryFacts, chalk: Chalk | null): string {
   const width = f.width ?? PERSON_WIDTH;
   const order = [...KNOWN_STATUSES, ...[...f.counts.keys()].filter((s) => !KNOWN_STATUSES.includes(s)).sort()];
   const rows = order.filter((s) => (f.counts.get(s) ?? 0) > 0);
-  const nameWidth = Math.max(6, ...rows.map((s) => terminalSafe(s).length));
+  const nameWidth = Math.max(6, ...rows.map((s) => displayWidth(terminalSafe(s))));
   const countWidth = Math.max(1, ...rows.map((s) => (f.counts.get(s) ?? 0).toLocaleString('en-US').length));
   // A row is `  name  count  pct%`, and its bar after two spaces when the line has room for it.
   const bars = f.bars === true && f.records > 0 && 2 + nameWidth + 2 + countWidth + 2 + 6 + 2 + BAR_CELLS <= width;
@@ -48,7 +49,7 @@ export function formatSummary(f: SummaryFacts, chalk: Chalk | null): string {
   for (const s of rows) {
     const n = f.counts.get(s)!;
     const pct = f.records ? ((100 * n) / f.records).toFixed(1).padStart(5) + '%' : '';
-    const name = terminalSafe(s).padEnd(nameWidth);
+    const name = padEndTo(terminalSafe(s), nameWidth);
     const paint = chalk ? statusColour(chalk, s) : (t: string) => t;
     const shape = bars ? `  ${paint(bar(n, f.records))}` : '';
     lines.push(`  ${paint(name)}  ${n.toLocaleString('en-US').padStart(countWidth)}  ${pct}${shape}`);
@@ -68,7 +69,7 @@ export function joinFitting(parts: string[], sep: string, width: number): string
   const lines: string[] = [];
   for (const part of parts) {
     const last = lines.length - 1;
-    if (last >= 0 && lines[last]!.length + sep.length + part.length <= width) lines[last] += sep + part;
+    if (last >= 0 && displayWidth(lines[last]!) + sep.length + displayWidth(part) <= width) lines[last] += sep + part;
     else lines.push(...wrap(part, width).split('\n'));
   }
   return lines;

@@ -8,6 +8,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { writeFile } from 'node:fs/promises';
 import { IDV, makeHome, ROOT } from '../helpers.js';
+import { displayWidth } from '../../src/display-width.js';
 
 const SCRIPT = (process.env.PATH ?? '/usr/bin:/bin').split(delimiter).some((d) => d && existsSync(join(d, 'script')));
 if (!SCRIPT) console.warn('\n*** test/e2e/terminal-width.test.ts: SKIPPED — util-linux `script` is not on PATH, so widths on a terminal are NOT tested. ***\n');
@@ -31,7 +32,7 @@ async function onTerminal(args: string[], cols: number, files: Record<string, st
 
 const rendered = (name: string) => readFileSync(join(ROOT, 'dist', 'help', `${name}.txt`), 'utf8').replace('@DOCS@', join(ROOT, 'docs', 'cli.md'));
 /** Lines wider than the terminal, but for one that is a single word after its indent. */
-const tooWide = (text: string, width: number) => text.split('\n').filter((l) => [...l].length > width && !/^ *(\$ |# )?\S+( \\)?$/.test(l));
+const tooWide = (text: string, width: number) => text.split('\n').filter((l) => displayWidth(l) > width && !/^ *(\$ |# )?\S+( \\)?$/.test(l));
 
 describe.skipIf(!SCRIPT)('--help on a terminal', () => {
   it.each([

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { run } from '../fake-io.js';
 import { idv, makeHome, ROOT } from '../helpers.js';
+import { displayWidth } from '../../src/display-width.js';
 
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string; homepage: string };
 const HELP = join(ROOT, 'dist', 'help');
@@ -23,6 +24,11 @@ describe('--help', () => {
         .map((n) => `${n}.txt`)
         .sort(),
     );
+  });
+
+  it.each(rendered)('dist/help/%s: no line wider than 80 display columns (wide characters count two)', (file) => {
+    const lines = readFileSync(join(HELP, file), 'utf8').replace('@DOCS@', '/docs/cli.md').split('\n');
+    expect(lines.filter((l) => displayWidth(l) > 80)).toEqual([]);
   });
 
   it.each(rendered)('dist/help/%s, as the bin prints it, is what commander prints', async (_file, args) => {
