@@ -5,6 +5,7 @@
 import { EXIT, exitCodeFor, IdvError, stopSignal, usageError } from './errors.js';
 import { warn, withIo, type Io } from './io.js';
 import { buildProgram } from './program.js';
+import { usageLine } from './commands/usage.js';
 import { keyInConfig, MIN_KEY_LENGTH, readConfigFile } from './key.js';
 import { version } from './version.js';
 
@@ -20,21 +21,32 @@ export async function runCli(argv: string[], given: Io): Promise<number> {
   io.secrets.add(keyInConfig(configFile) ?? undefined, MIN_KEY_LENGTH);
   try {
     const program = await buildProgram({ version, io }, argv[0]);
+    // Until a command's action starts, an error is a refusal of the arguments (a flag's parser throws one too).
+    let acting = false;
+    program.hook('preAction', () => void (acting = true));
     try {
       await program.parseAsync(argv, { from: 'user' });
     } catch (err) {
-      const refused = err as { code?: string; exitCode?: number };
+      const refused = err as { code?: string; exitCode?: number; message: string };
       if (typeof refused.code === 'string' && refused.code.startsWith('commander.')) {
         if (refused.code === 'commander.helpDisplayed' || refused.code === 'commander.version' || refused.exitCode === 0) return EXIT.ok;
-        await reportRefused(argv, io, (err as Error).message.replace(/^error: /, ''));
-        return EXIT.usage;
+        if (refused.code === 'commander.help') return EXIT.usage; // no command given: the help, on stderr, said what there is
+        return await refuse(argv, io, usageLine({ code: refused.code, message: refused.message }, argv));
       }
+      if (!acting && err instanceof IdvError && err.kind === 'usage') return await refuse(argv, io, err.message);
       throw err;
     }
     return io.signal.aborted ? exitCodeFor('interrupted', stopSignal(io.signal.reason)) : EXIT.ok;
   } catch (err) {
     return fail(err, io);
   }
+}
+
+/** Arguments refused before the command ran: one line, its --report written (reason "usage"), exit 2. */
+async function refuse(argv: string[], io: Io, line: string): Promise<number> {
+  warn(io, `idv: ${line}`);
+  await reportRefused(argv, io, line);
+  return EXIT.usage;
 }
 
 /** A run whose flags commander refused still writes its --report (reason "usage"), if it asked for one. */

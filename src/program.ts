@@ -3,7 +3,7 @@
 // ends every run). No `process` here.
 import { Command } from 'commander';
 import { validateCommand } from './commands/validate/flags.js';
-import { forPerson, withIo, type Io } from './io.js';
+import { withIo, type Io } from './io.js';
 import { withDocs } from './shipped.cjs';
 import { displayWidth } from './display-width.js';
 import { DOCS, ENVIRONMENT, EXIT_CODES, FILES, helpAfter, helpWidth, narrowItem, type Block } from './commands/help-text.js';
@@ -38,7 +38,7 @@ function ioFor(io: Io, noColor: boolean): Io {
 }
 
 /** commander writes help to the run's stdout (the docs' location filled in, as cli.cts does for the help
- * pre-rendered at build time) and usage errors to its stderr, prefixed like idv's own. */
+ * pre-rendered at build time); its usage errors are thrown to main.ts, which says them in one line. */
 function output(io: Io) {
   return {
     writeOut: (str: string) => void io.stdout.write(withDocs(str)),
@@ -46,7 +46,8 @@ function output(io: Io) {
     // The terminal's width when narrower than the help rendered at build time (dist/help/), else that one's.
     getOutHelpWidth: () => helpWidth(io),
     getErrHelpWidth: () => helpWidth(io, true),
-    outputError: (str: string, write: (s: string) => void) => write(forPerson(io, `idv: ${str.replace(/^error: /, '')}`)),
+    // A refusal is said by main.ts, in one line (commands/usage.ts).
+    outputError: () => {},
   };
 }
 
@@ -54,7 +55,6 @@ function output(io: Io) {
 function inherit(command: Command, io: Io): void {
   command
     .exitOverride()
-    .showHelpAfterError('(run with --help for usage)')
     .configureOutput(output(io))
     .configureHelp({ formatItem: narrowItem, minWidthToWrap: 20, displayWidth });
   for (const sub of command.commands) inherit(sub, io);

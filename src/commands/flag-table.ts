@@ -3,6 +3,7 @@
 // type, commander's options (and so --help, the completion scripts and the man page, all read from the
 // commander tree) come from the same rows: a flag is written once.
 import { Option, type Command } from 'commander';
+import { oneOf } from './usage.js';
 
 /** One row: commander's option, and the field's value from what commander parsed (its attribute). */
 export interface Flag<T> {
@@ -35,7 +36,9 @@ export function onUnless(flags: `--no-${string}`, about: string): Flag<boolean> 
 interface ValueHow<T> {
   /** commander's argParser: the typed value, or an InvalidArgumentError (usage error, exit 2). */
   parse?: (text: string) => T;
+  /** The names it takes (matched whatever their case; a slip is refused with the closest), and what they are. */
   choices?: readonly string[];
+  what?: string;
 }
 
 /** A flag that takes a value; undefined when not given. */
@@ -50,8 +53,10 @@ export function valueOr<T>(flags: string, about: string, how: ValueHow<T> & { fa
 
 function declare<T>(flags: string, about: string, how: ValueHow<T>): Option {
   const option = new Option(flags, about);
-  if (how.parse) option.argParser(how.parse);
-  if (how.choices) option.choices(how.choices);
+  if (how.choices) {
+    option.argChoices = [...how.choices]; // for --help and the completion scripts
+    option.argParser(how.parse ?? (oneOf(option.long ?? flags, how.what ?? 'choice', how.choices) as (text: string) => T));
+  } else if (how.parse) option.argParser(how.parse);
   return option;
 }
 

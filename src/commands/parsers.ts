@@ -1,9 +1,11 @@
-// Flag value parsers, for commander's argParser: each returns the typed value, or throws the sentence
-// commander prints after "option '…' argument '…' is invalid.". Ranges are checked here, once.
+// Flag value parsers, for commander's argParser: each returns the typed value, or throws a usage error (exit
+// 2): a whole line naming the flag, or (InvalidArgumentError) the sentence after `--flag "value": `. Ranges
+// are checked here, once.
 import { InvalidArgumentError } from 'commander';
-import { parseDuration } from '../duration.js';
 import type { CacheTtl } from '../cache/ttl.js';
-import { KNOWN_STATUSES } from '../statuses.js';
+import { isPlainStatus, KNOWN_STATUSES } from '../statuses.js';
+import { parseCacheTtl } from '../cache/ttl.js';
+import { usageError } from '../errors.js';
 
 export const wholeNumber =
   (min: number, max = Number.MAX_SAFE_INTEGER) =>
@@ -17,52 +19,99 @@ export const wholeNumber =
   };
 /** The longest --timeout: a day (Node fires a timer set beyond 24.8 days at once, which would time every request out). */
 export const MAX_TIMEOUT_SECONDS = 86_400;
-export const positiveSeconds = (value: string) => {
-  const t = value.trim();
-  if (!/^\d{1,9}(\.\d{1,9})?$/.test(t) || !(Number(t) > 0) || Number(t) > MAX_TIMEOUT_SECONDS) {
-    throw new InvalidArgumentError(`Give a number of seconds above 0, at most ${MAX_TIMEOUT_SECONDS} (a day).`);
-  }
-  return Number(t);
-};
-export const duration = (flag: string) => (value: string) => parseDuration(value, flag);
 
-/** `ok, alias` → ['ok', 'alias']: names trimmed and lower-cased, empty ones dropped; a mistyped status refused. */
-export const statusList = (value: string) => {
+
+/**
+ * The mark of a status idv does not know yet but the service may add: `--only ok,new:verified`. Any other name
+ * that is no status is refused (exit 2, before anything is paid): a filter that matches nothing would write an
+ * empty "clean" list, or keep what it was meant to drop.
+ */
+export const NEW_STATUS = 'new:';
+
+/**
+ * Words people filter by, and the statuses that mean them: `--only valid` is answered with `--only ok,alias`,
+ * never with `invalid`, which is one letter-pair away and means the opposite.
+ */
+export const STATUS_WORDS: Readonly<Record<string, readonly string[]>> = words([
+  [['valid', 'good', 'deliverable', 'safe', 'clean', 'real', 'genuine', 'legit', 'accepted', 'keep', 'pass', 'passed', 'verified', 'usable'], ['ok', 'alias']],
+  [['bad', 'undeliverable', 'reject', 'rejected', 'remove', 'drop', 'junk', 'dirty', 'unsafe', 'unusable'], ['disposable', 'fake', 'invalid']],
+  [['risky', 'suspicious', 'suspect', 'spam', 'spammy', 'fraud', 'fraudulent'], ['disposable', 'fake']],
+  [['temporary', 'temp', 'throwaway', 'burner', 'trash', 'trashmail', 'tempmail', 'onetime', 'one-time'], ['disposable']],
+  [['nonexistent', 'non-existent', 'bogus', 'unreal', 'made-up', 'dummy'], ['fake']],
+  [['malformed', 'syntax', 'unsendable', 'broken', 'typo', 'typos', 'empty', 'blank'], ['invalid']],
+  [['plus', 'plus-alias', 'subaddress', 'tagged', 'aliased', 'forwarding'], ['alias']],
+  [['failed', 'failure', 'failures', 'errors', 'unknown', 'unverified', 'unchecked', 'pending', 'retry', 'undecided'], ['error', 'quota_exceeded']],
+  [['quota', 'over-quota', 'over_quota', 'exceeded', 'capped', 'limit', 'limited', 'unsent'], ['quota_exceeded']],
+]);
+
+function words(groups: Array<[string[], string[]]>): Record<string, readonly string[]> {
+  return Object.fromEntries(groups.flatMap(([names, statuses]) => names.map((name) => [name, statuses])));
+}
+
+/**
+ * `--only ok, Alias` → ['ok', 'alias']: names trimmed and lower-cased, empty ones dropped, `new:NAME` taken as
+ * NAME; any other name that is no status refused, with the statuses meant.
+ */
+export const statusList = (flag: string) => (value: string) => {
   const names = value
     .split(',')
     .map((s) => s.trim().toLowerCase())
     .filter(Boolean);
-  for (const name of names) refuseMistyped(name);
-  return names;
+  const refusal = names.map((name) => refusalOf(name, names, (fixed) => `${flag} ${fixed.join(',')}`)).find((r) => r !== null);
+  if (refusal) throw usageError(`${flag} ${refusal}`);
+  return names.map((name) => (name.startsWith(NEW_STATUS) ? name.slice(NEW_STATUS.length) : name));
 };
 
-/** --cache-ttl's status names, checked like --only's (the durations are parseCacheTtl's). */
-export function ttlNames(ttl: CacheTtl): CacheTtl {
-  for (const name of ttl.byStatus.keys()) refuseMistyped(name);
-  return ttl;
+/** --cache-ttl: its status names checked like --only's (`new:NAME=30d` too), its durations by parseCacheTtl. */
+export function cacheTtl(text: string): CacheTtl {
+  // A name that cannot be one (white space, a quote…) is parseCacheTtl's to refuse.
+  const names = text
+    .split(',')
+    .filter((p) => p.includes('='))
+    .map((p) => p.slice(0, p.indexOf('=')).trim().toLowerCase())
+    .filter((name) => isPlainStatus(name) || name.startsWith(NEW_STATUS));
+  const refusal = names.map((name) => refusalOf(name, [name], (fixed) => fixed.join(','))).find((r) => r !== null);
+  if (refusal) throw usageError(`--cache-ttl ${refusal}`);
+  return parseCacheTtl(text.replace(/(^|,)\s*new:/gi, '$1'));
 }
 
 /**
- * A name one or two edits from a known status, and not that status, is a slip that would cost money (a
- * "clean" file still holding the disposables): refused, with the status meant. Any other name passes (the
- * service may add statuses); the run warns about it.
+ * Why `name` (one of `names`) is refused, as the rest of a line after the flag, or null: a known status passes,
+ * and so does `new:NAME`; a word of STATUS_WORDS is answered with its statuses, a slip of a status with that
+ * status (`suggest` makes the whole flag as it should be written), anything else with how to mark a new status.
  */
-function refuseMistyped(name: string): void {
+function refusalOf(name: string, names: string[], suggest: (fixed: string[]) => string): string | null {
+  if (KNOWN_STATUSES.includes(name)) return null;
+  if (name.startsWith(NEW_STATUS)) {
+    const status = name.slice(NEW_STATUS.length);
+    return isPlainStatus(status) ? null : `"${name}": after ${NEW_STATUS} comes a status name (letters, digits, _ and -), like ${NEW_STATUS}verified`;
+  }
+  const meaning = Object.hasOwn(STATUS_WORDS, name) ? STATUS_WORDS[name]! : null;
+  const replace = (by: readonly string[]) => [...new Set(names.flatMap((n) => (n === name ? by : [n])))];
+  if (meaning) return `"${name}" is no status; the statuses that mean it: ${suggest(replace(meaning))}`;
   const meant = mistypedStatus(name);
-  if (meant !== null) throw new InvalidArgumentError(`"${name}" is no status: did you mean "${meant}"?`);
+  if (meant !== null) return `"${name}" is no status; did you mean ${suggest(replace([meant]))}?`;
+  return `"${name}" is no status idv knows (${KNOWN_STATUSES.join(', ')}); one the service may add is written ${NEW_STATUS}${name}`;
 }
 
-/** The known status `name` is a slip of (one or two edits, fewer than either's length), or null. */
+/** The known status `name` is a slip of (one or two edits, fewer than either's length, not its negation), or null. */
 export function mistypedStatus(name: string): string | null {
   if (KNOWN_STATUSES.includes(name)) return null;
   let best: string | null = null;
   let bestDistance = 3;
   for (const status of KNOWN_STATUSES) {
+    if (negates(name, status)) continue;
     const d = editDistance(name, status, bestDistance);
     // "no" is two edits from "ok", but shares nothing with it: no slip of it.
     if (d < bestDistance && d < Math.min(name.length, status.length)) [best, bestDistance] = [status, d];
   }
   return best;
+}
+
+/** Whether one word is the other with a negating prefix (valid and invalid, fake and nonfake): never a slip. */
+function negates(a: string, b: string): boolean {
+  const [short, long] = a.length <= b.length ? [a, b] : [b, a];
+  return /^(in|un|non|not|no)[-_]?$/.test(long.slice(0, long.length - short.length)) && long.endsWith(short);
 }
 
 /** Edits (insert, delete, change, swap two neighbours) from a to b; `limit` once it reaches it. */

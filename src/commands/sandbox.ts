@@ -3,6 +3,7 @@ import { Command } from 'commander';
 import { helpAfter } from './help-text.js';
 import { addFlags, readFlags, value, valueOr, type OptionsOf } from './flag-table.js';
 import { wholeNumber } from './parsers.js';
+import { durationFlag, formatDuration } from '../duration.js';
 import type { Io } from '../io.js';
 import { warn } from '../io.js';
 import { IdvError, usageError } from '../errors.js';
@@ -13,7 +14,11 @@ import { sampleList } from '../shipped.cjs';
 const SANDBOX_FLAGS = {
   port: valueOr('--port <n>', 'port to listen on (0: any free port)', { parse: wholeNumber(0, 65535), fallback: 0 }),
   quota: valueOr('--quota <n>', 'validations per window (0: unlimited)', { parse: wholeNumber(0), fallback: 1000 }),
-  window: valueOr('--window <seconds>', 'quota window length in seconds', { parse: wholeNumber(1), fallback: 3600 }),
+  window: valueOr('--window <duration>', 'the quota\'s window: 1h, 90m (a number alone is seconds)', {
+    parse: durationFlag('--window', { bareSeconds: true, min: 1, whole: true }),
+    fallback: 3600,
+    shown: '1h',
+  }),
   key: value('--key <key>', 'the API key it accepts (default: a random one, printed)'),
 };
 
@@ -26,7 +31,7 @@ export function sandboxCommand(io: Io): Command {
     {
       title: 'Examples:',
       examples: [
-        { command: 'idv sandbox --port 8080 --quota 50 --window 3600' },
+        { command: 'idv sandbox --port 8080 --quota 50 --window 1h' },
         { command: 'IDV_BASE_URL=http://127.0.0.1:8080 IDV_API_KEY=<printed key> idv emails list.csv' },
       ],
     },
@@ -75,7 +80,7 @@ export async function run(options: SandboxCommandOptions, io: Io): Promise<void>
 
   try {
     const quotaLine =
-      options.quota === 0 ? 'quota: unlimited' : `quota: ${options.quota} validations per ${options.window} s`;
+      options.quota === 0 ? 'quota: unlimited' : `quota: ${options.quota} validations per ${formatDuration(options.window)}`;
     io.stdout.write(
       [
         `idv sandbox listening on ${sandbox.url}`,

@@ -46,11 +46,16 @@ describe('--cache-ttl by status', () => {
     }
   });
 
-  it('a name that is no known status nor a slip of one draws a warning (the service may add it), and the run goes on', async () => {
-    const r = await run(['emails', '-', '--sandbox', '-q', '--cache-ttl', 'spamtrap=180d,7d'], { input: 'a@example.com\n' });
-    expect(r.exitCode).toBe(0);
-    expect(r.stderr).toContain('--cache-ttl names "spamtrap", not a status the cache keeps');
+  it('a name that is no known status is refused unless marked as one the service may add (new:NAME), which passes quietly', async () => {
+    const refused = await run(['emails', '-', '--sandbox', '-q', '--cache-ttl', 'spamtrap=180d,7d'], { input: 'a@example.com\n' });
+    expect(refused.stderr).toBe(
+      'idv: --cache-ttl "spamtrap" is no status idv knows (ok, alias, disposable, fake, quota_exceeded, invalid, error); one the service may add is written new:spamtrap\n',
+    );
+    expect(refused.exitCode).toBe(2);
+    const r = await run(['emails', '-', '--sandbox', '-q', '--cache-ttl', 'New:Spamtrap=180d,7d'], { input: 'a@example.com\n' });
+    expect(r.stderr).toBe('');
     expect(r.stdout).toBe('email,status\na@example.com,ok\n');
+    expect(r.exitCode).toBe(0);
   });
 });
 
@@ -127,11 +132,11 @@ describe('--cache-ttl by status: durations, compaction, what is refused', () => 
     }
   });
 
-  it('a name that is no status the cache keeps draws a warning (a typo must not pass silently)', async () => {
-    const r = await run(['emails', '--sandbox', '-q', '--cache-ttl', 'spamtrap=180d,error=1d,7d'], { input: 'a@example.com\n' });
+  it('a status of idv\'s own, which the cache never keeps, draws a warning (the duration would do nothing)', async () => {
+    const r = await run(['emails', '--sandbox', '-q', '--cache-ttl', 'new:spamtrap=180d,error=1d,7d'], { input: 'a@example.com\n' });
     expect(r.exitCode).toBe(0);
     expect(r.stderr).toBe(
-      'idv: warning: --cache-ttl names "spamtrap", "error", not a status the cache keeps (it keeps: ok, alias, disposable, fake, and any new status the service gives).\n',
+      'idv: warning: --cache-ttl names "error", not a status the cache keeps (it keeps: ok, alias, disposable, fake, and any new status the service gives).\n',
     );
   });
 });

@@ -1,8 +1,7 @@
 // Flag values: status names (a slip of a known status is refused with the status meant; another name
 // passes, for the service may add statuses) and the edit distance behind it.
 import { describe, expect, it } from 'vitest';
-import { InvalidArgumentError } from 'commander';
-import { editDistance, mistypedStatus, statusList, ttlNames } from '../../src/commands/parsers.js';
+import { cacheTtl, editDistance, mistypedStatus, statusList, STATUS_WORDS } from '../../src/commands/parsers.js';
 import { parseCacheTtl } from '../../src/cache/ttl.js';
 import { parseDuration } from '../../src/duration.js';
 import { KNOWN_STATUSES } from '../../src/statuses.js';
@@ -42,7 +41,7 @@ describe('mistypedStatus', () => {
     expect(mistypedStatus(name)).toBe(meant);
   });
 
-  it.each(['ok', 'disposable', 'quota_exceeded', 'spamtrap', 'catch_all', 'risky', 'no', 'x', 'unknown'])('%s is none', (name) => {
+  it.each(['ok', 'disposable', 'quota_exceeded', 'spamtrap', 'catch_all', 'risky', 'no', 'x', 'unknown', 'valid', 'nonfake', 'unalias', 'noerror'])('%s is none', (name) => {
     expect(mistypedStatus(name)).toBeNull();
   });
 
@@ -64,19 +63,38 @@ describe('mistypedStatus', () => {
 });
 
 describe('statusList (--only, --exclude)', () => {
-  it('trims, lower-cases and drops empty names', () => {
-    expect(statusList(' OK,, Alias ,spamtrap')).toEqual(['ok', 'alias', 'spamtrap']);
+  it('trims, lower-cases and drops empty names; new:NAME is NAME', () => {
+    expect(statusList('--only')(' OK,, Alias ,new:Spamtrap')).toEqual(['ok', 'alias', 'spamtrap']);
   });
 
-  it('refuses a slip of a known status, naming it', () => {
-    expect(() => statusList('ok,Disposible')).toThrow(new InvalidArgumentError('"disposible" is no status: did you mean "disposable"?'));
+  it('refuses a slip of a known status, with the whole flag as it should be', () => {
+    expect(() => statusList('--only')('ok,Disposible')).toThrow('--only "disposible" is no status; did you mean --only ok,disposable?');
+  });
+
+  it('answers a word people use with the statuses that mean it, never with one of the opposite meaning', () => {
+    expect(() => statusList('--only')('valid')).toThrow('--only "valid" is no status; the statuses that mean it: --only ok,alias');
+    expect(() => statusList('--exclude')('undeliverable')).toThrow('--exclude "undeliverable" is no status; the statuses that mean it: --exclude disposable,fake,invalid');
+  });
+
+  it('no word of the table is a status, and each is answered with known statuses only', () => {
+    for (const [word, statuses] of Object.entries(STATUS_WORDS)) {
+      expect(KNOWN_STATUSES, word).not.toContain(word);
+      for (const s of statuses) expect(KNOWN_STATUSES, word).toContain(s);
+    }
+  });
+
+  it('the words of keeping are never answered with a status of removing, nor the other way round', () => {
+    const keep = ['ok', 'alias'];
+    for (const word of ['valid', 'good', 'deliverable', 'safe', 'clean']) expect(STATUS_WORDS[word]!.every((s) => keep.includes(s)), word).toBe(true);
+    for (const word of ['bad', 'risky', 'undeliverable', 'temporary', 'junk']) expect(STATUS_WORDS[word]!.some((s) => keep.includes(s)), word).toBe(false);
   });
 });
 
 describe('--cache-ttl names and durations', () => {
-  it('refuses a slip of a known status', () => {
-    expect(() => ttlNames(parseCacheTtl('ok=90d,fak=1d,7d'))).toThrow(new InvalidArgumentError('"fak" is no status: did you mean "fake"?'));
-    expect(ttlNames(parseCacheTtl('risky=1d')).byStatus.get('risky')).toBe(86_400);
+  it('refuses a slip of a known status; a status marked new: passes', () => {
+    expect(() => cacheTtl('ok=90d,fak=1d,7d')).toThrow('--cache-ttl "fak" is no status; did you mean fake?');
+    expect(() => cacheTtl('risky=1d')).toThrow('--cache-ttl "risky" is no status; the statuses that mean it: disposable,fake');
+    expect(cacheTtl('new:risky=1d').byStatus.get('risky')).toBe(86_400);
   });
 
   it.each([
@@ -91,5 +109,37 @@ describe('--cache-ttl names and durations', () => {
     expect(parseDuration('0', '--cache-ttl')).toBe(0);
     expect(parseDuration('1h30m', '--max-wait')).toBe(5400);
     expect(parseDuration('45s', '--max-wait')).toBe(45);
+  });
+
+  it.each([
+    ['250ms', 0.25],
+    ['1.5h', 5400],
+    ['2 hours', 7200],
+    ['30 sec', 30],
+    ['1w', 604800],
+    ['1m 30s', 90],
+    ['7D', 7 * 86400],
+  ])('%s is %f seconds', (text, seconds) => {
+    expect(parseDuration(text, '--max-wait')).toBe(seconds);
+  });
+
+  it('a number alone is seconds only where it has always been (--timeout, sandbox --window)', () => {
+    expect(parseDuration('30', '--timeout', { bareSeconds: true })).toBe(30);
+    expect(parseDuration('30s', '--timeout', { bareSeconds: true })).toBe(30);
+    expect(() => parseDuration('30', '--max-wait')).toThrow('--max-wait "30" has no unit');
+  });
+
+  it.each([
+    ['5 months', '--max-wait takes a duration like 90s, 30m, 2h or 7d, not "5 months".'],
+    ['1h30', '--max-wait takes a duration like 90s, 30m, 2h or 7d, not "1h30".'],
+    ['h', '--max-wait takes a duration like 90s, 30m, 2h or 7d, not "h".'],
+  ])('%s is refused', (text, message) => {
+    expect(() => parseDuration(text, '--max-wait')).toThrow(message);
+  });
+
+  it('bounds are said with their unit', () => {
+    expect(() => parseDuration('0.5s', '--window', { min: 1 })).toThrow('--window "0.5s" is too short: give at least 1s.');
+    expect(() => parseDuration('2d', '--timeout', { max: 86400 })).toThrow('--timeout "2d" is too long: give at most 24h.');
+    expect(() => parseDuration('1500ms', '--window', { whole: true })).toThrow('--window "1500ms" is not a whole number of seconds.');
   });
 });

@@ -155,7 +155,7 @@ describe('--report of a run that stopped early still says what it read, sent and
   });
 });
 
-describe('--report also for a flag that commander refuses', () => {
+describe('--report also for a flag that is refused', () => {
   it('a bad --max-spend value: exit 2, one line, and a usage report replaces the last run\'s "done"', async () => {
     const report = join(home.dir, 'run.json');
     await writeFile(report, JSON.stringify({ reason: 'done', exitCode: 0 }));
@@ -164,10 +164,12 @@ describe('--report also for a flag that commander refuses', () => {
       ['emails', file, '--report', report, '--max-spend', '1k'],
       ['domains', `--report=${report}`, file, '--format', 'xml'],
       ['emails', file, '--report', report, '--no-such-flag'],
+      ['emails', file, '--report', report, '--only', 'valid'],
+      ['emails', file, '--report', report, '--max-wait', '90'],
     ]) {
       const r = await run(args, { env: home.env });
       expect(r.exitCode).toBe(2);
-      expect(r.stderr.split('\n')[0]).toMatch(/^idv: (option|unknown option)/);
+      expect(r.stderr).toMatch(/^idv: (--max-spend|--format|unknown option|--only|--max-wait) [^\n]*\n$/);
       const j = await readJson(report);
       expect(j).toMatchObject({ format: 1, command: args[0], exitCode: 2, reason: 'usage', inputs: [], records: 0, sent: 0 });
       expect(j.message).toBe(r.stderr.split('\n')[0]!.replace(/^idv: /, ''));

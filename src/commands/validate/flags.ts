@@ -4,7 +4,8 @@
 import { Command } from 'commander';
 import { DEFAULTS, type Kind } from '../../defaults.js';
 import { parseCacheTtl } from '../../cache/ttl.js';
-import { duration, positiveSeconds, statusList, ttlNames, wholeNumber } from '../parsers.js';
+import { cacheTtl, MAX_TIMEOUT_SECONDS, statusList, wholeNumber } from '../parsers.js';
+import { durationFlag } from '../../duration.js';
 import { FORMATS, type Format } from '../../output/format.js';
 import { ENVIRONMENT, EXIT_CODES, FILES, helpAfter, type Block } from '../help-text.js';
 import type { Io } from '../../io.js';
@@ -15,7 +16,7 @@ export const VALIDATE_FLAGS = {
   items: value<string[]>('-i, --item <item>', 'validate this address (a domain for idv domains) as given; repeat for more, beside or instead of FILEs', {
     parse: (text: string, previous?: string[]) => [...(previous ?? []), text],
   }),
-  format: value<Format>('-f, --format <format>', 'output format (default: table on a terminal, else csv; with -o, the extension)', { choices: FORMATS }),
+  format: value<Format>('-f, --format <format>', 'output format (default: table on a terminal, else csv; with -o, the extension)', { choices: FORMATS, what: 'format' }),
   output: value('-o, --output <file>', 'write results to this file (atomically) instead of standard output'),
   column: value('--column <name|N>', 'the item column, by header name or number (from 1)'),
   delimiter: value('--delimiter <char>', 'CSV delimiter: , ; | or tab (default: guessed)'),
@@ -26,8 +27,8 @@ export const VALIDATE_FLAGS = {
   keepColumns: given('--keep-columns', 'write every input column, plus status as the last one'),
   suggest: given('--suggest', 'add a "suggestion" field where the domain looks mistyped (jane@gmial.com → jane@gmail.com)'),
   safeCsv: given('--safe-csv', "prefix cells that start with = + - @ tab or CR with ' so spreadsheets do not run them as formulas"),
-  only: value('--only <statuses>', 'write only records with these statuses (comma-separated; a misspelt one is refused)', { parse: statusList }),
-  exclude: value('--exclude <statuses>', 'write no records with these statuses (comma-separated; a misspelt one is refused)', { parse: statusList }),
+  only: value('--only <statuses>', 'write only records with these statuses (comma-separated: ok,alias; new:NAME for a status the service may add)', { parse: statusList('--only') }),
+  exclude: value('--exclude <statuses>', 'write no records with these statuses (comma-separated: disposable,fake; new:NAME for one the service may add)', { parse: statusList('--exclude') }),
   dryRun: given('--dry-run', 'read and plan; print what the run would send and cost, send nothing'),
   quiet: given('-q, --quiet', 'no progress and no summary on standard error'),
   verbose: given('--verbose', 'log each request on standard error (key masked)'),
@@ -35,7 +36,11 @@ export const VALIDATE_FLAGS = {
   baseUrl: value('--base-url <url>', 'service address (default: $IDV_BASE_URL or https://api.valididentities.com)'),
   batchSize: valueOr('--batch-size <n>', 'items per request', { parse: wholeNumber(1), fallback: DEFAULTS.batchSize }),
   concurrency: valueOr('--concurrency <n>', 'requests in flight at once', { parse: wholeNumber(1), fallback: DEFAULTS.concurrency }),
-  timeoutSeconds: valueOr('--timeout <seconds>', 'time allowed per request', { parse: positiveSeconds, fallback: DEFAULTS.timeoutSeconds }),
+  timeoutSeconds: valueOr('--timeout <duration>', 'time allowed per request: 30s, 2m (a number alone is seconds)', {
+    parse: durationFlag('--timeout', { bareSeconds: true, above: 0, max: MAX_TIMEOUT_SECONDS }),
+    fallback: DEFAULTS.timeoutSeconds,
+    shown: `${DEFAULTS.timeoutSeconds}s`,
+  }),
   retries: valueOr('--retries <n>', 'retries after network errors, time-outs, 5xx', { parse: wholeNumber(0), fallback: DEFAULTS.retries }),
   maxSpend: value('--max-spend <n>', 'send at most this many items in this run (cache hits are free); the rest end quota_exceeded, exit 4', {
     parse: wholeNumber(0),
@@ -44,12 +49,12 @@ export const VALIDATE_FLAGS = {
   report: value('--report <file>', 'at the end of every run, write an account of it (JSON) to this file, atomically'),
   wait: given('--wait', 'when the quota is used up, wait for it to reset and go on'),
   maxWaitSeconds: value('--max-wait <duration>', 'with --wait, the longest total wait, with its unit: 90m, 2h; a reset further away stops the run, saying so', {
-    parse: duration('--max-wait'),
+    parse: durationFlag('--max-wait'),
   }),
   cache: onUnless('--no-cache', 'neither read nor write the local result cache'),
   /** --cache-ttl: how long a cached result counts, by status. */
   cacheTtl: valueOr('--cache-ttl <duration>', 'how long cached results count, with its unit (7d, 12h); per status too: ok=90d,disposable=180d,7d (the bare value for the rest)', {
-    parse: (text) => ttlNames(parseCacheTtl(text)),
+    parse: cacheTtl,
     fallback: parseCacheTtl(DEFAULTS.cacheTtl),
     shown: DEFAULTS.cacheTtl,
   }),

@@ -148,13 +148,9 @@ async function saveReport(path: string, io: Io, facts: RunFacts, failure: unknow
   }
 }
 
-/** A name in --only/--exclude that is no known status, or a --cache-ttl name no cached result can have: a typo must not pass silently. */
+/** A --cache-ttl name no cached result can have (idv's own statuses, never kept): the duration would do nothing. */
 function warnOddStatusNames(options: ValidateOptions, log: RunLog): void {
-  for (const [flag, names] of [['--only', options.only], ['--exclude', options.exclude]] as const) {
-    const unknown = (names ?? []).filter((name) => !KNOWN_STATUSES.includes(name));
-    if (unknown.length) log.warning(`${flag} names ${quoted(unknown)}, not a known status (known: ${KNOWN_STATUSES.join(', ')}).`);
-  }
-  const uncached = [...options.cacheTtl.byStatus.keys()].filter((s) => !KNOWN_STATUSES.includes(s) || !isCacheable(s));
+  const uncached = [...options.cacheTtl.byStatus.keys()].filter((s) => KNOWN_STATUSES.includes(s) && !isCacheable(s));
   if (uncached.length) {
     const kept = KNOWN_STATUSES.filter(isCacheable).join(', ');
     log.warning(`--cache-ttl names ${quoted(uncached)}, not a status the cache keeps (it keeps: ${kept}, and any new status the service gives).`);

@@ -7,7 +7,7 @@ import { parseCacheTtl } from '../../../src/cache/ttl.js';
 import type { Kind } from '../../../src/defaults.js';
 import { run } from '../../fake-io.js';
 import { sandbox, withHome } from '../../helpers.js';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 /** What `idv <kind> …argv` hands run(), or the usage error commander refused it with. */
@@ -81,6 +81,9 @@ describe('idv emails|domains: argv → options', () => {
     ['--no-color sets noColor', 'emails', ['--no-color'], { noColor: true }],
     ['--no-cache turns cache off', 'emails', ['--no-cache'], { cache: false }],
     ['status lists, trimmed and lower-cased', 'emails', ['--only', 'OK, alias', '--exclude', 'fake,,'], { only: ['ok', 'alias'], exclude: ['fake'] }],
+    ['formats whatever their case', 'emails', ['-f', 'JSON'], { format: 'json' }],
+    ['--timeout with its unit', 'emails', ['--timeout', '2m'], { timeoutSeconds: 120 }],
+    ['a status the service may add, marked', 'emails', ['--only', 'ok,New:Verified'], { only: ['ok', 'verified'] }],
     ['numbers', 'emails', ['--batch-size', '50', '--concurrency', '2', '--timeout', '2.5', '--retries', '0', '--max-spend', '1000'], {
       batchSize: 50, concurrency: 2, timeoutSeconds: 2.5, retries: 0, maxSpend: 1000,
     }],
@@ -94,12 +97,18 @@ describe('idv emails|domains: argv → options', () => {
   });
 
   it.each<[string, string[], string]>([
-    ['a format idv does not write', ['-f', 'xml'], `error: option '-f, --format <format>' argument 'xml' is invalid. Allowed choices are table, csv, json, ndjson, xlsx.`],
-    ['a batch of none', ['--batch-size', '0'], `error: option '--batch-size <n>' argument '0' is invalid. Give a whole number of at least 1.`],
-    ['a time-out of none', ['--timeout', '0'], `error: option '--timeout <seconds>' argument '0' is invalid. Give a number of seconds above 0, at most 86400 (a day).`],
-    ['an unknown flag', ['--quiett'], `error: unknown option '--quiett'\n(Did you mean --quiet?)`],
-  ])('refuses %s', async (_name, argv, message) => {
-    expect(await parse('emails', argv)).toBe(message);
+    ['a format idv does not write', ['-f', 'xml'], '--format "xml" is no format (table, csv, json, ndjson, xlsx)'],
+    ['a slip of a format, with the one meant', ['-f', 'jsn'], '--format "jsn" is no format; did you mean json? (table, csv, json, ndjson, xlsx)'],
+    ['a batch of none', ['--batch-size', '0'], '--batch-size "0": give a whole number of at least 1.'],
+    ['a time-out of none', ['--timeout', '0'], '--timeout "0" is too short: give more than 0s.'],
+    ['a time-out past a day', ['--timeout', '25h'], '--timeout "25h" is too long: give at most 24h.'],
+    ['an unknown flag', ['--quiett'], 'unknown option --quiett; did you mean --quiet?'],
+    ['an unknown flag with none near it', ['--bogus'], 'unknown option --bogus (idv emails --help lists them)'],
+    ['a flag without its value', ['--column'], '--column needs a value: <name|N>'],
+  ])('refuses %s, in one line', async (_name, argv, message) => {
+    const r = await run(['emails', '-', ...argv], { input: 'a@example.com\n', env: { IDV_API_KEY: 'sk_test_12345678', IDV_BASE_URL: 'http://127.0.0.1:9' } });
+    expect(r.stderr).toBe(`idv: ${message}\n`);
+    expect(r.exitCode).toBe(2);
   });
 
   it('every row of the table is a flag of both commands, and every flag a row', async () => {
@@ -113,9 +122,15 @@ describe('idv emails|domains: argv → options', () => {
 
 describe('a slip in a status name or a duration stops the run before anything is sent or written', () => {
   it.each<[string, string[], string]>([
-    ['--exclude disposible', ['--exclude', 'disposible'], `idv: option '--exclude <statuses>' argument 'disposible' is invalid. "disposible" is no status: did you mean "disposable"?\n(run with --help for usage)\n`],
-    ['--only okk', ['--only', 'okk'], `idv: option '--only <statuses>' argument 'okk' is invalid. "okk" is no status: did you mean "ok"?\n(run with --help for usage)\n`],
-    ['--cache-ttl fake=1d,disposible=9d', ['--cache-ttl', 'fake=1d,disposible=9d'], `idv: option '--cache-ttl <duration>' argument 'fake=1d,disposible=9d' is invalid. "disposible" is no status: did you mean "disposable"?\n(run with --help for usage)\n`],
+    ['--exclude disposible', ['--exclude', 'fake,disposible'], 'idv: --exclude "disposible" is no status; did you mean --exclude fake,disposable?\n'],
+    ['--only okk', ['--only', 'okk'], 'idv: --only "okk" is no status; did you mean --only ok?\n'],
+    ['--only valid (never answered with invalid, its opposite)', ['--only', 'valid'], 'idv: --only "valid" is no status; the statuses that mean it: --only ok,alias\n'],
+    ['--only good', ['--only', 'Good'], 'idv: --only "good" is no status; the statuses that mean it: --only ok,alias\n'],
+    ['--exclude bad,risky', ['--exclude', 'bad,risky'], 'idv: --exclude "bad" is no status; the statuses that mean it: --exclude disposable,fake,invalid,risky\n'],
+    ['--exclude temporary', ['--exclude', 'temporary'], 'idv: --exclude "temporary" is no status; the statuses that mean it: --exclude disposable\n'],
+    ['--only spamtrap', ['--only', 'spamtrap'], 'idv: --only "spamtrap" is no status idv knows (ok, alias, disposable, fake, quota_exceeded, invalid, error); one the service may add is written new:spamtrap\n'],
+    ['--only new:', ['--only', 'new:'], 'idv: --only "new:": after new: comes a status name (letters, digits, _ and -), like new:verified\n'],
+    ['--cache-ttl fake=1d,disposible=9d', ['--cache-ttl', 'fake=1d,disposible=9d'], 'idv: --cache-ttl "disposible" is no status; did you mean disposable?\n'],
     ['--cache-ttl 7', ['--cache-ttl', '7'], 'idv: --cache-ttl "7" has no unit: write 7s, 7m, 7h or 7d (seconds, minutes, hours or days).\n'],
     ['--max-wait 90', ['--wait', '--max-wait', '90'], 'idv: --max-wait "90" has no unit: write 90s, 90m, 90h or 90d (seconds, minutes, hours or days).\n'],
   ])('%s: exit 2, no -o file, no request', async (_name, flags, stderr) => {
@@ -134,10 +149,28 @@ describe('a slip in a status name or a duration stops the run before anything is
     });
   });
 
-  it('a name that is no slip of a known status is kept, with a warning (the service may add it)', async () => {
-    const r = await run(['emails', '-', '--sandbox', '-q', '--exclude', 'spamtrap,disposable'], { input: 'a@mailinator.com\nb@example.com\n' });
-    expect(r.stderr).toBe('idv: warning: --exclude names "spamtrap", not a known status (known: ok, alias, disposable, fake, quota_exceeded, invalid, error).\n');
+  it('a status marked as one the service may add (new:NAME) is kept as NAME, without a word', async () => {
+    const r = await run(['emails', '-', '--sandbox', '-q', '--exclude', 'new:spamtrap,Disposable'], { input: 'a@mailinator.com\nb@example.com\n' });
+    expect(r.stderr).toBe('');
     expect(r.stdout).toBe('email,status\nb@example.com,ok\n');
     expect(r.exitCode).toBe(0);
+  });
+
+  it('--only good -o clean.csv: exit 2 before anything is paid, not a clean list holding only its header', async () => {
+    await withHome(async (home) => {
+      const { sb, env } = await sandbox({}, home);
+      try {
+        const out = join(home.dir, 'clean.csv');
+        const r = await run(['emails', '-', '--only', 'good', '-o', out], { env, input: 'a@example.com\n' });
+        expect(r.exitCode).toBe(2);
+        expect(existsSync(out)).toBe(false);
+        expect(sb.requests).toEqual([]);
+        const right = await run(['emails', '-', '--only', 'ok,alias', '-o', out, '-q'], { env, input: 'a@example.com\nb+x@example.com\nc@mailinator.com\n' });
+        expect(right.exitCode).toBe(0);
+        expect(readFileSync(out, 'utf8')).toBe('email,status\na@example.com,ok\nb+x@example.com,alias\n');
+      } finally {
+        await sb.close();
+      }
+    });
   });
 });
