@@ -128,15 +128,17 @@ for (const fx of FIXTURES) {
       );
     });
 
-    it('a status name no slip of a known one (--exclude spamtrap: the service may add it) warns on one stderr line listing the known statuses, and still runs', async () => {
+    it('a status name idv does not know (--exclude spamtrap) is refused in one line listing the known statuses; marked new:spamtrap it runs', async () => {
       const r = await run(['emails', file, '--sandbox', '--keep-columns', '--exclude', 'spamtrap'], { env: home.env });
-      expect(r.exitCode).toBe(0);
-      const warnings = String(r.stderr).split('\n').filter((l) => l.includes('spamtrap'));
-      expect(warnings.length).toBe(1);
-      for (const s of KNOWN) expect(warnings[0]).toContain(s);
-      expect(r.stdout).not.toContain('spamtrap');
-      expect(r.stdout).toBe(expectedCsv(fx)); // nothing excluded
-      expectSummary(String(r.stderr), fx.counts, fx.records);
+      expect(r.exitCode).toBe(2);
+      expect(r.stdout).toBe('');
+      expect(r.stderr.split('\n')).toHaveLength(2);
+      for (const s of KNOWN) expect(r.stderr).toContain(s);
+      expect(r.stderr).toContain('new:spamtrap');
+      const marked = await run(['emails', file, '--sandbox', '--keep-columns', '--exclude', 'new:spamtrap'], { env: home.env });
+      expect(marked.exitCode).toBe(0);
+      expect(marked.stdout).toBe(expectedCsv(fx)); // nothing excluded
+      expectSummary(String(marked.stderr), fx.counts, fx.records);
     });
 
     it('--dry-run: records/unique/invalid/cached/quota on stdout, zero requests, exit 0, with and without a key', async () => {
