@@ -10,6 +10,7 @@ import { tempFileGone, tempFileOpened } from '../temp-files.js';
 import { tableLayout, type Layout, type LayoutOverrides } from './detect.js';
 import type { RowBatch } from './csv-rows.js';
 import { withCells } from './typed-row.js';
+import { LineRuns, num } from './notes.js';
 import type { Row, SheetInfo, Workbook } from './xlsx.js';
 
 /** Rows the layout is guessed from (as CSV's sample, more than enough for a header and a column choice)... */
@@ -66,20 +67,36 @@ async function readSheet(wb: Workbook, options: SheetOptions): Promise<SheetRead
   if (others.length > 0) {
     options.note(`${options.name}: read sheet "${sheet.name}" (the first); ${listOf(others)} ${holds} data too: give --sheet NAME or --sheet N to read another.`);
   }
+  let layout: Layout;
+  try {
+    layout = tableLayout(options.kind, sample, ',', options.overrides, options.name);
+  } catch (err) {
+    // No column of items, perhaps because the items are formulas without values: those are said instead.
+    if (rows.formulas.count > 0) throw await rows.formulasError(null, options, sheet.name);
+    throw err;
+  }
+  if (rows.formulasIn(layout.column)) throw await rows.formulasError(layout, options, sheet.name);
   let closed: Promise<void> | null = null;
   return {
-    layout: tableLayout(options.kind, sample, ',', options.overrides, options.name),
+    layout,
     sheet: { name: sheet.name, number: sheet.number, of: wb.sheets.length },
-    rows: rows.all(sample),
+    rows: rows.all(sample, layout, options, sheet.name),
     close: () => (closed ??= wb.close()),
   };
 }
 
-/** A sheet's rows as texts, each with its row number as its line: the sample the layout is guessed from, then all. */
+/**
+ * A sheet's rows as texts, each with its row number as its line: the sample the layout is guessed from, then all.
+ * Formulas stored without a value (xlsx.ts UNCOMPUTED) are looked for in the sample's cells and, after it, in the
+ * item column: an address behind one is an address idv cannot read, so the workbook is refused, naming them all.
+ */
 class SheetRows {
   private readonly blocks: AsyncIterator<Row[]>;
   private line = 0;
   private done = false;
+  /** The sample's cells that are formulas without a value: their rows, and the columns they are in. */
+  readonly formulas = new LineRuns();
+  private readonly formulaColumns = new Map<number, LineRuns>();
 
   constructor(
     rows: AsyncIterable<Row[]>,
@@ -101,26 +118,73 @@ class SheetRows {
         sample.rows.push(texts(row, this.typed));
         sample.lines.push(++this.line);
         cells += row.length;
+        for (let c = 0; c < row.length; c++) if (row[c]!.uncomputed) this.formulaAt(this.line, c);
       }
     }
     return sample;
   }
 
-  /** The sample, then the rows after it. */
-  async *all(sample: RowBatch): AsyncGenerator<RowBatch> {
+  private formulaAt(line: number, column: number): void {
+    this.formulas.add(line);
+    let runs = this.formulaColumns.get(column);
+    if (!runs) this.formulaColumns.set(column, (runs = new LineRuns()));
+    runs.add(line);
+  }
+
+  /** Whether the sample has a formula without a value in `column`. */
+  formulasIn(column: number): boolean {
+    return this.formulaColumns.has(column);
+  }
+
+  /** The sample, then the rows after it (refused at an item cell that is a formula without a value). */
+  async *all(sample: RowBatch, layout: Layout, options: SheetOptions, sheet: string): AsyncGenerator<RowBatch> {
     if (sample.rows.length) yield sample;
     if (this.done) return;
+    const col = layout.column;
     for (let next = await this.blocks.next(); !next.done; next = await this.blocks.next()) {
       const block = next.value;
       const batch: RowBatch = { rows: new Array(block.length), lines: new Array(block.length) };
       for (let i = 0; i < block.length; i++) {
-        batch.rows[i] = texts(block[i]!, this.typed);
+        const row = block[i]!;
+        batch.rows[i] = texts(row, this.typed);
         batch.lines[i] = ++this.line;
+        if (row[col]?.uncomputed) {
+          this.formulaAt(this.line, col);
+          throw await this.formulasError(layout, options, sheet);
+        }
       }
       if (batch.rows.length) yield batch;
     }
   }
+
+  /**
+   * The refusal of formulas without values: in the item column (or, with no column of items found, in any), every
+   * one of the sheet counted (the rest of the sheet is read for them), with how to store their values.
+   */
+  async formulasError(layout: Layout | null, options: SheetOptions, sheet: string): Promise<IdvError> {
+    const col = layout?.column;
+    const runs = col === undefined ? this.formulas : this.formulaColumns.get(col)!;
+    if (!this.done) {
+      for (let next = await this.blocks.next(); !next.done; next = await this.blocks.next()) {
+        for (const row of next.value) {
+          this.line++;
+          if (col === undefined ? row.some((c) => c.uncomputed) : row[col]?.uncomputed) runs.add(this.line);
+        }
+      }
+      this.done = true;
+    }
+    const where = col === undefined ? '' : `column ${col + 1}${layout?.header?.[col] ? ` ("${layout.header[col]}")` : ''} of `;
+    const cells = runs.count === 1 ? 'cell' : 'cells';
+    const are = runs.count === 1 ? 'is a formula' : 'are formulas';
+    return inputError(
+      `${options.name}: ${num(runs.count)} ${cells} of ${where}sheet "${sheet}" ${are} without a computed value (${rowList(runs)}): the program that wrote the workbook left ` +
+        `their values out, and idv reads values, not formulas; open the workbook in Excel or LibreOffice and save it, which stores the values, then run idv again.`,
+    );
+  }
 }
+
+/** `row 3`, `rows 2–7`: a workbook's lines are its rows. */
+const rowList = (runs: LineRuns) => String(runs).replace(/^line(s?)/, 'row$1');
 
 /** A row's texts as Excel shows them; with `typed`, its cells ride along (typed-row.ts). */
 function texts(row: Row, typed: boolean): string[] {

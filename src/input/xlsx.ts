@@ -26,6 +26,8 @@ export interface Cell {
   readonly value?: number;
   /** The number format the text was shown in, when not General. */
   readonly format?: string;
+  /** A formula whose value the workbook does not hold (its writer did not compute it): shown empty (UNCOMPUTED). */
+  readonly uncomputed?: true;
 }
 
 export interface SheetInfo {
@@ -63,6 +65,12 @@ export interface OpenOptions {
 export type Row = readonly Cell[];
 
 export const EMPTY: Cell = Object.freeze({ type: 'empty', text: '' });
+/**
+ * A formula stored without its value (`<c><f>…</f></c>`, or an empty `<v/>`, as openpyxl and other generators
+ * write them: only a spreadsheet program computes it). Empty, yet a cell with something in it: its row is no
+ * blank row, and a reader can tell it from a cell left empty.
+ */
+export const UNCOMPUTED: Cell = Object.freeze({ type: 'empty', text: '', uncomputed: true });
 /** Every blank row is this one (a million blank rows cost nothing). */
 export const BLANK: Row = Object.freeze([]);
 /** Excel's widest sheet: XFD. */
@@ -237,6 +245,7 @@ class SheetReader {
   private capture: 'v' | 'is' | null = null;
   private phonetic = 0;
   private inCell = false;
+  private formula = false;
   private values = 0; // cells with a value so far
   private gaps = 0; // empty cells filled in so far
 
@@ -261,7 +270,9 @@ class SheetReader {
       this.style = a.s === undefined ? 0 : Number(a.s);
       this.value = '';
       this.inline = '';
+      this.formula = false;
     } else if (name === 'v' && this.inCell) this.capture = 'v';
+    else if (name === 'f' && this.inCell) this.formula = true;
     else if (name === 't' && this.inCell && this.phonetic === 0) this.capture = 'is';
     else if (name === 'rPh') this.phonetic++;
     else if (name === 'row') {
@@ -320,6 +331,8 @@ class SheetReader {
 
   private cell(): Cell {
     const v = this.value;
+    // A computed empty text is t="str" with an empty value; any other formula without one was never computed.
+    if (this.formula && v === '' && this.inline === '' && this.type !== 'str' && this.type !== 'inlineStr') return UNCOMPUTED;
     switch (this.type) {
       case 's': {
         if (v === '') return EMPTY;

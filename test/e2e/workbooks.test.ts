@@ -18,6 +18,7 @@ import { createZip } from '../../src/output/zip-writer.js';
 import { run } from '../fake-io.js';
 import { execa } from 'execa';
 import { fixture, IDV, makeHome, sandbox, sentItems, type Home } from '../helpers.js';
+import { sheetXml as packedSheet, workbookOf } from '../input/packed.js';
 import type { Sandbox } from '../../src/sandbox/server.js';
 
 const book = (name: string) => fixture(join('workbooks', name));
@@ -327,5 +328,55 @@ describe('a workbook reads as its CSV would', () => {
       }),
       { seed: 27, numRuns: 60 },
     );
+  });
+});
+
+describe('formulas', () => {
+  /** A one-sheet workbook of these rows (inline text and formulas, as a generator writes them) in the home. */
+  async function formulaBook(rows: string[]): Promise<string> {
+    const path = join(home.dir, 'formulas.xlsx');
+    await writeFile(path, workbookOf(packedSheet(rows.map((cells, i) => `<row r="${i + 1}">${cells}</row>`).join(''))));
+    return path;
+  }
+  const text = (ref: string, t: string) => `<c r="${ref}" t="inlineStr"><is><t>${t}</t></is></c>`;
+
+  it('an item column of formulas without computed values (as openpyxl writes them): exit 2 naming how many and how to store their values, nothing sent', async () => {
+    const rows = [text('A1', 'Email') + text('B1', 'User')];
+    for (let r = 2; r <= 7; r++) rows.push(`<c r="A${r}"><f>B${r}&amp;"@example.com"</f>${r % 2 ? '<v></v>' : ''}</c>` + text(`B${r}`, `user${r}`));
+    const path = await formulaBook(rows);
+    const r = await validate([path]);
+    expect([r.exitCode, r.stdout, r.sent]).toEqual([2, '', []]);
+    expect(r.stderr).toBe(
+      `idv: ${path}: 6 cells of column 1 ("Email") of sheet "Sheet1" are formulas without a computed value (rows 2–7): the program that wrote the workbook left their values out, and idv reads values, not formulas; open the workbook in Excel or LibreOffice and save it, which stores the values, then run idv again.\n`,
+    );
+  });
+
+  it('a few such cells among values, some past the first thousand rows: every one counted, nothing sent', async () => {
+    const rows = [text('A1', 'Email')];
+    for (let r = 2; r <= 1500; r++) rows.push(r === 3 || r === 1400 || r === 1401 ? `<c r="A${r}"><f>"x"&amp;"@example.com"</f></c>` : text(`A${r}`, `u${r}@example.com`));
+    const path = await formulaBook(rows);
+    const r = await validate([path]);
+    expect([r.exitCode, r.stdout, r.sent]).toEqual([2, '', []]);
+    expect(r.stderr).toMatch(/: 3 cells of column 1 \("Email"\) of sheet "Sheet1" are formulas without a computed value \(rows 3, 1,400–1,401\): /);
+  });
+
+  it('without a header to name the column, the formulas are still named, never "no records"', async () => {
+    const path = await formulaBook([1, 2].map((r) => `<c r="A${r}"><f>"a${r}@example.com"</f></c>`));
+    const r = await validate([path]);
+    expect([r.exitCode, r.sent]).toEqual([2, []]);
+    expect(r.stderr).toMatch(/: 2 cells of column 1 of sheet "Sheet1" are formulas without a computed value \(rows 1–2\): /);
+    // Beside a column of names, no column looks like addresses: the formulas are what the sheet holds.
+    const named = await formulaBook([1, 2].map((r) => text(`A${r}`, `Ann ${r}`) + `<c r="B${r}"><f>"a${r}@example.com"</f></c>`));
+    const beside = await validate([named]);
+    expect([beside.exitCode, beside.sent]).toEqual([2, []]);
+    expect(beside.stderr).toMatch(/: 2 cells of sheet "Sheet1" are formulas without a computed value \(rows 1–2\): /);
+  });
+
+  it('formulas whose values are cached (text, as t="str", and numbers) are read as their values; one without a value in another column is let be', async () => {
+    const rows = [text('A1', 'Email') + text('B1', 'Score') + text('C1', 'Later')];
+    rows.push(`<c r="A2" t="str"><f>LOWER("ANN@EXAMPLE.COM")</f><v>ann@example.com</v></c><c r="B2"><f>1+1</f><v>2</v></c><c r="C2"><f>NOW()</f></c>`);
+    const path = await formulaBook(rows);
+    const r = await validate([path, '--keep-columns']);
+    expect([r.exitCode, r.stdout, r.stderr, r.sent]).toEqual([0, 'Email,Score,Later,status\nann@example.com,2,,ok\n', '', ['ann@example.com']]);
   });
 });

@@ -8,7 +8,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { columnOf, openWorkbook, WorkbookError, type Row, type Workbook } from '../../src/input/xlsx.js';
+import { columnOf, openWorkbook, UNCOMPUTED, WorkbookError, type Row, type Workbook } from '../../src/input/xlsx.js';
 import { createZip } from '../../src/output/zip-writer.js';
 import { fixture, ROOT } from '../helpers.js';
 
@@ -267,6 +267,19 @@ describe('cells and rows', () => {
     } finally {
       await wb.close();
     }
+  });
+
+  it("reads a formula's cached value as its text; one stored without a value (no <v>, or an empty one) is UNCOMPUTED, and its row no blank row", async () => {
+    const path = await workbookWith('formulas.xlsx', {
+      'xl/worksheets/sheet1.xml': sheetXml(
+        '<row r="1"><c r="A1" t="str"><f>LOWER("A@X.COM")</f><v>a@x.com</v></c><c r="B1"><f>1+1</f><v>2</v></c><c r="C1" t="str"><f>""</f><v></v></c></row>' +
+          '<row r="2"><c r="A2"><f>"b@x.com"</f></c></row><row r="3"><c r="A3"><f t="shared" si="0"/><v/></c></row>',
+      ),
+    });
+    const rows = await cells(path);
+    expect(rows.map((r) => r.map((c) => c.text))).toEqual([['a@x.com', '2'], [''], ['']]);
+    expect([rows[1]![0], rows[2]![0]]).toEqual([UNCOMPUTED, UNCOMPUTED]);
+    expect(rows[0]!.some((c) => c.uncomputed)).toBe(false);
   });
 
   it('knows column letters up to XFD', () => {
