@@ -20,13 +20,13 @@ async function stopped(args: string[]) {
   await mkdir(tmp);
   const env = { ...home.env, TMPDIR: tmp };
   const child = execa('node', [IDV, 'emails', '--sandbox', ...args], { env, extendEnv: false, reject: false, cwd: home.dir, stdin: 'ignore', forceKillAfterDelay: 20_000, stripFinalNewline: false });
-  await untilBusy(child.pid!, 700, 2000);
+  await untilBusy(child.pid!, 400, 2000, { timeoutMs: 30_000 });
   child.kill('SIGTERM'); // and SIGKILL 20 s later if it is still running: only a run that does not hear it takes that long
   const r = await child;
   return { exitCode: r.exitCode, stdout: String(r.stdout), stderr: String(r.stderr), tmp: await readdir(tmp) };
 }
 
-describe('every phase of reading hears a signal', () => {
+describe('every phase of reading hears a signal', { timeout: 60_000 }, () => {
   it('skipping the blank lines at the start of a compressed list (gigabytes of newlines from kilobytes)', async () => {
     await writeFile(join(home.dir, 'list.gz'), nestedGzip(Buffer.alloc(1 << 20, '\n'), 40_000));
     const r = await stopped(['list.gz']);
