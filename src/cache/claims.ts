@@ -1,7 +1,7 @@
 // Claims: which idv run on this machine is validating which item of a cache scope, so that two runs at once
 // pay for an item once.
 //
-// The rule. Beside each scope's log, `<scope>.claims` is append-only. A run appends `<run id>\t<key hash>\n`
+// The rule. Beside each scope's log, the claims file is append-only. A run appends `<run id>\t<key hash>\n`
 // for each item it is about to send (one O_APPEND write for a group), then reads the file back: the FIRST
 // claim of a key in file order, by a run still alive, wins; a later claimant waits for the winner's answer.
 // A run releases a key (`<run id>\t-<key hash>\n`) once its answer is settled, cached or not; a run that ends
@@ -9,13 +9,19 @@
 // Liveness: every run touches its heartbeat, `<scope>.<run id>.run`, every BEAT_MS, and writes its process's
 // mark in it (process-mark.ts). A run whose process is gone is dead at once; one whose process runs is alive
 // until its heartbeat is HUNG_MS old (stopped, as by Ctrl-Z); where the process cannot be seen (another pid
-// namespace), one not touched for STALE_MS is dead. A dead run's claims no longer count.
-// The claims file is emptied only by a run that joins while no other run is alive and the file is larger than
-// EMPTY_AT, under a lock. A joining run makes its heartbeat, then looks at the file's size: above EMPTY_AT, it
-// waits for the lock; at or below, no emptying can be under way (one needs the size above EMPTY_AT from its
-// look to its end, and only grows it), and any emptying after that look sees this run's heartbeat. So a live
-// run's claims are never lost. A run that finds no other run alive skips the claims written before it.
-import { closeSync, constants, fstatSync, ftruncateSync, futimesSync, lstatSync, openSync, readdirSync, readSync, unlinkSync } from 'node:fs';
+// namespace, another host), one not touched for STALE_MS is dead. A dead run's claims no longer count.
+// Bounded, on every system. The file is never truncated nor renamed over: Windows refuses both while another
+// run holds it open (SetEndOfFile through a descriptor opened for appending only; MoveFileEx onto a file with
+// open handles). It is followed by a next generation instead (`<scope>.claims`, `<scope>.claims.1`, …): a run
+// that finds the file past its limit (GROWTH bytes beyond what the generation started with), or that joins
+// alone, seals it with a `#seal` line — what is appended after the seal counts for nothing — then copies the
+// claims live runs still hold before the seal, in file order, into the next generation, published with link()
+// (which never replaces: of two runs at it, one wins). A run that reads the seal moves to the next generation:
+// it reads it from its start, claims there again what it had claimed after the seal, and releases again what
+// it released after it. The sealed file is then removed (a file Node opened, with FILE_SHARE_DELETE, can be
+// removed on Windows too; docs/choices.md). A live run's claims are never lost: it made its heartbeat before
+// it appended, and the sealing run judges who is alive after its seal.
+import { closeSync, constants, existsSync, fstatSync, futimesSync, linkSync, lstatSync, openSync, readdirSync, readSync, renameSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { KeyHash } from '../key-hash.js';
@@ -28,13 +34,16 @@ import { markAlive, markText, parseMark, selfMark, type ProcessMark } from '../p
 const BEAT_MS = 1_000;
 const STALE_MS = 10_000;
 const HUNG_MS = 60_000;
-/** The claims file is emptied once it is larger than this, by a run that finds no other run alive. */
-const EMPTY_AT = 256 * 1024;
-/** The emptying lock is held for a moment; one older than this was left by a run that died holding it. */
+/** A generation grows this many bytes beyond the claims it started with before the next one is made. */
+const GROWTH = 256 * 1024;
+/** The next generation is made under a lock held for a moment; one older than this was left by a run that died holding it. */
 const LOCK_STALE_MS = 3_000;
-const LOCK_WAIT_MS = 5_000;
 /** Claims are read back in pieces of at most this many bytes. */
 const READ_BYTES = 1 << 20;
+/** The line that seals a generation, written on a line of its own even after a torn one. */
+const SEAL = '#seal';
+/** A generation's first line: `#idv-claims <bytes of claims copied into it>`. */
+const HEADER = '#idv-claims ';
 
 const RUN_CHARS = 12;
 const HASH_CHARS = 24;
@@ -42,6 +51,8 @@ const HASH_CHARS = 24;
 const OVERFLOW = 28;
 const RUN_BITS = (1 << (OVERFLOW + 1)) - 1;
 const BEFORE = 1 << 29;
+/** The run of no process: its claim and release of a key in a new generation stand for claims gone (heldBefore). */
+const NO_RUN = '0'.repeat(RUN_CHARS);
 /** A key of this run whose claim line has not been read back yet. */
 const UNREAD = -1;
 
@@ -50,6 +61,8 @@ export type Verdict = 'send' | 'wait' | 'look';
 
 export interface ClaimsOptions {
   now?: () => number;
+  /** GROWTH (tests make it small). */
+  growth?: number;
 }
 
 interface OtherRun {
@@ -67,19 +80,17 @@ const keyHasher = new KeyHash();
 export class Claims {
   /** Join the claims of a scope; null when this folder cannot hold them (the run then sends as if alone). */
   static async join(dir: string, scope: string, o: ClaimsOptions = {}): Promise<Claims | null> {
-    const now = o.now ?? Date.now;
     const run = randomBytes(RUN_CHARS / 2).toString('hex');
     const self = selfMark();
     let fd: number | null = null;
     let claims: Claims | null = null;
     try {
-      fd = openAppendable(join(dir, `${scope}.claims`));
+      const { fd: file, gen } = openNewest(dir, scope);
+      fd = file;
       const beat = openSync(heartbeatPath(dir, scope, run), constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | NOFOLLOW, 0o600);
       if (self) writeWhole(beat, Buffer.from(markText(self), 'latin1'));
-      claims = new Claims(dir, scope, run, fd, beat, now, self);
-      const size = fstatSync(fd).size; // after the heartbeat: see the rule above
-      if (!otherRunsAlive(dir, scope, run, now(), false, self)) claims.readOffset = size; // the claims before are of runs gone
-      if (size > EMPTY_AT) await claims.emptyIfAlone();
+      claims = new Claims(dir, scope, run, file, gen, beat, o.now ?? Date.now, self, o.growth ?? GROWTH);
+      claims.start();
       return claims;
     } catch {
       if (claims) claims.close();
@@ -90,18 +101,30 @@ export class Claims {
 
   private readOffset = 0;
   /** Keys other runs claimed: the runs holding each (mask bits), and BEFORE once any did. */
-  private readonly others = new KeyTable();
+  private others = new KeyTable();
   /** Some other run's claim was read: until then no key can have been claimed before this run's claim. */
   private othersClaimed = false;
   /** This run's keys not yet released: the mask of the runs that claimed each before this run did. */
   private readonly mine = new Map<string, number>();
   /** This run's keys that another run claimed after it, and so waits for. */
   private readonly awaited = new Set<string>();
-  private readonly runs: OtherRun[] = [];
-  private readonly bitOfRun = new Map<string, number>();
+  private runs: OtherRun[] = [];
+  private bitOfRun = new Map<string, number>();
   private readonly hash = new KeyHash();
   private readonly timer: NodeJS.Timeout;
   private lastBeat: number;
+  /** The generation's size past which the next one is made: GROWTH beyond the claims copied into it. */
+  private limit: number;
+  /** Whether this generation's seal was read (it takes no more claims). */
+  private sealed = false;
+  /** Reading a generation from its start after a move: this run's claims met there that it has released since are released again. */
+  private rereading = false;
+  /** When this run first found the next generation missing after a seal (made by another run at that moment, or by none). */
+  private missingSince: number | null = null;
+  /** Keys this run released after a seal, met again as its claims in the next generation: released there again. */
+  private releaseAgain: string[] = [];
+  /** Bytes of claims read so far (what joining costs: tests hold it bounded). */
+  bytesRead = 0;
   /** This run no longer coordinates (another run took it for dead and removed its heartbeat, or the claims file failed): it sends what it has. */
   lost = false;
 
@@ -109,14 +132,31 @@ export class Claims {
     private readonly dir: string,
     private readonly scope: string,
     readonly run: string,
-    private readonly fd: number,
+    private fd: number,
+    private gen: number,
     private readonly beat: number,
     private readonly now: () => number,
     private readonly self: ProcessMark | null,
+    private readonly growth: number,
   ) {
+    this.limit = growth;
     this.lastBeat = now();
     this.timer = setInterval(() => this.touch(), BEAT_MS);
     this.timer.unref();
+  }
+
+  /** The generation this run uses now (0: `<scope>.claims`). */
+  get generation(): number {
+    return this.gen;
+  }
+
+  /** A file holding claims: a run joining alone starts the next generation (nothing before it counts), else reads them. */
+  private start(): void {
+    const size = fstatSync(this.fd).size;
+    if (size === 0) return;
+    // Alone, nothing before the seal counts: not read.
+    if (!otherRuns(this.dir, this.scope, this.run, this.now(), false, this.self).size && this.nextGeneration()) this.readOffset = size;
+    this.readNew();
   }
 
   /** Claim these keys (hex), then read back what every run claimed: what to do with each. */
@@ -131,18 +171,32 @@ export class Claims {
   }
 
   private append(keys: string[]): void {
+    for (const k of keys) this.mine.set(k, UNREAD);
+    if (this.sealed) this.readNew(); // moves on if it can: the keys are claimed in the next generation
+    if (this.sealed) return; // it cannot yet: they wait (UNREAD), claimed once it can
     const lines = this.lines(keys, false);
     const before = fstatSync(this.fd).size;
     writeWhole(this.fd, lines);
     if (this.passOwnLines(before, lines.length)) {
       // No other run wrote in between: what they claimed before these lines is what this run has read.
       for (const k of keys) this.mine.set(k, this.claimedBefore(k));
-      return;
+    } else this.readNew();
+    this.decideUnread();
+    this.growing();
+  }
+
+  /** Keys whose own lines were read through without being recognised (a torn line another run left before them): decided now. */
+  private decideUnread(): void {
+    if (this.sealed) return; // claimed again in the next generation
+    for (const [k, m] of this.mine) if (m === UNREAD) this.mine.set(k, this.claimedBefore(k));
+  }
+
+  /** Past its limit, the generation is followed by the next (this run moves on at once). */
+  private growing(): void {
+    if (fstatSync(this.fd).size > this.limit && this.nextGeneration()) {
+      this.readNew();
+      this.decideUnread();
     }
-    for (const k of keys) this.mine.set(k, UNREAD);
-    this.readNew();
-    // Read back, or run into a torn line another run left (killed mid-write): either way, decided now.
-    for (const k of keys) if (this.mine.get(k) === UNREAD) this.mine.set(k, this.claimedBefore(k));
   }
 
   /** Learn what other runs claimed and released since, and which of them died. */
@@ -150,6 +204,7 @@ export class Claims {
     try {
       this.judge(); // before reading: a run found dead has appended all it ever will
       this.readNew();
+      this.decideUnread();
     } catch {
       this.lost = true;
     }
@@ -171,12 +226,14 @@ export class Claims {
   release(keys: string[]): void {
     for (const k of keys) this.awaited.delete(k);
     const mine = keys.filter((k) => this.mine.delete(k));
-    if (!mine.length || this.lost) return;
+    // After a seal, releases wait for the next generation (its copies of this run's claims are released there).
+    if (!mine.length || this.lost || this.sealed) return;
     try {
       const lines = this.lines(mine, true);
       const before = fstatSync(this.fd).size;
       writeWhole(this.fd, lines);
       this.passOwnLines(before, lines.length);
+      this.growing();
     } catch {
       /* a full disk: the heartbeat's removal at the end releases them */
     }
@@ -203,17 +260,34 @@ export class Claims {
     return true;
   }
 
-  /** Empty the claims file under the lock, when no other run is alive (their dead heartbeats go too). */
-  private async emptyIfAlone(): Promise<void> {
+  /**
+   * Seal this generation and publish the next, holding the claims live runs hold (nothing to read when this run
+   * holds none and no other run is alive); false when another run is at it, or it failed (this one stays in use).
+   */
+  private nextGeneration(): boolean {
     const lock = new FileLock(join(this.dir, `${this.scope}.claims.lock`), LOCK_STALE_MS, this.now);
-    if (!(await lock.wait(LOCK_WAIT_MS))) return;
+    if (!lock.takeNow()) return false;
+    const next = generationPath(this.dir, this.scope, this.gen + 1);
+    const tmp = `${next}.${randomBytes(4).toString('hex')}.tmp`;
     try {
-      if (fstatSync(this.fd).size > EMPTY_AT && !otherRunsAlive(this.dir, this.scope, this.run, this.now(), true, this.self)) {
-        ftruncateSync(this.fd, 0);
-        this.readOffset = 0;
+      // Made by another run (this one has yet to read the seal): never made twice, nor made again once gone.
+      if (newestGeneration(readdirSync(this.dir), this.scope) > this.gen) return true;
+      writeWhole(this.fd, Buffer.from(`\n${SEAL}\n`)); // the first seal counts
+      const live = otherRuns(this.dir, this.scope, this.run, this.now(), true, this.self); // after the seal: see the rule above
+      const kept = live.size > 0 || this.mine.size > 0 ? heldBefore(this.fd, live.add(this.run)) : Buffer.alloc(0);
+      writeFileSync(tmp, Buffer.concat([Buffer.from(`${HEADER}${kept.length}\n`), kept]), { flag: 'wx', mode: 0o600 });
+      publish(tmp, next);
+      try {
+        unlinkSync(generationPath(this.dir, this.scope, this.gen)); // every run moves on from it
+      } catch {
+        /* held by a program that does not share deletion (a virus scanner): it stays, unused */
       }
+      return true;
+    } catch {
+      return false;
     } finally {
-      await lock.drop();
+      rmSync(tmp, { force: true });
+      lock.dropNow();
     }
   }
 
@@ -245,46 +319,102 @@ export class Claims {
     }
   }
 
-  /** The lines appended since the last read, a piece at a time; a line still being written waits for the next read. */
+  /** The lines appended since the last read; at a seal, on to the next generation once it is there. */
   private readNew(): void {
-    const size = fstatSync(this.fd).size;
-    if (size < this.readOffset) this.readOffset = 0; // emptied: this run was taken for dead, and its claims went
-    while (this.readOffset < size) {
-      const buf = Buffer.alloc(Math.min(READ_BYTES, size - this.readOffset));
-      const got = readSync(this.fd, buf, 0, buf.length, this.readOffset);
-      let start = 0;
-      for (let nl = buf.indexOf(10); nl !== -1 && nl < got; nl = buf.indexOf(10, start)) {
-        this.line(buf, start, nl);
-        start = nl + 1;
-      }
-      if (start === 0) break;
-      this.readOffset += start;
+    for (let moves = 0; moves < 100; moves++) {
+      if (this.sealed && !this.moveOn()) return;
+      const size = fstatSync(this.fd).size;
+      if (size < this.readOffset) this.readOffset = 0; // cut short by something other than idv: read again
+      const read = eachLine(this.fd, this.readOffset, size, (buf, start, end) => this.line(buf, start, end));
+      this.readOffset = read.end;
+      this.bytesRead += read.bytes;
+      if (!this.sealed && !this.claimAgain()) return;
     }
   }
 
-  private line(buf: Buffer, start: number, end: number): void {
+  /** After a move: claims this run made after the seal are made again, releases too; false when there were none. */
+  private claimAgain(): boolean {
+    this.rereading = false;
+    const unread = [...this.mine].filter(([, m]) => m === UNREAD).map(([k]) => k);
+    const again = this.releaseAgain;
+    this.releaseAgain = [];
+    if (!this.moved || (!unread.length && !again.length)) return (this.moved = false);
+    this.moved = false;
+    writeWhole(this.fd, Buffer.concat([this.lines(unread, false), this.lines(again, true)]));
+    return true;
+  }
+
+  /** This run has just moved to a new generation: its claims made after the seal are to be made again. */
+  private moved = false;
+
+  /** This generation was sealed: read the next one from its start, once it is there. */
+  private moveOn(): boolean {
+    // The newest: a run that lagged behind two seals finds its claims copied into the newest too.
+    let gen = newestGeneration(readdirSync(this.dir), this.scope);
+    if (gen <= this.gen) {
+      // Its sealer is making it, or died before it did: make it now when no live run holds the lock.
+      if (!this.nextGeneration()) {
+        this.missingSince ??= this.now();
+        if (this.now() - this.missingSince > STALE_MS) this.lost = true; // nobody can make it (a full disk): send
+        return false;
+      }
+      gen = newestGeneration(readdirSync(this.dir), this.scope);
+    }
+    const fd = openSync(generationPath(this.dir, this.scope, gen), constants.O_RDWR | constants.O_APPEND | NOFOLLOW);
+    closeSync(this.fd);
+    this.fd = fd;
+    this.gen = gen;
+    this.sealed = false;
+    this.missingSince = null;
+    this.readOffset = 0;
+    this.limit = this.growth;
+    this.others = new KeyTable();
+    this.othersClaimed = false;
+    this.awaited.clear();
+    this.runs = [];
+    this.bitOfRun = new Map();
+    for (const k of this.mine.keys()) this.mine.set(k, UNREAD); // decided again by their copies' places
+    this.releaseAgain = [];
+    this.moved = this.rereading = true;
+    return true;
+  }
+
+  /** One line: a claim or a release, the generation's header, or its seal (true: reading stops); anything else is skipped. */
+  private line(buf: Buffer, start: number, end: number): boolean {
+    if (buf[start] === 35 /* # */) return this.mark(buf, start, end);
     const release = buf[start + RUN_CHARS + 1] === 45; /* - */
     const at = start + RUN_CHARS + 1 + (release ? 1 : 0);
-    if (end - at !== HASH_CHARS || buf[start + RUN_CHARS] !== 9 || !this.parseHash(buf, at)) return; // not a line of ours: skipped
+    if (end - at !== HASH_CHARS || buf[start + RUN_CHARS] !== 9 || !this.parseHash(buf, at)) return false; // not a line of ours: skipped
     const run = buf.toString('latin1', start, start + RUN_CHARS);
     if (run === this.run) {
-      if (release) return;
+      if (release) return false;
       const key = buf.toString('latin1', at, end);
-      if (this.mine.get(key) === UNREAD) this.mine.set(key, this.claimedBefore(key));
-      return;
+      const m = this.mine.get(key);
+      if (m === UNREAD) this.mine.set(key, this.claimedBefore(key));
+      else if (m === undefined && this.rereading) this.releaseAgain.push(key); // released after the seal
+      return false;
     }
     const bit = this.bitOf(run);
     const v = this.others.getHashed(this.hash) ?? 0;
     if (release) {
       if (bit !== OVERFLOW) this.releasedBy(buf.toString('latin1', at, end), v, bit);
-      return;
+      return false;
     }
     this.othersClaimed = true;
     this.others.setHashed(this.hash, v | (1 << bit) | BEFORE);
-    if (this.mine.size === 0) return;
+    if (this.mine.size === 0) return false;
     const key = buf.toString('latin1', at, end);
     const m = this.mine.get(key);
     if (m !== undefined && m !== UNREAD) this.awaited.add(key); // claimed after this run: that run waits
+    return false;
+  }
+
+  /** A `#` line: the header gives the generation's limit; the seal stops the reading. */
+  private mark(buf: Buffer, start: number, end: number): boolean {
+    if (isSeal(buf, start, end)) return (this.sealed = true);
+    const text = buf.toString('latin1', start, end);
+    if (text.startsWith(HEADER)) this.limit = this.growth + 2 * (Number(text.slice(HEADER.length)) || 0);
+    return false;
   }
 
   private releasedBy(key: string, v: number, bit: number): void {
@@ -343,6 +473,110 @@ function heartbeatPath(dir: string, scope: string, run: string): string {
   return join(dir, `${scope}.${run}.run`);
 }
 
+/** Generation 0 is `<scope>.claims` (the name idv always used), then `<scope>.claims.1`, `.2`… */
+function generationPath(dir: string, scope: string, gen: number): string {
+  return join(dir, gen === 0 ? `${scope}.claims` : `${scope}.claims.${gen}`);
+}
+
+/** The newest generation among a folder's names (0 when there is none). */
+function newestGeneration(names: string[], scope: string): number {
+  let newest = 0;
+  const prefix = `${scope}.claims.`;
+  for (const name of names) {
+    const n = name.startsWith(prefix) ? name.slice(prefix.length) : '';
+    if (/^[1-9]\d{0,14}$/.test(n)) newest = Math.max(newest, Number(n));
+  }
+  return newest;
+}
+
+/**
+ * The newest generation, open: opened after the folder was read, it may have been sealed and removed meanwhile
+ * (then created again empty, by O_CREAT, as generation 0 is): when a newer one is there by then, that one.
+ */
+function openNewest(dir: string, scope: string): { fd: number; gen: number } {
+  for (let tries = 0; ; tries++) {
+    const gen = newestGeneration(readdirSync(dir), scope);
+    let fd: number;
+    try {
+      fd = gen === 0 ? openAppendable(generationPath(dir, scope, 0)) : openSync(generationPath(dir, scope, gen), constants.O_RDWR | constants.O_APPEND | NOFOLLOW);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT' && tries < 10) continue;
+      throw err;
+    }
+    if (tries >= 10 || newestGeneration(readdirSync(dir), scope) === gen) return { fd, gen };
+    closeSync(fd);
+  }
+}
+
+/** Put `tmp` in place at `path`, never replacing a file there: a hard link (every system idv runs on), else a rename. */
+function publish(tmp: string, path: string): void {
+  try {
+    linkSync(tmp, path);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'EEXIST') return; // another run made it first: that one counts
+    if (!existsSync(path)) renameSync(tmp, path); // a file system without hard links (FAT)
+  }
+}
+
+function isSeal(buf: Buffer, start: number, end: number): boolean {
+  return end - start === SEAL.length && buf.toString('latin1', start, end) === SEAL;
+}
+
+/**
+ * The claim lines before the first seal of runs in `live` that they have not released since, in file order. A
+ * key claimed before its first kept claim (by a run gone, or one that released it) gets a claim and release of
+ * no run (NO_RUN) ahead of it, so that its claimant still looks in the cache before it sends (the verdict 'look').
+ */
+function heldBefore(fd: number, live: Set<string>): Buffer {
+  const held = new Map<string, { key: string; after: boolean }>(); // by `<run>\t<key>`, in file order
+  const claimed = new Set<string>();
+  eachLine(fd, 0, fstatSync(fd).size, (buf, start, end) => {
+    if (isSeal(buf, start, end)) return true;
+    const release = buf[start + RUN_CHARS + 1] === 45; /* - */
+    const at = start + RUN_CHARS + 1 + (release ? 1 : 0);
+    if (end - at !== HASH_CHARS || buf[start + RUN_CHARS] !== 9) return false;
+    const key = buf.toString('latin1', at, end);
+    if (live.has(buf.toString('latin1', start, start + RUN_CHARS))) {
+      const id = buf.toString('latin1', start, start + RUN_CHARS + 1) + key;
+      if (release) held.delete(id);
+      else if (!held.has(id)) held.set(id, { key, after: claimed.has(key) });
+    }
+    if (!release) claimed.add(key);
+    return false;
+  });
+  const kept = new Set<string>();
+  let text = '';
+  for (const [id, { key, after }] of held) {
+    if (after && !kept.has(key)) text += `${NO_RUN}\t${key}\n${NO_RUN}\t-${key}\n`;
+    kept.add(key);
+    text += `${id}\n`;
+  }
+  return Buffer.from(text, 'latin1');
+}
+
+/**
+ * Each whole line of fd's bytes [from, to), a piece at a time, until `line` answers true (a seal); a line still
+ * being written waits for the next read. Where reading stopped (the start of the line that stopped it), and how
+ * many bytes were read.
+ */
+function eachLine(fd: number, from: number, to: number, line: (buf: Buffer, start: number, end: number) => boolean): { end: number; bytes: number } {
+  let at = from;
+  let bytes = 0;
+  while (at < to) {
+    const buf = Buffer.alloc(Math.min(READ_BYTES, to - at));
+    const got = readSync(fd, buf, 0, buf.length, at);
+    bytes += got;
+    let start = 0;
+    for (let nl = buf.indexOf(10); nl !== -1 && nl < got; nl = buf.indexOf(10, start)) {
+      if (line(buf, start, nl)) return { end: at + start, bytes };
+      start = nl + 1;
+    }
+    if (start === 0) break;
+    at += start;
+  }
+  return { end: at, bytes };
+}
+
 /**
  * A heartbeat that is there, of a process not seen gone, and, when staleness can be judged, touched within
  * HUNG_MS (its process seen running) or STALE_MS (its process out of sight).
@@ -362,7 +596,7 @@ function isAlive(path: string, now: number, judgeStale: boolean, self: ProcessMa
 
 /** The first bytes of a small file, never following a link nor waiting on a FIFO. */
 function readSmall(path: string): string {
-  const fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK | NOFOLLOW);
+  const fd = openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | NOFOLLOW);
   try {
     const buf = Buffer.alloc(128);
     return buf.toString('latin1', 0, readSync(fd, buf, 0, buf.length, 0));
@@ -371,13 +605,13 @@ function readSmall(path: string): string {
   }
 }
 
-/** Whether another run of the scope is alive; with `removeDead`, the heartbeats of dead ones are removed. */
-function otherRunsAlive(dir: string, scope: string, run: string, now: number, removeDead: boolean, self: ProcessMark | null): boolean {
-  let alive = false;
+/** The other runs of the scope alive (by their heartbeats); with `removeDead`, the heartbeats of dead ones go (and they learn it: Claims.lost). */
+function otherRuns(dir: string, scope: string, run: string, now: number, removeDead: boolean, self: ProcessMark | null): Set<string> {
+  const alive = new Set<string>();
   for (const name of readdirSync(dir)) {
     if (!name.startsWith(`${scope}.`) || !name.endsWith('.run') || name === `${scope}.${run}.run`) continue;
     const path = join(dir, name);
-    if (isAlive(path, now, true, self)) alive = true;
+    if (isAlive(path, now, true, self)) alive.add(name.slice(scope.length + 1, -'.run'.length));
     else if (removeDead) {
       try {
         unlinkSync(path);

@@ -21,14 +21,19 @@ export class FileLock {
 
   /** Take it now, or take over a stale one; false while a live holder has it (or it cannot be made). */
   async take(): Promise<boolean> {
-    return (await this.attempt()) === 'taken';
+    return this.takeNow();
+  }
+
+  /** take(), synchronously: for a holder whose whole work is synchronous (the claims' next generation). */
+  takeNow(): boolean {
+    return this.attempt() === 'taken';
   }
 
   /** Take it, waiting for a live holder up to `timeoutMs`; false when it did not come free in time, or cannot be made. */
   async wait(timeoutMs: number, signal?: StopSignal): Promise<boolean> {
     const until = this.now() + timeoutMs;
     while (!signal?.aborted) {
-      const got = await this.attempt();
+      const got = this.attempt();
       if (got !== 'held') return got === 'taken';
       if (this.now() >= until) return false;
       await new Promise((r) => setTimeout(r, POLL_MS));
@@ -44,6 +49,10 @@ export class FileLock {
   }
 
   async drop(): Promise<void> {
+    this.dropNow();
+  }
+
+  dropNow(): void {
     try {
       rmSync(this.path, { force: true });
     } catch {
@@ -52,7 +61,7 @@ export class FileLock {
   }
 
   /** 'held' while a live holder has it; 'failed' when it cannot be made (a read-only folder). */
-  private async attempt(): Promise<'taken' | 'held' | 'failed'> {
+  private attempt(): 'taken' | 'held' | 'failed' {
     for (let tries = 0; tries < 2; tries++) {
       try {
         writeFileSync(this.path, `${this.now()}\n`, { flag: 'wx', mode: 0o600 });
