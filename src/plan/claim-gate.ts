@@ -151,8 +151,10 @@ export class ClaimGate {
       this.claims.poll(); // first: a run given up for dead, or a release, means its answer is in the cache by now
       this.noteWaitedOn();
       if (this.held.size === 0) return;
+      // Let go before the cache is read: a release read later (by a claim meanwhile) may be of an answer this read misses.
+      const free = new Set([...this.held.keys()].filter((key) => this.claims!.verdict(key) !== 'wait'));
       await this.plan.refreshCache();
-      this.moveHeld();
+      this.moveHeld(free);
     } catch {
       this.sendHeld(); // the cache cannot be read: waiting could last for ever, paying again cannot
     } finally {
@@ -168,13 +170,13 @@ export class ClaimGate {
     if (this.waitedOn !== before) this.out!.sendPartialBatches();
   }
 
-  /** Held records answered since are settled; those no other run holds any longer, or held too long, are sent. */
-  private moveHeld(): void {
+  /** Held records answered since are settled; those let go before the cache was read (`free`), or held too long, are sent. */
+  private moveHeld(free: Set<string>): void {
     const answered: Array<[PlannedRecord, string]> = [];
     let sent = false;
     for (const [key, { record, since }] of this.held) {
       if (!this.fromCache(key, record, answered)) {
-        if (this.claims!.verdict(key) === 'wait' && !this.overdue(since)) continue;
+        if (!free.has(key) && !this.overdue(since)) continue;
         this.unsettled.set(key, record);
         this.out!.send(record);
         sent = true;

@@ -150,6 +150,25 @@ describe('claim gate', () => {
     expect(out.sent).toEqual([]);
   });
 
+  it('a release read while the cache is being read again waits for the next read: the answer it stands for is not paid for twice', async () => {
+    const other = await holder('a@x.com');
+    const { g, out } = await gate();
+    const recs = records('a@x.com');
+    await g.push(recs);
+    // The gate's next look reads the cache; that read began before the other run's answer landed, and finds nothing.
+    let reading!: () => void;
+    const slow = new Promise<void>((r) => (reading = r));
+    const refresh = vi.spyOn(plan, 'refreshCache').mockImplementationOnce(() => slow);
+    await until(() => refresh.mock.calls.length > 0);
+    scope.append([['a@x.com', 'ok']]); // the answer, then the release (as the other run settles it)
+    other.release([keyHex('a@x.com')]);
+    await g.push(records('b@x.com')); // a claim meanwhile reads the release
+    reading();
+    expect(await within(g, 2_000)).toBe('drained');
+    expect(out.sent).toEqual(['b@x.com']);
+    expect(recs[0]!.state).toEqual({ kind: 'known', status: 'ok' });
+  });
+
   it('a record is held at most a set time: then it is sent, and one line says why', async () => {
     await holder('a@x.com'); // alive, and never answering
     const { g, out, said } = await gate(undefined, 300);
