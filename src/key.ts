@@ -6,11 +6,39 @@ import { configDir } from './paths.js';
 import { replaceFile } from './temp-files.js';
 import { fsError, readSmallFile } from './open-file.js';
 
-export const NO_KEY_MESSAGE = 'No API key found: set IDV_API_KEY, or store one with idv auth login.';
-
 export interface FoundKey {
   key: string;
+  /** Where it came from, for a person: `the IDV_API_KEY environment variable`, or the config file's path. */
   source: string;
+  from: 'env' | 'config';
+  /** The config file when it holds a key too (not used while IDV_API_KEY is set), else null. */
+  alsoStored: string | null;
+}
+
+/** No key anywhere: where idv looked, and the two ways to give one. */
+export function noKeyMessage(env: Record<string, string | undefined>): string {
+  let path: string;
+  try {
+    path = configPath(env);
+  } catch {
+    return 'No API key found: IDV_API_KEY is not set, and with no home folder no key can be stored; export IDV_API_KEY=<key>, or set HOME and run idv auth login.';
+  }
+  return `No API key found: IDV_API_KEY is not set and no key is stored in ${path}; store one with idv auth login, or export IDV_API_KEY=<key>.`;
+}
+
+/**
+ * What to do about the key in use when the service refuses it or it cannot be one, for where it came from:
+ * a key in IDV_API_KEY wins over a stored one, so storing another changes nothing while it is set.
+ */
+export function keyFix(found: FoundKey): string {
+  if (found.from === 'config') return `store the right one with idv auth login (it replaces the key in ${found.source}), or export IDV_API_KEY=<key>`;
+  const unset = found.alsoStored ? `unset it to use the key stored in ${found.alsoStored}` : 'unset it and store the right one with idv auth login';
+  return `export the right key in IDV_API_KEY, or ${unset} (a stored key is not used while IDV_API_KEY is set)`;
+}
+
+/** The service refused the key in use: where it came from, and the fix for that place. */
+export function keyRefusedMessage(found: FoundKey, why: string): string {
+  return `The service refused the API key from ${found.source} (${why}); ${keyFix(found)}.`;
 }
 
 export { configDir };
@@ -98,7 +126,10 @@ export function keyInConfig(config: ConfigRead): string | null {
  */
 export async function findKey(env: Record<string, string | undefined>, reader: KeyReader): Promise<FoundKey | null> {
   const fromEnv = env.IDV_API_KEY?.trim();
-  if (fromEnv) return { key: fromEnv, source: 'the IDV_API_KEY environment variable' };
+  if (fromEnv) {
+    const stored = reader.config && keyInConfig(reader.config) !== null ? reader.config.path : null;
+    return { key: fromEnv, source: 'the IDV_API_KEY environment variable', from: 'env', alsoStored: stored };
+  }
   const config = reader.config ?? (await readConfigFile(env));
   const { path } = config;
   if (path === null) return null;
@@ -113,7 +144,7 @@ export async function findKey(env: Record<string, string | undefined>, reader: K
   }
   checkTrust(path, config.stat, reader);
   const key = keyOf(config.text);
-  return key === null ? null : { key, source: path };
+  return key === null ? null : { key, source: path, from: 'config', alsoStored: null };
 }
 
 /** Refuse a config another user could have written; warn of one others can read. */

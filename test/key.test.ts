@@ -196,7 +196,7 @@ describe('the config file is read once a run', () => {
     expect(keyInConfig(read)).toBe(KEY);
     await rm(config);
     const reader = { uid: process.geteuid?.() ?? null, warn: () => undefined };
-    expect(await findKey(home.env, { ...reader, config: read })).toEqual({ key: KEY, source: config });
+    expect(await findKey(home.env, { ...reader, config: read })).toEqual({ key: KEY, source: config, from: 'config', alsoStored: null });
     expect(await findKey(home.env, reader)).toBeNull();
   });
 });

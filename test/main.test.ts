@@ -7,7 +7,7 @@ describe('the key in use is masked, idv\'s words are not', () => {
   it('IDV_API_KEY=short: the message says "too short", and names no key', async () => {
     const r = await run(['emails', '-'], { env: { IDV_API_KEY: 'short', IDV_BASE_URL: 'http://127.0.0.1:9' }, input: 'a@example.com\n' });
     expect(r.stderr).toBe(
-      'idv: The API key from the IDV_API_KEY environment variable is too short to be one (5 characters; keys have at least 8); check it, or store it again with idv auth login.\n',
+      'idv: The API key from the IDV_API_KEY environment variable is too short to be one (5 characters; keys have at least 8); export the right key in IDV_API_KEY, or unset it and store the right one with idv auth login (a stored key is not used while IDV_API_KEY is set).\n',
     );
     expect(r.exitCode).toBe(3);
   });

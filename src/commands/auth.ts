@@ -3,14 +3,19 @@ import { Command } from 'commander';
 import { ENVIRONMENT, FILES, helpAfter, pick, type Block, type Example } from './help-text.js';
 import { IdvError, interruptedError, usageError } from '../errors.js';
 import { warn, oneLine, type Io } from '../io.js';
-import { configPath, findKey, keyLooksSendable, keyTooShort, maskKey, MIN_KEY_LENGTH, NO_KEY_MESSAGE, removeKey, saveKey } from '../key.js';
-import { addFlags, onUnless, readFlags } from './flag-table.js';
+import { configPath, findKey, keyFix, keyLooksSendable, keyRefusedMessage, keyTooShort, maskKey, MIN_KEY_LENGTH, noKeyMessage, removeKey, saveKey } from '../key.js';
+import { addFlags, given, onUnless, readFlags, value } from './flag-table.js';
 import { askService, quotaSentence, type Verdict } from './key-check.js';
+import { resolveBaseUrl } from './validate/target.js';
 
 export interface AuthOptions {
   action: 'login' | 'status' | 'logout';
   /** login, status: ask the service whether the key works (a request that validates nothing). */
   check?: boolean;
+  /** login, status: the service to ask (else IDV_BASE_URL, else the default). */
+  baseUrl?: string;
+  /** login, logout: no note on standard error when all went well. */
+  quiet?: boolean;
 }
 
 const KEY_FACTS: Block[] = [
@@ -19,7 +24,7 @@ const KEY_FACTS: Block[] = [
 ];
 
 const ASKED =
-  'The key is checked with the service at $IDV_BASE_URL (default https://api.valididentities.com) by a request that validates nothing and costs no quota.';
+  'The key is checked with the service at --base-url (default $IDV_BASE_URL, else https://api.valididentities.com) by a request that validates nothing and costs no quota.';
 
 const AUTH_HELP: Record<AuthOptions['action'], { about: string; examples: Example[] }> = {
   login: {
@@ -36,7 +41,14 @@ const AUTH_HELP: Record<AuthOptions['action'], { about: string; examples: Exampl
   logout: { about: 'The key in IDV_API_KEY, if set, stays in use.', examples: [{ command: 'idv auth logout' }] },
 };
 
-const CHECK_FLAGS = { check: onUnless('--no-check', 'do not ask the service whether the key works') };
+const BASE_URL = value('--base-url <url>', 'the service to check the key with (default: $IDV_BASE_URL or https://api.valididentities.com)');
+const QUIET = given('-q, --quiet', 'say nothing when all went well');
+/** Each subcommand's flags: --base-url where the service is asked, -q where a note is said on success. */
+const FLAGS = {
+  login: { check: onUnless('--no-check', 'do not ask the service whether the key works'), baseUrl: BASE_URL, quiet: QUIET },
+  status: { check: onUnless('--no-check', 'do not ask the service whether the key works'), baseUrl: BASE_URL },
+  logout: { quiet: QUIET },
+};
 
 /** `idv auth` and its three subcommands. */
 export function authCommand(io: Io): Command {
@@ -49,9 +61,8 @@ export function authCommand(io: Io): Command {
     ['status', 'show where the key comes from, masked, and the quota left'],
     ['logout', 'remove the stored key'],
   ] as const) {
-    const command = new Command(action).description(text);
-    if (action !== 'logout') addFlags(command, CHECK_FLAGS);
-    command.action((parsed: Record<string, unknown>) => run({ action, ...readFlags(CHECK_FLAGS, parsed) }, io));
+    const command = addFlags(new Command(action).description(text), FLAGS[action]);
+    command.action((parsed: Record<string, unknown>) => run({ action, ...readFlags(FLAGS[action], parsed) }, io));
     const { about, examples } = AUTH_HELP[action];
     auth.addCommand(helpAfter(command, io, [{ prose: about }, { title: 'Examples:', examples }, ...KEY_FACTS]));
   }
@@ -61,20 +72,22 @@ export function authCommand(io: Io): Command {
 export async function run(o: AuthOptions, io: Io): Promise<void> {
   switch (o.action) {
     case 'login':
-      return login(o.check !== false, io);
+      return login(o, io);
     case 'status':
-      return status(o.check !== false, io);
+      return status(o, io);
     case 'logout': {
       const removed = await removeKey(io.env);
-      warn(io, removed ? `Removed the key from ${configPath(io.env)}.` : `No key was stored in ${configPath(io.env)}.`);
-      if (io.env.IDV_API_KEY?.trim()) io.stderr.write('Note: IDV_API_KEY is still set in this environment.\n');
+      if (!o.quiet || !removed) warn(io, removed ? `Removed the key from ${configPath(io.env)}.` : `No key was stored in ${configPath(io.env)}.`);
+      if (io.env.IDV_API_KEY?.trim()) warn(io, 'Note: IDV_API_KEY is still set in this environment, and its key is still used; unset IDV_API_KEY to stop using it.');
       return;
     }
   }
 }
 
 /** Read the key, refuse what cannot be one, ask the service (unless not to), then save it. */
-async function login(check: boolean, io: Io): Promise<void> {
+async function login(o: AuthOptions, io: Io): Promise<void> {
+  const check = o.check !== false;
+  const baseUrl = resolveBaseUrl(o.baseUrl, io.env); // a refused URL: said before the key is asked for
   const key = (io.stdinIsTTY ? await promptHidden(io, 'Paste your API key (input is hidden): ') : await readAll(io)).trim();
   // Only a key idv would send is masked: a shorter one never leaves idv, and masking it would rewrite idv's
   // own words ("That is too short…" with the key "short").
@@ -86,28 +99,31 @@ async function login(check: boolean, io: Io): Promise<void> {
   const short = keyTooShort(key);
   if (short) throw usageError(`That is too short to be an API key (${short}); paste the whole key again.`);
   configPath(io.env); // no home folder: said before anything is asked
-  const answer = check ? await askService(key, io) : null;
+  const answer = check ? await askService(key, baseUrl, io) : null;
   if (answer?.verdict === 'refused') {
     throw new IdvError('auth', `The service refused this key (${answer.why}); it was not saved. Copy it again from the dashboard ("API keys") and run idv auth login.`);
   }
   const path = await saveKey(io.env, key);
-  warn(io, `Key ${maskKey(key)} saved to ${path} (readable only by you).`);
-  if (answer) sayVerdict(answer, io, (line) => warn(io, line), '; it is saved all the same');
-  if (io.env.IDV_API_KEY?.trim()) {
-    io.stderr.write('Note: IDV_API_KEY is set in this environment and takes precedence over the saved key.\n');
-  }
+  const say = (line: string) => (o.quiet ? undefined : warn(io, line));
+  say(`Key ${maskKey(key)} saved to ${path} (readable only by you).`);
+  if (answer) sayVerdict(answer, io, say, '; it is saved all the same');
+  // Said even with -q: the key just saved is not the one runs will use.
+  if (io.env.IDV_API_KEY?.trim()) warn(io, 'Note: IDV_API_KEY is set in this environment, and its key is used instead of the one saved; unset IDV_API_KEY to use the saved key.');
 }
 
 /** Where the key comes from, masked; and what the service says of it (unless not to ask). */
-async function status(check: boolean, io: Io): Promise<void> {
+async function status(o: AuthOptions, io: Io): Promise<void> {
+  const baseUrl = resolveBaseUrl(o.baseUrl, io.env);
   const found = await findKey(io.env, { uid: io.uid, warn: (line) => warn(io, line), config: io.configFile });
-  if (!found) throw new IdvError('auth', NO_KEY_MESSAGE);
-  io.stdout.write(oneLine(io, `Key ${maskKey(found.key)} from ${found.source}`) + '\n');
-  if (!check || !keyLooksSendable(found.key) || keyTooShort(found.key)) return;
-  const answer = await askService(found.key, io);
-  if (answer.verdict === 'refused') {
-    throw new IdvError('auth', `The service refuses the key from ${found.source} (${answer.why}); store the right one with idv auth login.`);
-  }
+  if (!found) throw new IdvError('auth', noKeyMessage(io.env));
+  const unused = found.alsoStored ? ` (the key stored in ${found.alsoStored} is not used while it is set)` : '';
+  io.stdout.write(oneLine(io, `Key ${maskKey(found.key)} from ${found.source}${unused}`) + '\n');
+  if (!keyLooksSendable(found.key)) throw new IdvError('auth', `That key holds white space or characters other than ASCII, so it cannot be sent; ${keyFix(found)}.`);
+  const short = keyTooShort(found.key);
+  if (short) throw new IdvError('auth', `That key is too short to be one (${short}); ${keyFix(found)}.`);
+  if (o.check === false) return;
+  const answer = await askService(found.key, baseUrl, io);
+  if (answer.verdict === 'refused') throw new IdvError('auth', keyRefusedMessage(found, answer.why));
   sayVerdict(answer, io, (line) => void io.stdout.write(oneLine(io, line) + '\n'), '');
 }
 

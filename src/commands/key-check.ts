@@ -8,7 +8,6 @@ import type { Io } from '../io.js';
 import type { RateInfo } from '../api/ratelimit.js';
 import { formatDuration } from '../duration.js';
 import { clockTime } from '../output/summary.js';
-import { resolveBaseUrl } from './validate/target.js';
 
 export type Verdict =
   | { verdict: 'works'; rate: RateInfo; usedUp: boolean }
@@ -18,8 +17,8 @@ export type Verdict =
 /** A check is one request: no retry, and no longer than this (login and status wait for it). */
 const CHECK_TIMEOUT_MS = 10_000;
 
-export async function askService(key: string, io: Io): Promise<Verdict> {
-  const baseUrl = resolveBaseUrl(undefined, io.env);
+/** Ask the service at `baseUrl` (resolveBaseUrl's) whether it takes `key`. */
+export async function askService(key: string, baseUrl: string, io: Io): Promise<Verdict> {
   const { createClient } = await import('../api/client.js');
   const client = await createClient({ baseUrl, key, timeoutMs: CHECK_TIMEOUT_MS, connections: 1, env: io.env, secrets: io.secrets });
   try {

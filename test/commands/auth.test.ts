@@ -109,7 +109,7 @@ describe('idv auth status', () => {
     await withService(async (_home, _sb, env) => {
       const r = await run(['auth', 'status'], { env: { ...env, IDV_API_KEY: 'sk_other_key_0000' } });
       expect(r.stdout).toBe('Key ****0000 from the IDV_API_KEY environment variable\n');
-      expect(r.stderr).toBe(`idv: The service refuses the key from the IDV_API_KEY environment variable (${env.IDV_BASE_URL} answered HTTP 401); store the right one with idv auth login.\n`);
+      expect(r.stderr).toBe(`idv: The service refused the API key from the IDV_API_KEY environment variable (${env.IDV_BASE_URL} answered HTTP 401); export the right key in IDV_API_KEY, or unset it and store the right one with idv auth login (a stored key is not used while IDV_API_KEY is set).\n`);
       expect(r.exitCode).toBe(3);
     });
   });
@@ -123,6 +123,75 @@ describe('idv auth status', () => {
       const quiet = await run(['auth', 'status', '--no-check'], { env: { ...env, IDV_API_KEY: KEY } });
       expect(quiet.stdout).toBe('Key ****cdef from the IDV_API_KEY environment variable\n');
       expect(sb.requests).toEqual([]);
+    });
+  });
+});
+
+describe('every message about the key names where it came from and the fix for that place', () => {
+  it('IDV_API_KEY wrong, a right key stored: the run and auth status say the variable wins, and to unset it', async () => {
+    await withService(async (_home, sb, env, config) => {
+      expect((await run(['auth', 'login', '--no-check'], { env, input: `${KEY}\n` })).exitCode).toBe(0);
+      const wrong = { ...env, IDV_API_KEY: 'sk_wrong_key_0000' };
+      const fix = `export the right key in IDV_API_KEY, or unset it to use the key stored in ${config} (a stored key is not used while IDV_API_KEY is set)`;
+      const emails = await run(['emails', '-', '-q'], { env: wrong, input: 'a@example.com\n' });
+      expect(emails.stderr).toBe(`idv: The service refused the API key from the IDV_API_KEY environment variable (401 Unauthorized); ${fix}.\n`);
+      expect(emails.exitCode).toBe(3);
+      const status = await run(['auth', 'status'], { env: wrong });
+      expect(status.stdout).toBe(`Key ****0000 from the IDV_API_KEY environment variable (the key stored in ${config} is not used while it is set)\n`);
+      expect(status.stderr).toBe(`idv: The service refused the API key from the IDV_API_KEY environment variable (${env.IDV_BASE_URL} answered HTTP 401); ${fix}.\n`);
+      expect(status.exitCode).toBe(3);
+      expect(sb.requests.map((q) => q.status)).toEqual([401, 401]);
+    });
+  });
+
+  it('a stored key the service refuses: the config file named, and idv auth login to replace it', async () => {
+    await withService(async (_home, _sb, env, config) => {
+      await run(['auth', 'login', '--no-check'], { env, input: 'sk_wrong_key_0000\n' });
+      const r = await run(['emails', '-', '-q'], { env, input: 'a@example.com\n' });
+      expect(r.stderr).toBe(`idv: The service refused the API key from ${config} (401 Unauthorized); store the right one with idv auth login (it replaces the key in ${config}), or export IDV_API_KEY=<key>.\n`);
+      expect(r.exitCode).toBe(3);
+    });
+  });
+
+  it('no key at all: where idv looked, and both ways to give one', async () => {
+    await withService(async (_home, _sb, env, config) => {
+      for (const args of [['emails', '-'], ['auth', 'status']]) {
+        const r = await run(args, { env, input: 'a@example.com\n' });
+        expect(r.stderr).toBe(`idv: No API key found: IDV_API_KEY is not set and no key is stored in ${config}; store one with idv auth login, or export IDV_API_KEY=<key>.\n`);
+        expect(r.exitCode).toBe(3);
+      }
+    });
+  });
+
+  it('auth login while IDV_API_KEY is set: saved, and told that the variable is what runs use (even with -q)', async () => {
+    await withService(async (_home, _sb, env, config) => {
+      const r = await run(['auth', 'login', '--no-check', '-q'], { env: { ...env, IDV_API_KEY: 'sk_other_key_0000' }, input: `${KEY}\n` });
+      expect(r.stderr).toBe('Note: IDV_API_KEY is set in this environment, and its key is used instead of the one saved; unset IDV_API_KEY to use the saved key.\n');
+      expect(JSON.parse(await readFile(config, 'utf8'))).toEqual({ apiKey: KEY });
+      expect(r.exitCode).toBe(0);
+    });
+  });
+});
+
+describe('auth login and status take --base-url: the key is checked with that service', () => {
+  it('--base-url wins over IDV_BASE_URL; a refused URL is a usage error before the key is read', async () => {
+    await withService(async (_home, sb, env) => {
+      const r = await run(['auth', 'status', '--base-url', env.IDV_BASE_URL!], { env: { ...env, IDV_API_KEY: KEY, IDV_BASE_URL: NOBODY } });
+      expect(r.stdout).toMatch(new RegExp(`^Key \\*{4}cdef from the IDV_API_KEY environment variable\\nThe service accepts the key: quota left 50 of 50, ${RESET}\\.\\n$`));
+      expect(sb.requests).toHaveLength(1);
+      const login = await run(['auth', 'login', '--base-url', 'http://example.com'], { env, input: `${KEY}\n` });
+      expect(login.stderr).toBe('idv: Refusing plain http:// to example.com: the API key would cross the network unencrypted; use https://.\n');
+      expect(login.exitCode).toBe(2);
+    });
+  });
+
+  it('logout takes no --base-url (it asks no service) and -q says nothing once the key is removed', async () => {
+    await withService(async (_home, _sb, env) => {
+      await run(['auth', 'login', '--no-check'], { env, input: `${KEY}\n` });
+      expect((await run(['auth', 'logout', '-q'], { env })).stderr).toBe('');
+      const r = await run(['auth', 'logout', '--base-url', NOBODY], { env });
+      expect(r.stderr).toBe('idv: unknown option --base-url (idv auth logout --help lists them)\n');
+      expect(r.exitCode).toBe(2);
     });
   });
 });

@@ -31,7 +31,7 @@ describe.concurrent('key', () => {
         expect(r.exitCode).toBe(3);
         expect(r.stdout).toBe('');
         expect(r.stderr).toBe(
-          'idv: The API key from the IDV_API_KEY environment variable holds white space or characters other than ASCII, so it cannot be sent; check it, or store it again with idv auth login.\n',
+          'idv: The API key from the IDV_API_KEY environment variable holds white space or characters other than ASCII, so it cannot be sent; export the right key in IDV_API_KEY, or unset it and store the right one with idv auth login (a stored key is not used while IDV_API_KEY is set).\n',
         );
       }
       expect(sb.requests).toHaveLength(0);
@@ -183,8 +183,12 @@ describe('a key too short to be masked is never sent, so never echoed', () => {
           await writeFile(join(home.dir, 'config', 'idv', 'config.json'), '{"apiKey": "abc"}\n', { mode: 0o600 });
         }
         const r = await run(['emails', await list(['a@example.com'])], { env });
-        const from = source === 'IDV_API_KEY' ? 'the IDV_API_KEY environment variable' : join(home.dir, 'config', 'idv', 'config.json');
-        expect(r.stderr).toBe(`idv: The API key from ${from} is too short to be one (3 characters; keys have at least 8); check it, or store it again with idv auth login.\n`);
+        const config = join(home.dir, 'config', 'idv', 'config.json');
+        const [from, fix] =
+          source === 'IDV_API_KEY'
+            ? ['the IDV_API_KEY environment variable', 'export the right key in IDV_API_KEY, or unset it and store the right one with idv auth login (a stored key is not used while IDV_API_KEY is set)']
+            : [config, `store the right one with idv auth login (it replaces the key in ${config}), or export IDV_API_KEY=<key>`];
+        expect(r.stderr).toBe(`idv: The API key from ${from} is too short to be one (3 characters; keys have at least 8); ${fix}.\n`);
         expect(r.exitCode).toBe(3);
         expect(r.stdout).toBe('');
         expect(sb.requests).toEqual([]);

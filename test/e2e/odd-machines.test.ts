@@ -16,7 +16,7 @@ import { IDV, makeHome, ROOT, sandbox, sentItems, type Home } from '../helpers.j
 import { run } from '../fake-io.js';
 
 const KEY = 'sk_test_0123456789abcdef';
-const NO_KEY = 'idv: No API key found: set IDV_API_KEY, or store one with idv auth login.\n';
+const NO_KEY = 'idv: No API key found: IDV_API_KEY is not set, and with no home folder no key can be stored; export IDV_API_KEY=<key>, or set HOME and run idv auth login.\n';
 const LIST = 'ada@example.com\nbob@mailinator.com\n';
 const LIST_CSV = 'email,status\nada@example.com,ok\nbob@mailinator.com,disposable\n';
 const SUMMARY = /^2 records in \d+\.\d s\n {2}ok {10}1 {3}50\.0%\n {2}disposable {2}1 {3}50\.0%\n0 items from the cache · 2 items sent in 1 request/m;

@@ -179,7 +179,7 @@ describe.concurrent('retries and faults', () => {
     const env = { ...home.env, IDV_API_KEY: KEY, IDV_BASE_URL: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
     const r = await runChecked(['emails', file, '--batch-size', '5', '--concurrency', '2', '--retries', '0'], env);
     expect(held).toHaveLength(2);
-    expect(r.stderr).toBe('idv: The service refused the API key (401 Unauthorized); check it, or store a new one with idv auth login.\n');
+    expect(r.stderr).toBe('idv: The service refused the API key from the IDV_API_KEY environment variable (401 Unauthorized); export the right key in IDV_API_KEY, or unset it and store the right one with idv auth login (a stored key is not used while IDV_API_KEY is set).\n');
     expect(r.exitCode).toBe(3);
   });
 

@@ -170,7 +170,7 @@ describe.concurrent.skipIf(!built)('the single executable (dist-bin/idv)', () =>
       try {
         const { IDV_API_KEY: _k, ...noKey } = env;
         const r = await bin(['emails', '-'], { env: noKey, input: LIST });
-        expect(r.stderr).toBe('idv: No API key found: set IDV_API_KEY, or store one with idv auth login.\n');
+        expect(r.stderr).toBe(`idv: No API key found: IDV_API_KEY is not set and no key is stored in ${join(home.env.XDG_CONFIG_HOME!, 'idv', 'config.json')}; store one with idv auth login, or export IDV_API_KEY=<key>.\n`);
         expect(r.exitCode).toBe(3);
         expect(r.stdout).toBe('');
         expect(sentItems(sb)).toEqual([]);

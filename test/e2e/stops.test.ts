@@ -89,7 +89,7 @@ describe.concurrent('a refused key at the edge of the in-order window', () => {
     try {
       await withHome(async (home) => {
         const r = await runList(home, n, { IDV_BASE_URL: s.url, IDV_API_KEY: KEY });
-        expect([r.exitCode, r.stderr]).toEqual([3, 'idv: The service refused the API key (401 Unauthorized); check it, or store a new one with idv auth login.\n']);
+        expect([r.exitCode, r.stderr]).toEqual([3, 'idv: The service refused the API key from the IDV_API_KEY environment variable (401 Unauthorized); export the right key in IDV_API_KEY, or unset it and store the right one with idv auth login (a stored key is not used while IDV_API_KEY is set).\n']);
         expect(r.report).toMatchObject({ exitCode: 3, reason: 'auth' });
       });
     } finally {
@@ -104,7 +104,7 @@ describe.concurrent.each(SIZES)('stops with %i records', (n) => {
     try {
       await withHome(async (home) => {
         const r = await runList(home, n, { IDV_BASE_URL: s.url, IDV_API_KEY: KEY });
-        expect(r.stderr).toBe('idv: The service refused the API key (401 Unauthorized); check it, or store a new one with idv auth login.\n');
+        expect(r.stderr).toBe('idv: The service refused the API key from the IDV_API_KEY environment variable (401 Unauthorized); export the right key in IDV_API_KEY, or unset it and store the right one with idv auth login (a stored key is not used while IDV_API_KEY is set).\n');
         expect(r.exitCode).toBe(3);
         expect(r.report).toMatchObject({ exitCode: 3, reason: 'auth' });
         expect(r.output).toBe(PREVIOUS);

@@ -16,6 +16,8 @@ import { isCacheable, KNOWN_STATUSES, STATUSES_OF } from '../../statuses.js';
 import { version } from '../../version.js';
 import { columnsOf } from '../../wrap.js';
 import type { ValidateOptions } from './flags.js';
+import { IdvError } from '../../errors.js';
+import { keyRefusedMessage } from '../../key.js';
 import { resolveTarget, type Target } from './target.js';
 import type { Client } from '../../api/client.js';
 import { openCache } from './open-cache.js';
@@ -67,6 +69,8 @@ async function validate(options: ValidateOptions, io: Io, parts: RunParts, log: 
         onStats: (stats) => (parts.dispatched = stats),
         ...(opened.live ? { live: { waited: opened.first.paused } } : {}),
       });
+    } catch (err) {
+      throw refusedKey(err, target);
     } finally {
       await client.close();
     }
@@ -79,6 +83,12 @@ async function validate(options: ValidateOptions, io: Io, parts: RunParts, log: 
     plan.close();
     await target.close();
   }
+}
+
+/** The service refused the key (401): said naming where the key came from, and the fix for that place. */
+function refusedKey(err: unknown, target: Target): unknown {
+  const refused = err instanceof IdvError && err.kind === 'auth' && target.keySource;
+  return refused ? new IdvError('auth', keyRefusedMessage(target.keySource!, '401 Unauthorized')) : err;
 }
 
 /** The service's client for the run (loaded only here: a dry run does not load it), --verbose's lines through the run's log. */

@@ -4,13 +4,15 @@ import { IdvError, usageError } from '../../errors.js';
 import { warn, type Io } from '../../io.js';
 import { isLoopback } from '../../loopback.js';
 import { proxySettings } from '../../api/transport.js';
-import { findKey, keyLooksSendable, keyTooShort, MIN_KEY_LENGTH, NO_KEY_MESSAGE } from '../../key.js';
+import { findKey, keyFix, keyLooksSendable, keyTooShort, MIN_KEY_LENGTH, noKeyMessage, type FoundKey } from '../../key.js';
 
 export interface Target {
   baseUrl: string;
   key: string;
   /** The in-process sandbox: its results are never cached. */
   sandbox: boolean;
+  /** Where the key came from (the environment, the config file), for every message about it. */
+  keySource?: FoundKey;
   close(): Promise<void>;
 }
 
@@ -39,7 +41,8 @@ export async function resolveTarget(options: { sandbox: boolean; dryRun: boolean
   const baseUrl = resolveBaseUrl(options.baseUrl, io.env);
   if (options.dryRun) return { ...NOWHERE, baseUrl };
   proxySettings(io.env, new URL(baseUrl)); // a malformed proxy variable: a usage error before anything starts
-  return { ...NOWHERE, baseUrl, key: await sendableKey(io) };
+  const found = await sendableKey(io);
+  return { ...NOWHERE, baseUrl, key: found.key, keySource: found };
 }
 
 const NOWHERE: Target = { baseUrl: '', key: '', sandbox: false, close: async () => undefined };
@@ -52,17 +55,14 @@ async function sandboxTarget(): Promise<Target> {
 }
 
 /** The key the run sends (the config file as main.ts read it, or IDV_API_KEY), masked from here on; refused when it cannot be one. */
-async function sendableKey(io: Io): Promise<string> {
+async function sendableKey(io: Io): Promise<FoundKey> {
   const found = await findKey(io.env, { uid: io.uid, warn: (line) => warn(io, line), config: io.configFile });
-  if (!found) throw new IdvError('auth', NO_KEY_MESSAGE);
+  if (!found) throw new IdvError('auth', noKeyMessage(io.env));
   io.secrets.add(found.key, MIN_KEY_LENGTH);
   if (!keyLooksSendable(found.key)) {
-    throw new IdvError(
-      'auth',
-      `The API key from ${found.source} holds white space or characters other than ASCII, so it cannot be sent; check it, or store it again with idv auth login.`,
-    );
+    throw new IdvError('auth', `The API key from ${found.source} holds white space or characters other than ASCII, so it cannot be sent; ${keyFix(found)}.`);
   }
   const short = keyTooShort(found.key);
-  if (short) throw new IdvError('auth', `The API key from ${found.source} is too short to be one (${short}); check it, or store it again with idv auth login.`);
-  return found.key;
+  if (short) throw new IdvError('auth', `The API key from ${found.source} is too short to be one (${short}); ${keyFix(found)}.`);
+  return found;
 }
