@@ -4,8 +4,8 @@
 //   - --encoding NAME, when given;
 //   - else UTF-8 while the bytes are valid UTF-8. At the first bytes beyond ASCII that are not, the code page is
 //     detected on them (encodings.ts) and the whole file is read in it: the ASCII before reads the same in any
-//     code page, so nothing read so far changes. Where they are mostly UTF-8 already (or only a byte or two
-//     are not), the file stays UTF-8, and each stray byte is read as the Windows-1252 character it would be
+//     code page, so nothing read so far changes. Where they are mostly UTF-8 already (some UTF-8 character, and
+//     only a byte or two that are not), the file stays UTF-8, and each stray byte is read as the Windows-1252 character it would be
 //     (no character is ever replaced by U+FFFD), and reported (`strays`) so that a note names its line.
 // Each chunk is decoded as it comes, at a cost linear in its size (a 32 MB line is read as fast as 32 MB of short
 // lines); NUL bytes in text that is not UTF-16 mean a binary file: an input error.
@@ -186,9 +186,10 @@ async function* remaining(first: Buffer, it: AsyncIterator<Buffer> | null): Asyn
 }
 
 /**
- * Whether bytes that are not valid UTF-8 are still mostly UTF-8: as many well-formed multi-byte characters as
- * bytes that are not, or no more than two bad bytes (a character typed in another program). Text in a code page
- * forms a UTF-8 sequence only by chance.
+ * Whether bytes that are not valid UTF-8 are still mostly UTF-8: some well-formed multi-byte character, and as
+ * many of them as bytes that are not, or no more than two bad bytes (a character typed in another program).
+ * Without a single one, the text is in a code page however few its bytes beyond ASCII (one accented name in a
+ * short export): text in a code page forms a UTF-8 sequence only by chance.
  */
 export function mostlyUtf8(bytes: Uint8Array): boolean {
   let good = 0;
@@ -203,7 +204,7 @@ export function mostlyUtf8(bytes: Uint8Array): boolean {
       i += n;
     }
   }
-  return bad <= 2 || good >= bad;
+  return good > 0 && (bad <= 2 || good >= bad);
 }
 
 /** The length of the well-formed UTF-8 character at `i`, or 0 when the byte there starts none. */

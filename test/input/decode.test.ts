@@ -1,5 +1,6 @@
 // Bytes to text (src/input/decode.ts): byte-order marks, UTF-8 cut across chunks, code pages, NUL bytes.
 import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
 import { Readable } from 'node:stream';
 import { decodeText, mostlyUtf8, newDecoding, type Decoding } from '../../src/input/decode.js';
 import iconv from 'iconv-lite';
@@ -93,11 +94,14 @@ describe('decoding never switches in the middle of a file', () => {
   it('ASCII first, then UTF-8 with a stray byte or two: still UTF-8', async () => {
     const state = newDecoding();
     const ascii = Buffer.from('a@b.com\n'.repeat(100));
-    expect(await collect([ascii, Buffer.from([0x4c, 0xe9, 0x61, 0x0a])], state)).toBe(ascii.toString() + 'Léa\n');
+    const utf8 = Buffer.from('Zoë,z@x.com\n');
+    expect(await collect([ascii, Buffer.concat([utf8, Buffer.from([0x4c, 0xe9, 0x61, 0x0a])])], state)).toBe(ascii.toString() + 'Zoë,z@x.com\nLéa\n');
     expect(state.encoding.name).toBe('utf-8');
   });
-  it('mostlyUtf8: as many good multi-byte characters as bad bytes, or two bad bytes at most', () => {
-    expect(mostlyUtf8(Buffer.from([0x61, 0xe9, 0x62, 0xfc]))).toBe(true);
+  it('mostlyUtf8: some good multi-byte character, and as many as bad bytes or two bad bytes at most', () => {
+    expect(mostlyUtf8(Buffer.concat([Buffer.from('ü'), Buffer.from([0x61, 0xe9, 0x62, 0xfc])]))).toBe(true);
+    expect(mostlyUtf8(Buffer.from([0x61, 0xe9, 0x62, 0xfc]))).toBe(false); // not one UTF-8 character: a code page
+    expect(mostlyUtf8(Buffer.from([0x5a, 0x6f, 0x91]))).toBe(false);
     expect(mostlyUtf8(Buffer.concat([Buffer.from('ü é ö'), Buffer.from([0xe9, 0xe9, 0xe9])]))).toBe(true);
     expect(mostlyUtf8(iconv.encode('Иван Петров', 'windows-1251'))).toBe(false);
     expect(mostlyUtf8(Buffer.from([0xc0, 0xaf, 0xe0, 0x80, 0xaf, 0xed, 0xa0, 0x80]))).toBe(false); // overlong forms, a surrogate
@@ -119,3 +123,51 @@ describe('encodings', () => {
   });
 });
 
+describe('a file with no UTF-8 character at all is read in its code page, however few its bytes beyond ASCII', () => {
+  const read = async (bytes: Buffer) => {
+    const state = newDecoding();
+    const text = await collect([bytes], state);
+    return { text, encoding: state.encoding.name, strays: state.strays.size };
+  };
+  it('one accented name in Mac Roman with lone CR line ends (Excel 2011 for Mac): Zoë, not Zo‘', async () => {
+    const r = await read(Buffer.from('First Name,Last Name,Email\rZo\x91,Martin,zoe@x.com\rTom,Baker,tom@x.com\r', 'latin1'));
+    expect(r).toEqual({ text: 'First Name,Last Name,Email\rZoë,Martin,zoe@x.com\rTom,Baker,tom@x.com\r', encoding: 'macintosh', strays: 0 });
+  });
+  it('one or two Polish names in Windows-1250 (Excel on Polish Windows): Paweł and Łucja, not Pawe³ and £ucja', async () => {
+    const one = await read(iconv.encode('Imie;Nazwisko;Email\r\nPaweł;Nowak;pawel@x.pl\r\nJan;Wrona;jan@x.pl\r\n', 'windows-1250'));
+    expect(one).toEqual({ text: 'Imie;Nazwisko;Email\r\nPaweł;Nowak;pawel@x.pl\r\nJan;Wrona;jan@x.pl\r\n', encoding: 'windows-1250', strays: 0 });
+    const two = await read(iconv.encode('Imie;Nazwisko;Email\r\nPaweł;Nowak;pawel@x.pl\r\nŁucja;Kowalska;lucja@x.pl\r\n', 'windows-1250'));
+    expect(two.text).toBe('Imie;Nazwisko;Email\r\nPaweł;Nowak;pawel@x.pl\r\nŁucja;Kowalska;lucja@x.pl\r\n');
+    expect(two.encoding).toBe('windows-1250');
+  });
+  it('any one or two accented names among ASCII rows come out as written (property)', async () => {
+    // One short name is little to detect from: a name whose bytes happen to form UTF-8 (Пётр: 0xCF 0xB8 is ϸ) or
+    // read as letters in another code page as well (Jiří as Baltic Jiųķ) is left out; these come out right.
+    const pages: Array<{ page: string; eol: string; names: string[] }> = [
+      { page: 'windows-1252', eol: '\r\n', names: ['Renée', 'Müller', 'François', 'Zoë', 'Søren', 'José', 'Björk', 'Ángel', 'Dubé', 'Günter'] },
+      { page: 'windows-1250', eol: '\r\n', names: ['Paweł', 'Łucja', 'Dvořák', 'Šťastná', 'Wójcik', 'Żaneta', 'Ślązak', 'Grzegorz Brzęczyszczykiewicz'] },
+      { page: 'windows-1251', eol: '\r\n', names: ['Иван', 'Мария', 'Ольга Кузнецова', 'Дмитрий'] },
+      { page: 'macintosh', eol: '\r', names: ['Zoë', 'Renée', 'Müller', 'François', 'Björk', 'Ângela'] },
+    ];
+    const ascii = ['Tom Baker', 'Ann Lee', 'Bob Ray', 'Kim Park', 'Lee Chan', 'Sam Hill'];
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom(...pages),
+        fc.integer({ min: 0, max: 100 }),
+        fc.array(fc.constantFrom(...ascii), { minLength: 0, maxLength: 12 }),
+        fc.integer({ min: 1, max: 2 }),
+        fc.nat(),
+        async ({ page, eol, names }, pick, plain, count, at) => {
+          const accented = Array.from({ length: count }, (_, i) => names[(pick + i * 3) % names.length]!);
+          const people = [...plain];
+          accented.forEach((n, i) => people.splice((at + i) % (people.length + 1), 0, n));
+          const text = ['Name,Email', ...people.map((n, i) => `${n},p${i}@example.com`)].join(eol) + eol;
+          const r = await read(iconv.encode(text, page));
+          expect(r.text).toBe(text); // Wójcik reads the same in Windows-1252: the text is what counts
+          expect(r.strays).toBe(0);
+        },
+      ),
+      { seed: 38, numRuns: 300 },
+    );
+  });
+});
