@@ -16,6 +16,7 @@ import { csvRows, findStrays, lineEndsIn, rowLineEnds, sampleRows, unquoted, typ
 import { recipientsOf } from './mailbox.js';
 import { LDIF, VCARD, VCardReader, type CardFormat } from './vcard.js';
 import { LineRuns, num, preview } from './notes.js';
+import { cellPlaces, namesSomeColumns, placeCells, sectionHeader, sectionTitle } from './sections.js';
 import { contentOf, PAUSE_MS, within, type Content } from './content.js';
 import type { SheetRead } from './workbook.js';
 import type { StopSignal } from '../stop.js';
@@ -528,6 +529,9 @@ export class Found {
       const records = lines.count === 1 ? 'not a record' : 'not records';
       if (why === 'below the data') this.note(`${n}: skipped ${lines} below the data (${records}): ${preview(footer ?? [])}`);
       if (why === 'header repeated') this.note(`${n}: skipped ${lines}, the header again (${records})`);
+      const items = this.kind === 'emails' ? 'addresses' : 'domains';
+      if (why === 'section heading') this.note(`${n}: skipped ${lines}, the titles and headers of its sections (${records}); each section's ${items} were read from its own column`);
+      if (why === 'section without items') this.note(`${n}: skipped ${lines} of sections whose header names no column of ${items} and which hold none (${records})`);
       const properties = this.layout.ldif ? 'LDIF attributes' : 'vCard properties';
       if (why === 'vCard line without an address') this.note(`${n}: skipped ${lines} of ${properties} that hold no ${this.kind === 'emails' ? 'address' : 'domain'} (${records})`);
       if (why === 'vCard property repeating its EMAIL') this.note(`${n}: skipped ${lines} of ${properties} that repeat their ${this.layout.ldif ? "entry's mail" : "card's EMAIL"} address (${records})`);
@@ -673,9 +677,17 @@ export async function* tableRecords(batches: AsyncIterable<RowBatch>, layout: La
 
 /** The record rule over a table's rows, a batch at a time: what it skips, and the short rows it holds back. */
 class RecordRule {
-  private readonly col: number;
-  private readonly header: readonly string[] | null;
-  private readonly width: number;
+  /** The item column of the section read (sections.ts), null under a heading that names none; its header and width. */
+  private col: number | null;
+  private header: readonly string[] | null;
+  private width: number;
+  /** Where each cell of the section's rows goes under the layout's header (null: where it is). */
+  private places: number[] | null = null;
+  private readonly target: readonly string[] | null;
+  /** A row that may title the next section: it is one when a heading follows it. */
+  private title: { row: string[]; line: number; blank: boolean } | null = null;
+  private sectioned: boolean;
+  private readonly flag: string | undefined;
   private readonly skip: Set<number>;
   private readonly lastSkip: number;
   /** Rows seen (blank ones aside), from 0. */
@@ -698,9 +710,13 @@ class RecordRule {
     private readonly kind: Kind,
     private readonly found: Found,
   ) {
-    this.col = layout.column;
-    this.header = layout.header;
-    this.width = layout.width;
+    this.col = layout.sections?.column ?? layout.column;
+    this.header = layout.sections?.first ?? layout.header;
+    this.width = layout.sections?.first.length ?? layout.width;
+    this.target = layout.header;
+    if (layout.sections) this.places = cellPlaces(layout.sections.first, layout.header!);
+    this.sectioned = layout.sections !== null;
+    this.flag = layout.sections?.flag;
     this.delimiter = layout.delimiter;
     this.skip = new Set(layout.skip);
     this.lastSkip = layout.skip.length ? Math.max(...layout.skip) : -1;
@@ -710,7 +726,6 @@ class RecordRule {
   }
 
   records({ rows, lines }: RowBatch): InputRecord[] {
-    const { col, header, kind } = this;
     const out: InputRecord[] = [];
     for (let i = 0; i < rows.length; i++) {
       const row = rows[i]!;
@@ -720,35 +735,123 @@ class RecordRule {
       }
       if (++this.index <= this.lastSkip && this.skip.has(this.index)) continue;
       if (i + 1 === rows.length || lines[i + 1]! > lines[i]! + 1) this.noRowsInside(row, lines[i]!);
-      if (header !== null && row[col] === header[col] && sameRow(row, header) && !row.some((c) => itemLike(kind, c))) {
-        this.found.skip(lines[i]!, 'header repeated');
-        continue;
-      }
-      if ((row.length < this.width || this.width === 1) && this.held.length < FOOTER_MAX && !row.some((c) => itemLike(kind, c))) {
-        this.hold(row, lines[i]!);
-        continue;
-      }
-      for (const h of this.held) out.push({ value: h[col] ?? '', fields: h });
-      this.held = [];
-      this.heldLines = [];
-      const value = this.itemOf(row, lines[i]!);
-      if (value.trim() === '') this.itemElsewhere(row, lines[i]!);
-      else if (value.indexOf('@') !== value.lastIndexOf('@') && this.holdsSeveral(value)) this.found.severalIn(lines[i]!);
-      out.push({ value, fields: row });
-      this.last = row;
-      this.lastLine = lines[i]!;
-      this.blank = false;
+      this.take(row, lines[i]!, out);
     }
     return out;
   }
 
+  /** A row: the heading of the next section (with the title held above it), a title to hold, or a row of the section. */
+  private take(row: string[], line: number, out: InputRecord[]): void {
+    // A row holding item-like text heads nothing and titles nothing (and most rows do: nothing else is asked).
+    const holdsText = row.some((c) => itemLike(this.kind, c));
+    const column = holdsText ? undefined : this.heading(row);
+    if (column !== undefined) {
+      if (this.title) this.found.skip(this.title.line, 'section heading');
+      this.title = null;
+      this.found.skip(line, 'section heading');
+      this.switchTo(row, line, column, out);
+      return;
+    }
+    this.release(out);
+    if (!holdsText && sectionTitle(this.kind, row)) this.title = { row, line, blank: this.blank };
+    else this.one(row, line, out, holdsText);
+  }
+
+  /** A title held that no heading followed: a row like any other. */
+  private release(out: InputRecord[]): void {
+    if (this.title === null) return;
+    const { row, line, blank } = this.title;
+    const after = this.blank;
+    this.title = null;
+    this.blank = blank;
+    this.one(row, line, out);
+    this.blank ||= after;
+  }
+
+  /**
+   * The item column a row heads a section with (null: a heading naming none), or undefined when it heads none: a
+   * header other than the section's in a table with a header (or any under a title), or under a title in a report
+   * of sections a row naming columns. Below data without a header, a row of names is data.
+   */
+  private heading(row: readonly string[]): number | null | undefined {
+    const titled = this.title !== null;
+    if (!titled && (this.header === null || sameRow(row, this.header))) return undefined; // data, or the header again
+    const column = sectionHeader(this.kind, row, !titled);
+    if (column !== null) {
+      const named = this.flag === undefined ? -1 : row.findIndex((c) => c.trim().toLowerCase() === this.flag!.toLowerCase());
+      return named === -1 ? column : named;
+    }
+    return titled && this.sectioned && namesSomeColumns(this.kind, row) ? null : undefined;
+  }
+
+  /** The next section: rows held in this one are its records; the next rows are read under `header`. */
+  private switchTo(header: string[], line: number, column: number | null, out: InputRecord[]): void {
+    for (const h of this.held) out.push(this.record(h, this.valueOf(h)));
+    this.held = [];
+    this.heldLines = [];
+    this.sectioned = true;
+    this.header = header;
+    this.col = column;
+    this.width = header.length;
+    this.places = this.target ? cellPlaces(header, this.target) : null;
+    this.last = header;
+    this.lastLine = line;
+    this.blank = false;
+  }
+
+  /** A record of the section read: its cells laid out under the layout's header. */
+  private record(row: string[], value: string): InputRecord {
+    return { value, fields: this.places ? placeCells(row, this.places, this.target!.length) : row };
+  }
+
+  /** Where a cell of the section's rows is under the layout's header (a note names the column there). */
+  private placeOf(c: number): number {
+    const at = this.places?.[c];
+    return at === undefined || at === -1 ? c : at;
+  }
+
+  /** The item cell of a row of the section; under a heading that names no item column, its first item-like cell. */
+  private valueOf(row: readonly string[]): string {
+    if (this.col !== null) return row[this.col] ?? '';
+    return row.find((c) => itemLike(this.kind, c)) ?? '';
+  }
+
+  /** A row of the section read: the header again, a row held (a footer?), no record (a section without items), or a record. */
+  private one(row: string[], line: number, out: InputRecord[], holdsText = row.some((c) => itemLike(this.kind, c))): void {
+    const { col, header } = this;
+    if (col === null && !holdsText) {
+      this.found.skip(line, 'section without items');
+      return;
+    }
+    if (header !== null && col !== null && row[col] === header[col] && sameRow(row, header) && !holdsText) {
+      this.found.skip(line, 'header repeated');
+      return;
+    }
+    if ((row.length < this.width || this.width === 1) && this.held.length < FOOTER_MAX && !holdsText) {
+      this.hold(row, line);
+      return;
+    }
+    for (const h of this.held) out.push(this.record(h, this.valueOf(h)));
+    this.held = [];
+    this.heldLines = [];
+    const value = col === null ? this.valueOf(row) : this.itemOf(row, line);
+    if (value.trim() === '') this.itemElsewhere(row, line);
+    else if (value.indexOf('@') !== value.lastIndexOf('@') && this.holdsSeveral(value)) this.found.severalIn(line);
+    out.push(this.record(row, value));
+    this.last = row;
+    this.lastLine = line;
+    this.blank = false;
+  }
+
   /** The rows still held: a footer (skipped) after a blank line or with a footer's words, else records. */
   end(): { rest: InputRecord[]; footer: string[] | null } {
-    const { held, col } = this;
+    const last: InputRecord[] = [];
+    this.release(last);
+    const { held } = this;
     const footer = held.length > 0 && (this.apart || FOOTER_WORDS.test(held[0]!.filter((c) => c.trim() !== '').join(' ')));
-    if (!footer) return { rest: held.map((h) => ({ value: h[col] ?? '', fields: h })), footer: null };
+    if (!footer) return { rest: [...held.map((h) => this.record(h, this.valueOf(h))), ...last], footer: null };
     for (const line of this.heldLines) this.found.skip(line, 'below the data');
-    return { rest: [], footer: held[0]! };
+    return { rest: last, footer: held[0]! };
   }
 
   /**
@@ -758,13 +861,14 @@ class RecordRule {
    * and a pushed-looking address is only said (the note of an item in another column).
    */
   private itemOf(row: readonly string[], line: number): string {
-    const value = row[this.col] ?? '';
+    const col = this.col!;
+    const value = row[col] ?? '';
     const extra = row.length - this.width;
     if (extra <= 0 || this.delimiter === null || this.check(value) !== null || value.includes('@')) return value;
-    const pushed = row[this.col + extra];
+    const pushed = row[col + extra];
     if (pushed === undefined || this.check(pushed) === null) return value;
     if (value.trim() === '' || value.trimStart() === value) {
-      this.found.itemIn(this.col + extra, line);
+      this.found.itemIn(this.placeOf(col + extra), line);
       return value;
     }
     this.found.shiftedIn(line);
@@ -805,7 +909,7 @@ class RecordRule {
   /** A record without an item whose row holds one in another column (a contact's second address): said at the end. */
   private itemElsewhere(row: readonly string[], line: number): void {
     for (let c = 0; c < row.length; c++) {
-      if (c !== this.col && this.check(row[c]!) !== null) return this.found.itemIn(c, line);
+      if (c !== this.col && this.check(row[c]!) !== null) return this.found.itemIn(this.placeOf(c), line);
     }
   }
 

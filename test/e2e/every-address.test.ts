@@ -138,7 +138,7 @@ describe('the item column', () => {
     const byDelimiter = await idv(['emails', f, '--delimiter', ';']);
     expect(byDelimiter.exitCode).toBe(2);
     expect(byDelimiter.stderr).toBe(
-      `idv: ${f}: column 1 ("Name,Email") holds no email addresses (its first rows hold "Ann Lee,ann@example.com", "Bob Ray,bob@example.org"); its rows look split by ",": give --delimiter ",".\n`,
+      `idv: ${f}: column 1 ("Name,Email") holds no email addresses (its first rows hold "Ann Lee,ann@example.com", "Bob Ray,bob@example.org"); split by "," instead of ";", its column 2 ("Email") holds them: give --delimiter ",".\n`,
     );
     expect([...byNumber.sent, ...byDelimiter.sent]).toEqual([]);
   });

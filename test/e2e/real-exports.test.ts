@@ -16,6 +16,16 @@ const NOTES: Record<string, string[]> = {
   'linkedin-connections.csv': ['skipped lines 1–2 above the header (not records): "Notes:"'],
   'numbers-table-name.csv': ['skipped line 1 above the header (not a record): "Table 1"'],
   'salesforce-report.csv': ['skipped lines 7, 10–13 below the data (not records): "Grand Totals (4 records)"'],
+  // Reports of sections: each section's addresses from its own column, the headings skipped and said.
+  'zoom-webinar-attendees.csv': [
+    'skipped lines 1–5 above the header (not records): "Attendee Report"',
+    "skipped lines 8–9, 12–13, the titles and headers of its sections (not records); each section's addresses were read from its own column",
+  ],
+  'teams-attendance-report.csv': [
+    'skipped lines 1–7, 9 above the header (not records): "1. Summary"',
+    "skipped lines 21–22, the titles and headers of its sections (not records); each section's addresses were read from its own column",
+  ],
+  'gotowebinar-attendees.csv': ['skipped lines 1–13 above the header (not records): "Attendee Report GoToWebinar"'],
   // Eight lines of Western names: Windows-1252 or Windows-1250 read them alike but for ø and ñ.
   'outlook-contacts.csv': ['read as windows-1252 (detected, not for certain: it could be windows-1250); if its text looks wrong, give --encoding windows-1250.'],
 };

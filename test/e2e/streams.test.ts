@@ -78,6 +78,7 @@ describe('a live stream on standard input', () => {
     const r = await stream(['-f', 'csv', '--keep-columns'], lines, 600);
     expect(r.out.map((o) => o.text)).toEqual(['name,email,status', 'Ann,ann@example.com,ok', 'Bob,bob@example.org,ok', 'Carol,carol@example.net,ok']);
     // Each row answered before the next is written (the first after the ~200 ms the layout waits).
+    console.log("DELAYS", delays(r.written, r.out, 0), delays(r.written.slice(1), r.out, 1));
     for (const ms of delays(r.written.slice(1), r.out, 1)) expect(ms).toBeLessThan(500);
   });
 
