@@ -7,12 +7,43 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream';
 import { IdvError, inputError, interruptedError } from '../errors.js';
 import type { StopSignal } from '../stop.js';
+import { formatSize } from '../size.js';
 import { sniff, SNIFF_BYTES, type Sniffed } from './sniff.js';
 
 /** How long a live input may be silent before idv decides on what has arrived. */
 export const PAUSE_MS = 200;
 /** A compressed file inside a compressed file is unwrapped too, this many times at most. */
 const MAX_LAYERS = 3;
+
+/**
+ * What an input may unpack to before its first record (--max-unpacked): compressed text, a workbook copied to a
+ * temporary file, a workbook's shared strings. By default at most MAX_UNPACKED, and, past EXPAND_GRACE, at most
+ * EXPAND_RATIO times the compressed bytes read (a gzip expands 1,000 times at most, a bomb of blank lines or of a
+ * zip's zeros does; text and workbooks far less, and a list shows a record within its first kilobytes).
+ */
+export const MAX_UNPACKED = 1024 ** 3;
+export const EXPAND_RATIO = 100;
+const EXPAND_GRACE = 16 * 1024 * 1024;
+
+/** How much an input has unpacked so far, and what it may: one per source, shared by its layers of compression. */
+export interface Unpacking {
+  /** The most it may unpack to before its first record. */
+  readonly max: number;
+  /** The ratio to the compressed bytes read (past EXPAND_GRACE); none when --max-unpacked says how much is trusted. */
+  readonly ratio: number | null;
+  /** Bytes of the compressed file read, by its outermost decompression. */
+  packed: number;
+  /** Set once a record is read: from then on, what it holds is records. */
+  recordRead: boolean;
+}
+
+/** The bounds of a source's reading: --max-unpacked given (no ratio then), or the defaults. */
+export function unpacking(maxUnpacked?: number): Unpacking {
+  return { max: maxUnpacked ?? MAX_UNPACKED, ratio: maxUnpacked === undefined ? EXPAND_RATIO : null, packed: 0, recordRead: false };
+}
+
+/** `4GiB`: a size to suggest in a message, four times the one refused. */
+export const largerSize = (bytes: number) => formatSize(bytes * 4).replace(' ', '');
 
 export type Content =
   /** Text (or a kind decode.ts refuses by name), its first bytes already sniffed. */
@@ -32,20 +63,27 @@ export interface ContentOptions {
   live: boolean;
   /** The run's stop: decompression ends at the next block it gives once it aborts (with the interruption). */
   signal?: StopSignal;
+  /** What it may unpack to before its first record (none: no bound). */
+  unpacking?: Unpacking;
 }
 
 /** The content of `chunks` (a source's bytes), decompressed as many times as it is compressed. */
 export async function contentOf(chunks: AsyncIterable<Buffer>, o: ContentOptions): Promise<Content> {
   let layers = 0;
+  let kind: 'gzip' | 'zstd' | undefined; // the outermost compression
   for (;;) {
     const head = await headOf(chunks, o.live);
     const sniffed = sniff(head.bytes.subarray(0, SNIFF_BYTES), true)!;
     const decompress = sniffed.kind === 'gzip' || sniffed.kind === 'zstd' ? await decompressor(sniffed.kind, o) : null;
     if (decompress && layers < MAX_LAYERS) {
       layers++;
-      chunks = inflate(head.chunks, decompress, sniffed.kind, o);
+      chunks = inflate(head.chunks, decompress, sniffed.kind, o, layers === 1);
+      kind ??= sniffed.kind as 'gzip' | 'zstd';
       continue;
     }
+    // A zip that is no workbook by its first bytes, inside compression: nothing to read, and copying it out to
+    // find out would write all it expands to.
+    if (sniffed.kind === 'zip' && kind !== undefined) throw zipInside(kind, o.name);
     // A zip's own directory says what it is (its first bytes may not): the workbook reader looks.
     if (sniffed.kind === 'zip' || sniffed.kind === 'xlsx') return { kind: 'zip', chunks: head.chunks, inPlace: layers === 0, workbook: sniffed.kind === 'xlsx' };
     if (sniffed.kind === 'ole') throw await oleError(head.chunks, o.name);
@@ -129,16 +167,28 @@ async function decompressor(kind: 'gzip' | 'zstd', o: ContentOptions): Promise<M
   );
 }
 
+function zipInside(kind: 'gzip' | 'zstd', name: string): Error {
+  return inputError(
+    `${name} is a zip archive inside ${kind} compression, not a list or CSV file; decompress and unzip it, and give the list or CSV file inside ` +
+      `(a workbook: ${kind} -dc FILE > book.xlsx, and give book.xlsx).`,
+  );
+}
+
 /**
  * The decompressed bytes of `chunks`, as they come; a damaged or cut-short stream is an input error naming the
  * file. A signal is heard at the next block, whatever the reader does with them (a few kilobytes can inflate to
- * gigabytes of blank lines, which give the reader no record to stop at).
+ * gigabytes of blank lines, which give the reader no record to stop at), and so are the bounds of what it may
+ * unpack before its first record (`outer`: this layer reads the file itself, whose bytes it counts).
  */
-async function* inflate(chunks: AsyncIterable<Buffer>, make: Make, kind: string, { name, signal }: ContentOptions): AsyncGenerator<Buffer> {
+async function* inflate(chunks: AsyncIterable<Buffer>, make: Make, kind: string, o: ContentOptions, outer: boolean): AsyncGenerator<Buffer> {
+  const { name, signal, unpacking: u } = o;
   let readFailure: unknown = null; // the file's own read error, said as such (read.ts), not as damaged data
   async function* source(): AsyncGenerator<Buffer> {
     try {
-      yield* chunks;
+      for await (const chunk of chunks) {
+        if (outer && u) u.packed += chunk.length;
+        yield chunk;
+      }
     } catch (err) {
       readFailure = err;
       throw err;
@@ -147,9 +197,12 @@ async function* inflate(chunks: AsyncIterable<Buffer>, make: Make, kind: string,
   const z = make();
   let failed: unknown = null;
   pipeline(Readable.from(source(), { objectMode: false }), z, (err) => void (failed ??= err ?? null));
+  let unpacked = 0;
   try {
     for await (const out of z as AsyncIterable<Buffer>) {
       if (signal?.aborted) throw interruptedError(signal.reason);
+      unpacked += out.length;
+      if (u && !u.recordRead) refuseUnpacked(u, unpacked, name);
       yield out;
     }
   } catch (err) {
@@ -159,6 +212,19 @@ async function* inflate(chunks: AsyncIterable<Buffer>, make: Make, kind: string,
     (z as unknown as Readable).destroy();
   }
   if (failed) throw readFailure ?? damagedStream(failed, kind, name);
+}
+
+/** What a source unpacked to before its first record, past its bounds: an input error naming --max-unpacked. */
+function refuseUnpacked(u: Unpacking, unpacked: number, name: string): void {
+  if (unpacked > u.max) {
+    throw inputError(`${name} expands to more than ${formatSize(u.max)} before its first record; if it is a file you trust, give a larger --max-unpacked (e.g. --max-unpacked ${largerSize(u.max)}).`);
+  }
+  if (u.ratio !== null && unpacked > EXPAND_GRACE && unpacked > u.ratio * u.packed) {
+    throw inputError(
+      `${name} expands to more than ${u.ratio} times its compressed size before its first record (${formatSize(unpacked)} from ${formatSize(u.packed)} so far): ` +
+        `a decompression bomb, or little but blank lines; if it is a file you trust, give --max-unpacked SIZE to read up to SIZE of it (e.g. --max-unpacked ${largerSize(u.max)}).`,
+    );
+  }
 }
 
 function damagedStream(err: unknown, kind: string, name: string): Error {

@@ -17,7 +17,7 @@ import { recipientsOf } from './mailbox.js';
 import { LDIF, VCARD, VCardReader, type CardFormat } from './vcard.js';
 import { LineRuns, num, preview } from './notes.js';
 import { cellPlaces, namesSomeColumns, placeCells, sectionHeader, sectionTitle } from './sections.js';
-import { contentOf, PAUSE_MS, within, type Content } from './content.js';
+import { contentOf, PAUSE_MS, unpacking, within, type Content, type Unpacking } from './content.js';
 import type { SheetRead } from './workbook.js';
 import type { StopSignal } from '../stop.js';
 
@@ -250,6 +250,12 @@ function parseSample(parse: SyncParse | null, quotes: boolean): ParseSample {
   return (text, delimiter, whole) => sampleRows(text, delimiter, whole, parse ?? unquoted, quotes);
 }
 
+/** How a source is read: the layout's overrides (--column, --sheet…), and the bounds of what it may unpack. */
+export interface ReadOptions extends LayoutOverrides {
+  /** --max-unpacked: what it may unpack or copy before its first record (content.ts). */
+  maxUnpacked?: number;
+}
+
 /** Who hears what reading a source finds: notes for everyone (stderr), details for --verbose. */
 export interface Listeners {
   note?(line: string): void;
@@ -261,7 +267,7 @@ export interface Listeners {
  * guess its layout, and return the records (sample included) as a stream. `on.note` receives one-line notes
  * for stderr (skipped lines, a close column choice, a doubtful encoding, a workbook's other sheets).
  */
-export async function openSource(source: Source, kind: Kind, overrides: LayoutOverrides, on: Listeners | ((line: string) => void) = {}): Promise<OpenedSource> {
+export async function openSource(source: Source, kind: Kind, overrides: ReadOptions, on: Listeners | ((line: string) => void) = {}): Promise<OpenedSource> {
   const { note = () => undefined, verbose } = typeof on === 'function' ? { note: on } : on;
   const name = source.name;
   let stream: ByteSource;
@@ -273,13 +279,14 @@ export async function openSource(source: Source, kind: Kind, overrides: LayoutOv
   // A file on disk is read as fast as it comes; standard input, a pipe or a FIFO may pause (a live stream).
   const live = !(stream instanceof FileBlocks || stream instanceof ReadStream);
   let content: Content;
+  const unpack = unpacking(overrides.maxUnpacked);
   try {
-    content = await contentOf(stream as AsyncIterable<Buffer>, { name, command: `idv ${kind}`, live, signal: source.signal });
+    content = await contentOf(stream as AsyncIterable<Buffer>, { name, command: `idv ${kind}`, live, signal: source.signal, unpacking: unpack });
   } catch (err) {
     stream.destroy();
     throw readError(err, name);
   }
-  const opening: Opening = { source, name, stream, kind, overrides, note, verbose, live };
+  const opening: Opening = { source, name, stream, kind, overrides, note, verbose, live, unpack };
   if (content.kind === 'zip') return openWorkbookSource(opening, content);
   if (overrides.sheet !== undefined) note(`${name}: --sheet is for a workbook, which this file is not: ignored.`);
   return openText(opening, content);
@@ -291,10 +298,11 @@ interface Opening {
   name: string;
   stream: ByteSource;
   kind: Kind;
-  overrides: LayoutOverrides;
+  overrides: ReadOptions;
   note: (line: string) => void;
   verbose?: (line: string) => void;
   live: boolean;
+  unpack: Unpacking;
 }
 
 /** Text (a plain list, recipients, a vCard file or CSV): a sample, the layout guessed from it, then its records. */
@@ -323,7 +331,7 @@ async function openText(opening: Opening, content: Extract<Content, { kind: 'tex
     layout,
     live,
     paused: sampled.pending !== null,
-    records: guard(read, name, stream),
+    records: guard(read, name, stream, opening.unpack),
     close: async () => void stream.destroy(),
     facts: () => found.facts(),
   };
@@ -365,7 +373,7 @@ async function openWorkbookSource(opening: Opening, content: Extract<Content, { 
     sheet: sheet.sheet,
     live: false,
     paused: false,
-    records: guard(records(), name, stream),
+    records: guard(records(), name, stream, opening.unpack),
     close: async () => {
       stream.destroy();
       await sheet.close();
@@ -382,7 +390,7 @@ async function openWorkbookSheet(opening: Opening, content: Extract<Content, { k
   const path = content.inPlace && !live && source.file !== undefined ? source.file : null;
   if (path !== null) stream.destroy();
   try {
-    return await openSheet(path ?? content.chunks, { name, kind, overrides, note, signal: source.signal });
+    return await openSheet(path ?? content.chunks, { name, kind, overrides, note, signal: source.signal, maxCopy: opening.unpack.max });
   } catch (err) {
     stream.destroy();
     const refused = err instanceof IdvError && err.message.startsWith(`${name} is `);
@@ -596,9 +604,13 @@ function strayNote(name: string, lines: LineRuns, { count, read }: { count: numb
   );
 }
 
-async function* guard(records: AsyncIterable<InputRecord[]>, name: string, stream: ByteSource): AsyncGenerator<InputRecord[]> {
+/** The records, their errors named for the source; once one is read, what the source unpacks is bounded no more. */
+async function* guard(records: AsyncIterable<InputRecord[]>, name: string, stream: ByteSource, unpack: Unpacking): AsyncGenerator<InputRecord[]> {
   try {
-    yield* records;
+    for await (const block of records) {
+      unpack.recordRead = true;
+      yield block;
+    }
   } catch (err) {
     throw readError(err, name);
   } finally {

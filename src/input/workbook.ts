@@ -6,6 +6,8 @@ import { Readable } from 'node:stream';
 import type { Kind } from '../defaults.js';
 import { IdvError, inputError, interruptedError } from '../errors.js';
 import type { StopSignal } from '../stop.js';
+import { formatSize } from '../size.js';
+import { largerSize } from './content.js';
 import { tempFileGone, tempFileOpened } from '../temp-files.js';
 import { tableLayout, type Layout, type LayoutOverrides } from './detect.js';
 import type { RowBatch } from './csv-rows.js';
@@ -35,6 +37,8 @@ export interface SheetOptions {
   note(line: string): void;
   /** The run's stop: the copy of the workbook, its parts and its rows end at the next chunk once it aborts. */
   signal?: StopSignal;
+  /** The largest copy of a workbook that is not a file on disk (--max-unpacked). */
+  maxCopy?: number;
 }
 
 /** Open the workbook at `source` (a regular file's path, or its bytes: copied to a private temporary file). */
@@ -43,7 +47,9 @@ export async function openSheet(source: string | AsyncIterable<Buffer>, options:
   let wb: Workbook;
   try {
     const input = typeof source === 'string' ? source : Readable.from(source, { objectMode: false });
-    wb = await openWorkbook(input, { tempFile: { opened: tempFileOpened, gone: tempFileGone }, halt: options.signal });
+    const { maxCopy, name } = options;
+    const copyLimit = maxCopy === undefined ? undefined : { bytes: maxCopy, refuse: () => copyTooLarge(name, maxCopy) };
+    wb = await openWorkbook(input, { tempFile: { opened: tempFileOpened, gone: tempFileGone }, halt: options.signal, copyLimit });
   } catch (err) {
     throw workbookError(err, options.name);
   }
@@ -206,6 +212,13 @@ async function otherSheetsWithData(wb: Workbook, chosen: SheetInfo): Promise<She
 function listOf(sheets: readonly SheetInfo[]): string {
   const named = sheets.map((s) => `"${s.name}"${s.hidden ? ' (hidden)' : ''}`);
   return named.length === 1 ? `sheet ${named[0]}` : `sheets ${named.slice(0, -1).join(', ')} and ${named.at(-1)}`;
+}
+
+function copyTooLarge(name: string, max: number): IdvError {
+  return inputError(
+    `${name} is a workbook larger than ${formatSize(max)}, which idv would copy to a temporary file to read it (a workbook is read from its end); ` +
+      `give it as a file on disk, which is read where it is, or a larger --max-unpacked (e.g. --max-unpacked ${largerSize(max)}).`,
+  );
 }
 
 /** A workbook's error, named for its file: what it is instead (a zip archive…), or why it cannot be read. */

@@ -59,6 +59,8 @@ export interface OpenOptions {
   tempFile?: { opened(path: string): void; gone(path: string): void };
   /** Once it aborts, the copy and every part's reading end within a chunk, with ReadStopped. */
   halt?: Halt;
+  /** A copy is refused (with `refuse()`'s error, the copy removed) past this many bytes. */
+  copyLimit?: { bytes: number; refuse(): Error };
 }
 
 /** A row's cells from column A; it ends at its last cell with a value (a blank row has none). */
@@ -128,11 +130,14 @@ async function onDisk(source: string | Readable, options: OpenOptions): Promise<
   }
 }
 
-/** The bytes of a copy as they pass, a chunk at a time: the copy ends at a stop. */
-function copied(options: OpenOptions) {
+/** The bytes of a copy as they pass, a chunk at a time: the copy ends at a stop, or past its limit. */
+function copied({ halt, copyLimit }: OpenOptions) {
   return async function* (chunks: AsyncIterable<Buffer>): AsyncGenerator<Buffer> {
+    let bytes = 0;
     for await (const chunk of chunks) {
-      checkHalt(options.halt);
+      checkHalt(halt);
+      bytes += chunk.length;
+      if (copyLimit && bytes > copyLimit.bytes) throw copyLimit.refuse();
       yield chunk;
     }
   };

@@ -14,22 +14,31 @@ import { gzipSync } from 'node:zlib';
 const home = homeForEachTest();
 const INTERRUPTED = 'idv: Interrupted (SIGTERM); results received so far are kept in the cache.\n';
 
-/** Run the built idv on `args` (in the home, its TMPDIR there too), send SIGTERM once it has worked a while. */
-async function stopped(args: string[]) {
+/** Start the built idv on `args` in the home (its TMPDIR there too). */
+async function start(args: string[]) {
   const tmp = join(home.dir, 'tmp');
   await mkdir(tmp);
   const env = { ...home.env, TMPDIR: tmp };
   const child = execa('node', [IDV, 'emails', '--sandbox', ...args], { env, extendEnv: false, reject: false, cwd: home.dir, stdin: 'ignore', forceKillAfterDelay: 20_000, stripFinalNewline: false });
+  const ended = async () => {
+    const r = await child;
+    return { exitCode: r.exitCode, stdout: String(r.stdout), stderr: String(r.stderr), tmp: await readdir(tmp) };
+  };
+  return { child, ended };
+}
+
+/** Run the built idv on `args`, send SIGTERM once it has worked a while. */
+async function stopped(args: string[]) {
+  const { child, ended } = await start(args);
   await untilBusy(child.pid!, 400, 2000, { timeoutMs: 30_000 });
   child.kill('SIGTERM'); // and SIGKILL 20 s later if it is still running: only a run that does not hear it takes that long
-  const r = await child;
-  return { exitCode: r.exitCode, stdout: String(r.stdout), stderr: String(r.stderr), tmp: await readdir(tmp) };
+  return ended();
 }
 
 describe('every phase of reading hears a signal', { timeout: 60_000 }, () => {
   it('skipping the blank lines at the start of a compressed list (gigabytes of newlines from kilobytes)', async () => {
     await writeFile(join(home.dir, 'list.gz'), nestedGzip(Buffer.alloc(1 << 20, '\n'), 40_000));
-    const r = await stopped(['list.gz']);
+    const r = await stopped(['list.gz', '--max-unpacked', '1TiB']); // past the ratio a list may unpack to before its first record
     expect([r.exitCode, r.stdout, r.stderr]).toEqual([143, '', INTERRUPTED]);
   });
 
@@ -50,13 +59,33 @@ describe('every phase of reading hears a signal', { timeout: 60_000 }, () => {
 
   it('copying a compressed workbook to a temporary file: the copy is removed', async () => {
     // A zip's first bytes naming a workbook's part, then gigabytes of zeros, inside gzip inside gzip.
-    const head = Buffer.concat([Buffer.from([0x50, 0x4b, 3, 4]), Buffer.alloc(22), Buffer.from([15, 0, 0, 0]), Buffer.from('xl/workbook.xml')]);
-    const inner = gzipAround(Buffer.concat([deflateStored(head), repeatedDeflate(Buffer.alloc(1 << 20), 1_500, false)]));
+    const inner = gzipAround(Buffer.concat([deflateStored(zipHead('xl/workbook.xml')), repeatedDeflate(Buffer.alloc(1 << 20), 1_500, false)]));
     await writeFile(join(home.dir, 'book.xlsx.gz'), gzipSync(inner, { level: 9 }));
-    const r = await stopped(['book.xlsx.gz']);
+    const r = await stopped(['book.xlsx.gz', '--max-unpacked', '1TiB']);
     expect([r.exitCode, r.stdout, r.stderr, r.tmp]).toEqual([143, '', INTERRUPTED, []]);
   });
 });
+
+describe('what an input may unpack before its first record is bounded', () => {
+  it('a gzip of a gzip of 3 GB starting as a zip: refused from its first bytes, nothing written to the temporary folder', async () => {
+    await writeFile(join(home.dir, 'archive.gz'), gzipSync(gzipAround(Buffer.concat([deflateStored(zipHead('data.bin')), repeatedDeflate(Buffer.alloc(1 << 20), 3_000, false)]))));
+    const r = await (await start(['archive.gz'])).ended();
+    expect([r.exitCode, r.stdout, r.tmp]).toEqual([2, '', []]);
+    expect(r.stderr).toMatch(/^idv: archive\.gz is a zip archive inside gzip compression, not a list or CSV file; /);
+  });
+
+  it('a list.gz of a gigabyte of newlines: refused at a hundred times its size, naming --max-unpacked', async () => {
+    await writeFile(join(home.dir, 'list.gz'), nestedGzip(Buffer.alloc(1 << 20, '\n'), 1_000));
+    const r = await (await start(['list.gz'])).ended();
+    expect([r.exitCode, r.stdout]).toEqual([2, '']);
+    expect(r.stderr).toMatch(/^idv: list\.gz expands to more than 100 times its compressed size before its first record .*--max-unpacked/);
+  });
+});
+
+/** A zip's local header naming `name` (the rest of its fields zero). */
+function zipHead(name: string): Buffer {
+  return Buffer.concat([Buffer.from([0x50, 0x4b, 3, 4]), Buffer.alloc(22), Buffer.from([name.length, 0, 0, 0]), Buffer.from(name)]);
+}
 
 /** Bytes as a stored (uncompressed) deflate block that is not the last. */
 function deflateStored(bytes: Buffer): Buffer {

@@ -3,7 +3,7 @@
 // naming the file, never a short read; an OLE2 file named for what it is (a password-protected workbook, an
 // .xls, another old Office file).
 import { readFileSync } from 'node:fs';
-import { writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import * as zlib from 'node:zlib';
 import { describe, expect, it } from 'vitest';
@@ -101,6 +101,74 @@ describe('compressed input', () => {
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toBe(
       'idv: standard input is a zstd-compressed file, which this version of Node cannot decompress (Node 22.15 or later can); decompress it first: zstd -dc FILE | idv emails -\n',
+    );
+  });
+});
+
+describe('what compressed input may expand to before its first record', () => {
+  const blank = (mib: number) => Buffer.alloc(mib * 1024 * 1024, '\n');
+  /** A zip's first bytes, naming `name`, then `mib` MiB of zeros (what a copy would write out). */
+  const zipStart = (name: string, mib: number) => Buffer.concat([Buffer.from([0x50, 0x4b, 3, 4]), Buffer.alloc(22), Buffer.from([name.length, 0, 0, 0]), Buffer.from(name), Buffer.alloc(mib * 1024 * 1024)]);
+  /** Runs with TMPDIR in the home, whose temporary files are then listed. */
+  async function withTmp<T>(body: () => Promise<T>): Promise<{ result: T; left: string[] }> {
+    const tmp = await mkdtemp(join(home.dir, 'tmp-'));
+    const saved = process.env.TMPDIR;
+    process.env.TMPDIR = tmp;
+    try {
+      return { result: await body(), left: await readdir(tmp) };
+    } finally {
+      if (saved === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = saved;
+    }
+  }
+
+  it('more than 100 times its compressed size without a record (blank lines) is exit 2 naming --max-unpacked; given it, the file is read', async () => {
+    const f = join(home.dir, 'blank.txt.gz');
+    await writeFile(f, zlib.gzipSync(Buffer.concat([blank(20), Buffer.from('ann@example.com\n')])));
+    const r = await validate([f]);
+    expect([r.exitCode, r.stdout, r.sent]).toEqual([2, '', []]);
+    expect(r.stderr).toMatch(
+      new RegExp(
+        `^idv: ${f} expands to more than 100 times its compressed size before its first record \\(\\d+(\\.\\d)? MiB from \\d+(\\.\\d)? KiB so far\\): ` +
+          'a decompression bomb, or little but blank lines; if it is a file you trust, give --max-unpacked SIZE to read up to SIZE of it \\(e\\.g\\. --max-unpacked 4GiB\\)\\.\n$',
+      ),
+    );
+    const trusted = await validate([f, '--max-unpacked', '32MiB']);
+    expect([trusted.exitCode, trusted.stdout, trusted.stderr, trusted.sent]).toEqual([0, 'email,status\nann@example.com,ok\n', '', ['ann@example.com']]);
+  });
+
+  it('--max-unpacked bounds it whatever the ratio; once a record is read, the rest is read whatever its size', async () => {
+    const f = join(home.dir, 'late.txt.gz');
+    await writeFile(f, zlib.gzipSync(Buffer.concat([blank(10), Buffer.from('ann@example.com\n')])));
+    const r = await validate([f, '--max-unpacked', '8MiB']);
+    expect([r.exitCode, r.stderr, r.sent]).toEqual([2, `idv: ${f} expands to more than 8 MiB before its first record; if it is a file you trust, give a larger --max-unpacked (e.g. --max-unpacked 32MiB).\n`, []]);
+    const early = join(home.dir, 'early.txt.gz');
+    await writeFile(early, zlib.gzipSync(Buffer.concat([Buffer.from('ann@example.com\n'), blank(10), Buffer.from('bob@example.org\n')])));
+    const read = await validate([early, '--max-unpacked', '8MiB']);
+    expect([read.exitCode, read.stdout, read.sent]).toEqual([0, OUT, ['ann@example.com', 'bob@example.org']]);
+  });
+
+  it('a zip inside gzip is refused from its first bytes, never copied out', async () => {
+    const { result: r, left } = await withTmp(() => validate([], { input: zlib.gzipSync(zipStart('data/list.txt', 20)) }));
+    expect([r.exitCode, r.stdout, r.sent, left]).toEqual([2, '', [], []]);
+    expect(r.stderr).toBe(
+      'idv: standard input is a zip archive inside gzip compression, not a list or CSV file; decompress and unzip it, and give the list or CSV file inside ' +
+        '(a workbook: gzip -dc FILE > book.xlsx, and give book.xlsx).\n',
+    );
+  });
+
+  it('a compressed workbook past the ratio is refused as its copy grows, and the copy is removed', async () => {
+    const { result: r, left } = await withTmp(() => validate([], { input: zlib.gzipSync(zipStart('xl/workbook.xml', 24)) }));
+    expect([r.exitCode, r.stdout, r.sent, left]).toEqual([2, '', [], []]);
+    expect(r.stderr).toMatch(/^idv: standard input expands to more than 100 times its compressed size before its first record /);
+  });
+
+  it('standard input starting with PK (a workbook from a pipe) is copied up to --max-unpacked: past it, exit 2 saying so, the copy removed', async () => {
+    const { result: r, left } = await withTmp(() => validate(['--max-unpacked', '4MiB'], { input: zipStart('xl/workbook.xml', 8) }));
+    expect([r.exitCode, r.stdout, r.sent, left]).toEqual([2, '', [], []]);
+    expect(r.stderr).toBe(
+      'idv: standard input is a workbook larger than 4 MiB, which idv would copy to a temporary file to read it (a workbook is read from its end); ' +
+        'give it as a file on disk, which is read where it is, or a larger --max-unpacked (e.g. --max-unpacked 16MiB).\n',
     );
   });
 });

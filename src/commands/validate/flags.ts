@@ -6,6 +6,7 @@ import { DEFAULTS, type Kind } from '../../defaults.js';
 import { parseCacheTtl } from '../../cache/ttl.js';
 import { cacheTtl, MAX_TIMEOUT_SECONDS, statusList, wholeNumber } from '../parsers.js';
 import { durationFlag } from '../../duration.js';
+import { sizeFlag } from '../../size.js';
 import { FORMATS, type Format } from '../../output/format.js';
 import { ENVIRONMENT, EXIT_CODES, FILES, helpAfter, type Block } from '../help-text.js';
 import type { Io } from '../../io.js';
@@ -24,6 +25,9 @@ export const VALIDATE_FLAGS = {
   noQuotes: given('--no-quotes', 'quotes in the CSV are text, not CSV quoting: every line is a row, split at the delimiter'),
   encoding: value('--encoding <name>', "the input's encoding, instead of detecting it (windows-1251, shift_jis, gbk, utf-16le…)"),
   sheet: value('--sheet <name|N>', "a workbook's sheet to read, by name or number from 1 (default: the first visible one)"),
+  maxUnpacked: value('--max-unpacked <size>', 'what a file may unpack to before its first record (compressed, a workbook copied from a pipe): 4GiB (default: 1GiB, and 100 times its compressed size)', {
+    parse: sizeFlag('--max-unpacked'),
+  }),
   keepColumns: given('--keep-columns', 'write every input column, plus status as the last one'),
   suggest: given('--suggest', 'add a "suggestion" field where the domain looks mistyped (jane@gmial.com → jane@gmail.com)'),
   safeCsv: given('--safe-csv', "prefix cells that start with = + - @ tab or CR with ' so spreadsheets do not run them as formulas"),

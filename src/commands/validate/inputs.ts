@@ -4,9 +4,8 @@
 // bytes are counted as they are read, for the report and the progress line's total.
 import type { Io } from '../../io.js';
 import { inputError } from '../../errors.js';
-import { openSource, sourcesFor, statInputFiles, type InputRecord, type OpenedSource, type Source } from '../../input/read.js';
+import { openSource, sourcesFor, statInputFiles, type InputRecord, type OpenedSource, type ReadOptions, type Source } from '../../input/read.js';
 import { isItemsSource, itemsSources, openItems, refuseItemsAsFiles } from '../../input/items.js';
-import type { LayoutOverrides } from '../../input/detect.js';
 import type { ReportInput } from '../../output/report.js';
 import type { ValidateOptions } from './flags.js';
 import { countBytes, type ByteCount } from './progress-report.js';
@@ -45,7 +44,7 @@ export class RunInputs {
    * Open the first source (its layout shapes the output) and make sure of the others: with --keep-columns they
    * are opened and must have its columns; else each is opened to guess its layout and closed again.
    */
-  async open(overrides: LayoutOverrides, log: RunLog): Promise<OpenedInputs> {
+  async open(overrides: ReadOptions, log: RunLog): Promise<OpenedInputs> {
     const open = (s: Source) => this.openOne(s, overrides, log);
     const first = await open(this.sources[0]!);
     const rest = this.options.keepColumns
@@ -80,7 +79,7 @@ export class RunInputs {
   }
 
   /** `log`: where its notes go; null to open it silently (its notes are said when its turn comes). */
-  private openOne(source: Source, overrides: LayoutOverrides, log: RunLog | null): Promise<OpenedSource> {
+  private openOne(source: Source, overrides: ReadOptions, log: RunLog | null): Promise<OpenedSource> {
     if (isItemsSource(source)) return openItems(source, this.options.kind, this.options.keepColumns, openSource);
     return openSource(source, this.options.kind, overrides, log?.listeners);
   }

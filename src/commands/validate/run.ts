@@ -3,7 +3,7 @@
 // progress line takes over while it turns; the run's facts (summary, --report) are built by factsOf().
 import type { Io } from '../../io.js';
 import { checkerFor } from '../../input/check.js';
-import type { LayoutOverrides } from '../../input/detect.js';
+import type { ReadOptions } from '../../input/read.js';
 import { Plan } from '../../plan/plan.js';
 import { planRecords, type PlannedRecord } from '../../plan/planned.js';
 import type { Format } from '../../output/format.js';
@@ -106,10 +106,10 @@ async function connect(options: ValidateOptions, io: Io, target: Target, log: Ru
   });
 }
 
-function layoutOverrides(options: ValidateOptions, format: Format): LayoutOverrides {
-  const { column, delimiter, noHeader, noQuotes, keepColumns, encoding, sheet } = options;
+function layoutOverrides(options: ValidateOptions, format: Format): ReadOptions {
+  const { column, delimiter, noHeader, noQuotes, keepColumns, encoding, sheet, maxUnpacked } = options;
   // A workbook written with every column keeps each cell's type from a workbook read.
-  return { column, delimiter, noHeader, noQuotes, keepColumns, encoding, sheet, cellTypes: writesWorkbookColumns(options, format) };
+  return { column, delimiter, noHeader, noQuotes, keepColumns, encoding, sheet, cellTypes: writesWorkbookColumns(options, format), maxUnpacked };
 }
 
 /** --dry-run: every record read and planned (counted), then the counts and each file's layout. */

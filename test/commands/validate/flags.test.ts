@@ -37,6 +37,7 @@ const DEFAULTS: ValidateOptions = {
   noQuotes: false,
   encoding: undefined,
   sheet: undefined,
+  maxUnpacked: undefined,
   keepColumns: false,
   suggest: false,
   safeCsv: false,
@@ -88,6 +89,7 @@ describe('idv emails|domains: argv → options', () => {
       batchSize: 50, concurrency: 2, timeoutSeconds: 2.5, retries: 0, maxSpend: 1000,
     }],
     ['--max-wait in seconds', 'emails', ['--max-wait', '1h30m'], { maxWaitSeconds: 5400 }],
+    ['--max-unpacked in bytes', 'emails', ['--max-unpacked', '4GiB'], { maxUnpacked: 4 * 1024 ** 3 }],
     ['--cache-ttl by status', 'emails', ['--cache-ttl', 'ok=90d,2d'], { cacheTtl: parseCacheTtl('ok=90d,2d') }],
     ['paths', 'emails', ['--split', 'out', '--report', 'r.json', '--base-url', 'http://127.0.0.1:9'], {
       split: 'out', report: 'r.json', baseUrl: 'http://127.0.0.1:9',
@@ -105,6 +107,7 @@ describe('idv emails|domains: argv → options', () => {
     ['an unknown flag', ['--quiett'], 'unknown option --quiett; did you mean --quiet?'],
     ['an unknown flag with none near it', ['--bogus'], 'unknown option --bogus (idv emails --help lists them)'],
     ['a flag without its value', ['--column'], '--column needs a value: <name|N>'],
+    ['a size without its unit', ['--max-unpacked', '16'], '--max-unpacked "16" has no unit: write 16MiB, 16GiB or 16K (powers of 1024; MB and GB are powers of 1000).'],
   ])('refuses %s, in one line', async (_name, argv, message) => {
     const r = await run(['emails', '-', ...argv], { input: 'a@example.com\n', env: { IDV_API_KEY: 'sk_test_12345678', IDV_BASE_URL: 'http://127.0.0.1:9' } });
     expect(r.stderr).toBe(`idv: ${message}\n`);
