@@ -1,23 +1,62 @@
-// Which process a run's heartbeat belongs to, where the system can tell (Linux's /proc): a run killed
-// outright is known dead at once, and a live run is never taken for dead only because a loaded machine let
-// its heartbeat lag. Elsewhere (another pid namespace, as a container sharing the folder; no /proc) the
-// heartbeat's age alone decides.
+// Which process a run's heartbeat (or temporary file) belongs to, and whether it still runs, on every system.
+// Where Linux's /proc tells: the pid namespace and the process's start time, so that a pid reused by another
+// process is never taken for it, and a process in another namespace (a container sharing the folder) is known
+// to be out of sight. Elsewhere (macOS, Windows, a Linux without /proc): process.kill(pid, 0), which every
+// system answers — no such process (ESRCH: dead), or one this user may not signal (EPERM: alive); the mark
+// names the host, so that a run on another machine sharing the folder is out of sight. There a pid reused by
+// another process is taken for alive: what it marked stays (a live run's file is never removed), and its
+// claims hold until its heartbeat is old (cache/claims.ts).
+// The process table is the one thing here taken from `process` (its pid and kill, a signal 0 that changes
+// nothing): injected, so that tests take each branch on any system.
 import { readFileSync, readlinkSync } from 'node:fs';
+import { hostname } from 'node:os';
 
-/** A process: its id, its pid namespace, and when it started (ticks since boot: a reused id differs). */
+/** A process: its id, its pid namespace (`pid:[…]`) or host (`host:[…]`), and when it started (a reused id differs). */
 export interface ProcessMark {
   pid: number;
   namespace: string;
   started: string;
 }
 
-/** This process's mark; null where /proc cannot tell. */
-export function selfMark(): ProcessMark | null {
+/** What this module asks of the system: this process's pid, a signal 0 to another, /proc (when there is one), the host's name. */
+export interface ProcessTable {
+  pid: number;
+  /** process.kill(pid, 0): throws ESRCH when no such process runs, EPERM when it runs as another user. */
+  signal0(pid: number): void;
+  /** Whether to look in /proc at all (macOS and Windows have none: nothing is lost by looking). */
+  proc: boolean;
+  hostname(): string;
+  /** When this process started, in milliseconds since the epoch. */
+  startedMs: number;
+}
+
+export const HOST: ProcessTable = {
+  pid: process.pid,
+  signal0: (pid) => void process.kill(pid, 0),
+  proc: true,
+  hostname,
+  startedMs: Math.floor(performance.timeOrigin),
+};
+
+/** This process's mark: from /proc where it tells, else by pid and host; null where neither can be had. */
+export function selfMark(table: ProcessTable = HOST): ProcessMark | null {
+  return (table.proc ? procMark() : null) ?? hostMark(table);
+}
+
+function procMark(): ProcessMark | null {
   try {
     const pid = Number(readlinkSync('/proc/self'));
     const namespace = readlinkSync('/proc/self/ns/pid');
     const started = startTime(pid);
     return Number.isInteger(pid) && pid > 0 && started !== null ? { pid, namespace, started } : null;
+  } catch {
+    return null;
+  }
+}
+
+function hostMark(table: ProcessTable): ProcessMark | null {
+  try {
+    return { pid: table.pid, namespace: `host:[${fnv1a(table.hostname())}]`, started: String(table.startedMs) };
   } catch {
     return null;
   }
@@ -33,9 +72,17 @@ export function parseMark(text: string): ProcessMark | null {
 }
 
 /** Whether the marked process still runs: true or false when this process can see it, null when it cannot tell. */
-export function markAlive(mark: ProcessMark, self: ProcessMark | null): boolean | null {
+export function markAlive(mark: ProcessMark, self: ProcessMark | null, table: ProcessTable = HOST): boolean | null {
   if (self === null || mark.namespace !== self.namespace) return null;
-  return startTime(mark.pid) === mark.started;
+  if (mark.namespace.startsWith('pid:')) return startTime(mark.pid) === mark.started;
+  if (mark.pid === self.pid) return mark.started === self.started; // this process's pid, once another's
+  try {
+    table.signal0(mark.pid);
+    return true;
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    return code === 'ESRCH' ? false : code === 'EPERM' ? true : null;
+  }
 }
 
 /** The start time of a process that runs (not a zombie), from /proc/<pid>/stat; null when there is none. */
@@ -49,4 +96,11 @@ function startTime(pid: number): string | null {
   } catch {
     return null;
   }
+}
+
+/** A host's name as digits (32-bit FNV-1a): temporary files' names carry a mark's namespace as digits. */
+function fnv1a(text: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193) >>> 0;
+  return h;
 }
