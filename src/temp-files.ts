@@ -42,14 +42,15 @@ export function randomHex(bytes: number): string {
 
 /**
  * Replace `path` atomically: `fill` writes a temporary file beside it (registered while it exists), which
- * is then renamed over `path`; on failure it is removed and `path` is left as it was.
+ * is then renamed over `path` (by `put`: a file others may hold open has its own, cache/files.ts renameOver);
+ * on failure it is removed and `path` is left as it was.
  */
-export async function replaceFile(path: string, fill: (tmp: string) => Promise<void>): Promise<void> {
+export async function replaceFile(path: string, fill: (tmp: string) => Promise<void>, put: (tmp: string, path: string) => Promise<void> = fsp.rename): Promise<void> {
   const tmp = `${path}.${randomHex(6)}.tmp`;
   tempFileOpened(tmp);
   try {
     await fill(tmp);
-    await fsp.rename(tmp, path);
+    await put(tmp, path);
   } catch (err) {
     await fsp.rm(tmp, { force: true }).catch(() => undefined);
     throw err;

@@ -4,7 +4,7 @@
 // last look at the old file after the rename catches an append that had opened it just before.
 import { writeFile, type FileHandle } from 'node:fs/promises';
 import { replaceFile } from '../temp-files.js';
-import { appendTo, openToRead } from './files.js';
+import { appendTo, openToRead, renameOver } from './files.js';
 import { FileLock } from './lock.js';
 import { readLines } from './log.js';
 import { isFresh, type Freshness } from './ttl.js';
@@ -26,7 +26,7 @@ export async function compactLog(path: string, header: string, fresh: Freshness,
     await replaceFile(path, async (tmp) => {
       await writeFile(tmp, header + text, { mode: 0o600, flag: 'wx' });
       copied = await copyTail(old!, end, tmp); // what was appended since it was read, whole lines or not
-    });
+    }, (tmp, to) => renameOver(tmp, to)); // this run holds the old file open (so may others): on Windows it is moved aside
     await new Promise((r) => setTimeout(r, LAST_LOOK_MS));
     await copyTail(old, copied, path);
     return true;

@@ -17,7 +17,7 @@ import { writeFile } from 'node:fs/promises';
 import { endianness } from 'node:os';
 import type { KeyHash } from '../key-hash.js';
 import { replaceFile } from '../temp-files.js';
-import { openToReadSync } from './files.js';
+import { openToReadSync, renameOver } from './files.js';
 import type { Freshness } from './ttl.js';
 
 const MAGIC = 0x31584449; // "IDX1"
@@ -122,7 +122,8 @@ export async function writeSnapshot(
   const st = Buffer.alloc(statusBytes);
   statuses.copy(st);
   const parts = [bytesOf(header), fp, st, bytesOf(dir), bytesOf(sorted.subarray(0, n * W))];
-  await replaceFile(path, (tmp) => writeFile(tmp, Buffer.concat(parts), { mode: 0o600 }));
+  // Runs probing the old one hold it open (this one too, while it merges): on Windows it is moved aside.
+  await replaceFile(path, (tmp) => writeFile(tmp, Buffer.concat(parts), { mode: 0o600 }), (tmp, to) => renameOver(tmp, to));
   return { entries: n, fresh: freshCount };
 }
 

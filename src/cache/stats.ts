@@ -65,7 +65,7 @@ export async function clearCache(dir: string): Promise<{ logs: number; results: 
   }
   let logs = 0;
   for (const name of names) {
-    if (!/\.(log|idx|tmp)$/.test(name)) continue;
+    if (!/\.(log|idx|tmp|old)$/.test(name)) continue; // .old: a log or snapshot moved aside (files.ts renameOver)
     await rm(join(dir, name), { force: true });
     if (name.endsWith('.log')) logs++;
   }

@@ -158,7 +158,7 @@ class Scope implements CacheScope {
     }
     if (!text) return;
     try {
-      appendTo(this.path, text);
+      appendToLog(this.path, text);
     } catch (err) {
       this.failedAppend = err as NodeJS.ErrnoException;
     }
@@ -268,6 +268,26 @@ class Scope implements CacheScope {
       appendTo(this.path, TORN_LINE_END);
     } catch {
       /* a read-only cache: results are still written to the output */
+    }
+  }
+}
+
+/** How long an append waits for a log that is missing (ms, in steps): a compaction on Windows moves the old one aside, then puts the new one in place. */
+const GAP_STEPS = 10;
+const GAP_STEP_MS = 5;
+const pause = new Int32Array(new SharedArrayBuffer(4));
+
+/**
+ * Append lines to the log, which load() made. Missing, it is waited for a moment before it is made again (a
+ * log made in that moment would be replaced by the compacted one, and its lines, paid for, lost with it).
+ */
+function appendToLog(path: string, text: string): void {
+  for (let step = 0; ; step++) {
+    try {
+      return appendTo(path, text, step >= GAP_STEPS);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT' || step >= GAP_STEPS) throw err;
+      Atomics.wait(pause, 0, 0, GAP_STEP_MS);
     }
   }
 }
