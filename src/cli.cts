@@ -149,6 +149,7 @@ function realIo(signal: Io['signal'], secrets: Io['secrets']): Io {
     signal,
     secrets,
     uid: process.geteuid?.() ?? null,
+    platform: process.platform,
   };
 }
 

@@ -27,6 +27,11 @@ export interface Io {
   secrets: Secrets;
   /** The effective user id, for trusting idv's own files (owned by the user); null where there is none (Windows). */
   uid: number | null;
+  /**
+   * The system idv runs on (cli.cts: process.platform): where its folders are, how a refused rename reads, which
+   * shell hints and help show. Absent: Linux's ways (tests give each system's).
+   */
+  platform?: NodeJS.Platform;
   /** The config file as main.ts read it at the start of the run (once: its key is masked, then used). */
   configFile?: ConfigRead;
   /** How hosts are reached; absent (cli.cts leaves it so): the system's certificates and resolver. */

@@ -31,6 +31,8 @@ export interface FakeOptions {
   stdoutError?: string;
   /** The user id idv runs as (default: this process's); another one makes this process's files someone else's. */
   uid?: number | null;
+  /** The system idv believes it runs on (Io.platform): each system's branch, tested here. */
+  platform?: NodeJS.Platform;
   /** The terminal's width, as a TTY stream's `columns` says it (stdout and stderr). */
   columns?: number;
   /** Certificates to trust and a name lookup instead of the system's (Io.network). */
@@ -79,6 +81,7 @@ export function fakeIo(o: FakeOptions = {}): Io & { out: Collector; err: Collect
     signal: o.signal ?? new AbortController().signal,
     secrets: new Secrets(),
     uid: o.uid === undefined ? (process.geteuid?.() ?? null) : o.uid,
+    platform: o.platform,
     network: o.network,
   };
 }

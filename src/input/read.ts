@@ -133,6 +133,8 @@ function readError(err: unknown, name: string): IdvError {
     case 'EACCES':
     case 'EPERM':
       return inputError(`Cannot read ${name}: permission denied.`);
+    case 'EBUSY': // Windows: a program opened it sharing no reading (Excel holds a CSV so)
+      return inputError(`Cannot read ${name}: another program has it open and locked (EBUSY); close it there (in Excel, close the file), then run idv again.`);
     default:
       return inputError(`Cannot read ${name}: ${(err as Error)?.message ?? String(err)}.`);
   }

@@ -62,11 +62,30 @@ const STDOUT_PATH = /^\/(?:dev\/(?:stdout|fd\/1)|proc\/self\/fd\/1)$/;
  * The sink for an output the user named (-o, --report): standard output for none, `-` and the paths that
  * name it (/dev/stdout), else the path against the working directory (fileSink).
  */
-export function outputSink(given: string | undefined, io: Pick<Io, 'stdout' | 'signal' | 'cwd'>, live = false): Sink {
+export function outputSink(given: string | undefined, io: Pick<Io, 'stdout' | 'signal' | 'cwd' | 'platform'>, live = false): Sink {
   if (given === undefined || given === '-') return stdoutSink(io.stdout, io.signal, live);
   const path = resolvePath(io.cwd, given);
-  return STDOUT_PATH.test(path) ? stdoutSink(io.stdout, io.signal, live) : fileSink(path, io.signal, live);
+  return STDOUT_PATH.test(path) ? stdoutSink(io.stdout, io.signal, live) : fileSink(path, io.signal, live, { platform: io.platform });
 }
+
+/** How a file sink meets the system: its platform (how a refused rename reads), and its rename (tests refuse as Windows does). */
+export interface SinkSystem {
+  platform?: NodeJS.Platform;
+  rename?: (from: string, to: string) => Promise<void>;
+}
+
+/**
+ * A file that another program holds open (Excel, the usual case: yesterday's list is still open in it), so that
+ * it could not be replaced: its message says which and what to do; run.ts adds where the results are.
+ */
+export class HeldOpen extends IdvError {
+  constructor(readonly path: string, message: string) {
+    super('failed', message);
+  }
+}
+
+/** Waits between tries to put a file in place while another program holds it (about 2 s in all: a program just closing it). */
+const HELD_WAITS_MS = [100, 250, 500, 1_000];
 
 /** Whether an output the user named (-o, or none) is standard output. */
 export function isStdout(given: string | undefined, cwd: string | null): boolean {
@@ -238,8 +257,8 @@ function cannotWrite(path: string, reason: string): IdvError {
  * device, FIFO or descriptor path is written in place; a folder, a link, a block device or a socket is refused
  * by ready(). `signal` ends the waits a FIFO can cause (for a reader to come, for a slow one to read).
  */
-export function fileSink(path: string, signal?: StopSignal, live = false): Sink {
-  return new FileSink(path, signal, live);
+export function fileSink(path: string, signal?: StopSignal, live = false, system: SinkSystem = {}): Sink {
+  return new FileSink(path, signal, live, system);
 }
 
 /** What a FileSink hands on to, once it knows what the path holds. */
@@ -255,6 +274,7 @@ class FileSink implements Sink {
     readonly name: string,
     private readonly signal: StopSignal | undefined,
     private readonly live: boolean,
+    private readonly system: SinkSystem,
   ) {}
 
   /** Before ready(), a path not yet looked at is taken for a file to replace (what most paths are). */
@@ -300,7 +320,7 @@ class FileSink implements Sink {
     } catch (err) {
       throw err instanceof IdvError ? err : cannotWrite(path, fsReason(err));
     }
-    this.inner = found && 'follow' in found ? new InPlaceSink(path, found.follow, this.signal, this.live) : new ReplacingSink(path, found);
+    this.inner = found && 'follow' in found ? new InPlaceSink(path, found.follow, this.signal, this.live) : new ReplacingSink(path, found, this.system);
     await this.inner.ready();
     return this.inner;
   }
@@ -415,6 +435,7 @@ class ReplacingSink implements Opened {
   constructor(
     readonly name: string,
     private readonly existing: Existing | null,
+    private readonly system: SinkSystem = {},
   ) {
     this.tempPath = tempPathBeside(name);
   }
@@ -460,7 +481,7 @@ class ReplacingSink implements Opened {
     await this.prepare();
     if (this.done) return;
     try {
-      await fsp.rename(this.tempPath, this.name);
+      await this.putInPlace();
     } catch (err) {
       await this.removeTemp();
       throw this.failure(err);
@@ -486,8 +507,35 @@ class ReplacingSink implements Opened {
     if (err) throw this.failure(err);
   }
 
+  /** The rename, tried again a few times while another program holds the file (it may be closing it). */
+  private async putInPlace(): Promise<void> {
+    const rename = this.system.rename ?? fsp.rename;
+    for (let tries = 0; ; tries++) {
+      try {
+        return await rename(this.tempPath, this.name);
+      } catch (err) {
+        if (!this.heldOpen(err) || tries >= HELD_WAITS_MS.length) throw err;
+        await new Promise((r) => setTimeout(r, HELD_WAITS_MS[tries]));
+      }
+    }
+  }
+
+  /**
+   * Whether a refused rename means another program holds the file: EBUSY anywhere; on Windows also EPERM and
+   * EACCES onto a file that is there (MoveFileEx refuses to replace a file with open handles; the folder's
+   * permission was checked before anything was sent).
+   */
+  private heldOpen(err: unknown): boolean {
+    const code = (err as NodeJS.ErrnoException)?.code;
+    return code === 'EBUSY' || (this.system.platform === 'win32' && this.existing !== null && (code === 'EPERM' || code === 'EACCES'));
+  }
+
   private failure(err: unknown): IdvError {
     const left = this.existing ? 'the previous file is left as it was' : 'nothing was written';
+    if (this.heldOpen(err)) {
+      const code = (err as NodeJS.ErrnoException).code;
+      return new HeldOpen(this.name, `Cannot write ${this.name}: another program has it open (${code}); close it there (in Excel, close the file), then run the same command again; ${left}.`);
+    }
     return new IdvError('failed', `Cannot write ${this.name}: ${fsReason(err)}; ${left}.`);
   }
 }

@@ -18,6 +18,7 @@ export async function splitOutputs(
   options: FormatOptions,
   statuses: readonly string[],
   signal?: StopSignal,
+  platform?: NodeJS.Platform,
 ): Promise<SplitOutputs> {
   try {
     await fsp.mkdir(dir, { recursive: true });
@@ -30,7 +31,7 @@ export async function splitOutputs(
     let output = outputs.get(status);
     if (!output) {
       output = (async () => {
-        const file = fileSink(join(dir, status + EXTENSION[format]), signal);
+        const file = fileSink(join(dir, status + EXTENSION[format]), signal, false, { platform });
         // A workbook's one sheet is named for its status.
         const sink = format === 'xlsx' ? workbookSink(file, { sheetName: status }) : file;
         const o = { formatter: await createFormatter(format, { ...options, chalk: null }), sink };

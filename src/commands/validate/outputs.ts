@@ -51,7 +51,7 @@ export async function openOutputs(options: ValidateOptions, io: Io, format: Form
   const main = hasMainOutput(options, io, format) ? await mainOutput(options, io, format, layout, first, live) : null;
   try {
     await main?.sink.ready();
-    const split = options.split ? await splitOutputs(resolvePath(io.cwd, options.split), splitFormat(options), layout, STATUSES_OF[options.kind], io.signal) : null;
+    const split = options.split ? await splitOutputs(resolvePath(io.cwd, options.split), splitFormat(options), layout, STATUSES_OF[options.kind], io.signal, io.platform) : null;
     return { main, split };
   } catch (err) {
     await main?.sink.abort();

@@ -1,6 +1,7 @@
 // `idv emails` / `idv domains`, as the pipeline it is: open the inputs, open the outputs, a dry run or dispatch
 // and write, and finish (the summary, what was written, the exit code). Notes go through one RunLog, which the
 // progress line takes over while it turns; the run's facts (summary, --report) are built by factsOf().
+import { IdvError } from '../../errors.js';
 import type { Io } from '../../io.js';
 import { checkerFor } from '../../input/check.js';
 import type { ReadOptions } from '../../input/read.js';
@@ -24,6 +25,7 @@ import { openCache } from './open-cache.js';
 import { RunInputs } from './inputs.js';
 import { chooseFormat, openOutputs, splitFormat, writesWorkbookColumns } from './outputs.js';
 import { runPipeline, type Finished } from './pipeline.js';
+import { HeldOpen } from '../../output/sink.js';
 import { endingOf, outcomeOf } from './outcome.js';
 import { dryRunFacts, formatDryRun, formatLayouts } from './dry-run.js';
 import { factsOf, type RunParts } from './run-facts.js';
@@ -70,7 +72,7 @@ async function validate(options: ValidateOptions, io: Io, parts: RunParts, log: 
         ...(opened.live ? { live: { waited: opened.first.paused } } : {}),
       });
     } catch (err) {
-      throw refusedKey(err, target);
+      throw err instanceof HeldOpen ? heldOpenNote(err, cache !== null) : refusedKey(err, target);
     } finally {
       await client.close();
     }
@@ -156,6 +158,14 @@ async function saveReport(path: string, io: Io, facts: RunFacts, failure: unknow
     if (failure === null) throw err; // the run went well: a report that cannot be written is its failure
     log.warning((err as Error).message);
   }
+}
+
+/** An output another program held open: the paid results are in the cache (the rerun costs nothing), or were not kept. */
+function heldOpenNote(err: HeldOpen, cached: boolean): IdvError {
+  const note = cached
+    ? 'the results it would hold are kept in the cache, so the same command sends nothing for them again'
+    : 'this run kept no cache (--no-cache, --sandbox), so the same command pays for them again';
+  return new IdvError('failed', `${err.message.replace(/\.$/, '')}; ${note}.`);
 }
 
 /** A --cache-ttl name no cached result can have (idv's own statuses, never kept): the duration would do nothing. */
