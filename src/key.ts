@@ -1,8 +1,8 @@
 // Where the API key comes from, and how it is shown (never whole).
 import { promises as fsp, statSync, type Stats } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname, posix, win32 } from 'node:path';
 import { IdvError, fsReason } from './errors.js';
-import { configDir } from './paths.js';
+import { configDir, formerConfigDir, type Platform } from './paths.js';
 import { replaceFile } from './temp-files.js';
 import { fsError, readSmallFile } from './open-file.js';
 
@@ -42,9 +42,17 @@ export function keyRefusedMessage(found: FoundKey, why: string): string {
 }
 
 export { configDir };
+const joinOn = (platform: Platform, ...parts: string[]) => (platform === 'win32' ? win32 : posix).join(...parts);
+
 /** The config file; throws an IdvError when there is no home folder (see paths.ts). */
-export function configPath(env: Record<string, string | undefined>): string {
-  return join(configDir(env), 'config.json');
+export function configPath(env: Record<string, string | undefined>, platform?: Platform): string {
+  return joinOn(platform, configDir(env, platform), 'config.json');
+}
+
+/** The config file idv used before on this system (~/.config/idv/config.json on Windows and macOS), or null. */
+function formerConfigPath(env: Record<string, string | undefined>, platform: Platform): string | null {
+  const dir = formerConfigDir(env, platform);
+  return dir === null ? null : joinOn(platform, dir, 'config.json');
 }
 
 /** A key must travel in an HTTP header: printable ASCII, no white space. */
@@ -66,9 +74,10 @@ export function keyTooShort(key: string): string | null {
 /** The largest config file idv reads: far above any it writes, so that /dev/zero or a huge file is refused, not read. */
 export const MAX_CONFIG_BYTES = 64 * 1024;
 
-/** Who is asking: the user's uid (null where there is none, on Windows) and where a warning goes. */
+/** Who is asking: the user's uid (null where there is none, on Windows), the system, and where a warning goes. */
 export interface KeyReader {
   uid: number | null;
+  platform?: Platform;
   warn(line: string): void;
   /** The config file as this run already read it (Io.configFile); read now when absent. */
   config?: ConfigRead;
@@ -80,14 +89,25 @@ export interface KeyReader {
  */
 export type ConfigRead = { path: null } | { path: string; text: string; stat: Stats } | { path: string; error: NodeJS.ErrnoException };
 
-/** Read the config file: never a FIFO's wait, never more than MAX_CONFIG_BYTES; silent. */
-export async function readConfigFile(env: Record<string, string | undefined>): Promise<ConfigRead> {
+/**
+ * Read the config file: never a FIFO's wait, never more than MAX_CONFIG_BYTES; silent. Where there is none in
+ * the system's place, the one idv kept before on this system, if it is there.
+ */
+export async function readConfigFile(env: Record<string, string | undefined>, platform?: Platform): Promise<ConfigRead> {
   let path: string;
   try {
-    path = configPath(env);
+    path = configPath(env, platform);
   } catch {
     return { path: null }; // no home folder: no key (exit 3 with the hint)
   }
+  const former = formerConfigPath(env, platform);
+  const read = await readConfigAt(path);
+  if (former === null || !('error' in read) || read.error.code !== 'ENOENT') return read;
+  const old = await readConfigAt(former);
+  return 'error' in old && old.error.code === 'ENOENT' ? read : old;
+}
+
+async function readConfigAt(path: string): Promise<ConfigRead> {
   try {
     // Most runs have none (a key in IDV_API_KEY): told without a failed open, whose error costs every start.
     if (missing(path)) return { path, error: fsError('ENOENT', `${path} does not exist`) };
@@ -130,7 +150,7 @@ export async function findKey(env: Record<string, string | undefined>, reader: K
     const stored = reader.config && keyInConfig(reader.config) !== null ? reader.config.path : null;
     return { key: fromEnv, source: 'the IDV_API_KEY environment variable', from: 'env', alsoStored: stored };
   }
-  const config = reader.config ?? (await readConfigFile(env));
+  const config = reader.config ?? (await readConfigFile(env, reader.platform));
   const { path } = config;
   if (path === null) return null;
   if ('error' in config) {
@@ -173,10 +193,14 @@ function keyOf(text: string): string | null {
   return null;
 }
 
-/** Write the config file (0600 in a 0700 folder); a folder that cannot be written is one line naming it (exit 1). */
-export async function saveKey(env: Record<string, string | undefined>, key: string): Promise<string> {
-  const dir = configDir(env);
-  const path = configPath(env);
+/**
+ * Write the config file (0600 in a 0700 folder: on Windows, where modes mean nothing, the profile folder's
+ * permissions protect it); a folder that cannot be written is one line naming it (exit 1). The file idv kept
+ * before on this system, if any, is removed (the new one is read first from now on): its path is given.
+ */
+export async function saveKey(env: Record<string, string | undefined>, key: string, platform?: Platform): Promise<{ path: string; removed: string | null }> {
+  const dir = configDir(env, platform);
+  const path = configPath(env, platform);
   try {
     await fsp.mkdir(dir, { recursive: true, mode: 0o700 });
     await fsp.chmod(dir, 0o700);
@@ -190,11 +214,19 @@ export async function saveKey(env: Record<string, string | undefined>, key: stri
       `Cannot save the key in ${dir}: ${fsReason(err)}; set XDG_CONFIG_HOME to a folder you can write, or give the key in IDV_API_KEY.`,
     );
   }
-  return path;
+  const former = formerConfigPath(env, platform);
+  return { path, removed: former !== null && (await removed(former)) ? former : null };
 }
 
-export async function removeKey(env: Record<string, string | undefined>): Promise<boolean> {
-  const path = configPath(env);
+/** Remove the stored key: the config file, and the one idv kept before on this system; the paths removed. */
+export async function removeKey(env: Record<string, string | undefined>, platform?: Platform): Promise<string[]> {
+  const paths = [configPath(env, platform), formerConfigPath(env, platform)].filter((p): p is string => p !== null);
+  const gone: string[] = [];
+  for (const path of paths) if (await removed(path)) gone.push(path);
+  return gone;
+}
+
+async function removed(path: string): Promise<boolean> {
   try {
     await fsp.rm(path);
     return true;

@@ -13,7 +13,7 @@ import { version } from './version.js';
 /** Run `idv <argv…>` (argv without `node` and the script) and give its exit code. Never throws. */
 export async function runCli(argv: string[], given: Io): Promise<number> {
   // The config file is read here, once, and passed on to the command that uses its key.
-  const configFile = await readConfigFile(given.env);
+  const configFile = await readConfigFile(given.env, given.platform);
   const io = withIo(given, { configFile });
   // Both keys, from the first message on (a usage error may quote an argument that is one): the environment's
   // and the stored one, whichever is in use.

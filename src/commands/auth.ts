@@ -76,8 +76,9 @@ export async function run(o: AuthOptions, io: Io): Promise<void> {
     case 'status':
       return status(o, io);
     case 'logout': {
-      const removed = await removeKey(io.env);
-      if (!o.quiet || !removed) warn(io, removed ? `Removed the key from ${configPath(io.env)}.` : `No key was stored in ${configPath(io.env)}.`);
+      const removed = await removeKey(io.env, io.platform);
+      const said = removed.length ? `Removed the key from ${removed.join(' and ')}.` : `No key was stored in ${configPath(io.env, io.platform)}.`;
+      if (!o.quiet || !removed.length) warn(io, said);
       if (io.env.IDV_API_KEY?.trim()) warn(io, 'Note: IDV_API_KEY is still set in this environment, and its key is still used; unset IDV_API_KEY to stop using it.');
       return;
     }
@@ -98,23 +99,31 @@ async function login(o: AuthOptions, io: Io): Promise<void> {
   }
   const short = keyTooShort(key);
   if (short) throw usageError(`That is too short to be an API key (${short}); paste the whole key again.`);
-  configPath(io.env); // no home folder: said before anything is asked
+  configPath(io.env, io.platform); // no home folder: said before anything is asked
   const answer = check ? await askService(key, baseUrl, io) : null;
   if (answer?.verdict === 'refused') {
     throw new IdvError('auth', `The service refused this key (${answer.why}); it was not saved. Copy it again from the dashboard ("API keys") and run idv auth login.`);
   }
-  const path = await saveKey(io.env, key);
+  const { path, removed } = await saveKey(io.env, key, io.platform);
   const say = (line: string) => (o.quiet ? undefined : warn(io, line));
-  say(`Key ${maskKey(key)} saved to ${path} (readable only by you).`);
+  say(`Key ${maskKey(key)} saved to ${path} (${whoCanRead(io)})${removed ? `; the copy idv kept before in ${removed} was removed` : ''}.`);
   if (answer) sayVerdict(answer, io, say, '; it is saved all the same');
   // Said even with -q: the key just saved is not the one runs will use.
   if (io.env.IDV_API_KEY?.trim()) warn(io, 'Note: IDV_API_KEY is set in this environment, and its key is used instead of the one saved; unset IDV_API_KEY to use the saved key.');
 }
 
+/**
+ * Who can read the saved key, as far as idv made sure: on Unix its mode (0600 in a 0700 folder); on Windows,
+ * where a mode means nothing, the permissions of the user's profile folder, which idv neither sets nor checks.
+ */
+function whoCanRead(io: Io): string {
+  return io.platform === 'win32' ? "protected by your user profile folder's permissions (by default: you, administrators and the system), which idv does not check" : 'readable only by you';
+}
+
 /** Where the key comes from, masked; and what the service says of it (unless not to ask). */
 async function status(o: AuthOptions, io: Io): Promise<void> {
   const baseUrl = resolveBaseUrl(o.baseUrl, io.env);
-  const found = await findKey(io.env, { uid: io.uid, warn: (line) => warn(io, line), config: io.configFile });
+  const found = await findKey(io.env, { uid: io.uid, platform: io.platform, warn: (line) => warn(io, line), config: io.configFile });
   if (!found) throw new IdvError('auth', noKeyMessage(io.env));
   const unused = found.alsoStored ? ` (the key stored in ${found.alsoStored} is not used while it is set)` : '';
   io.stdout.write(oneLine(io, `Key ${maskKey(found.key)} from ${found.source}${unused}`) + '\n');

@@ -43,7 +43,7 @@ export function cacheCommand(io: Io): Command {
 }
 
 export async function run(o: CacheOptions, io: Io): Promise<void> {
-  const dir = cacheDir(io.env);
+  const dir = cacheDir(io.env, io.platform);
   if (o.action === 'clear') return clear(dir, o.yes === true, io);
   const s = await cacheStats(dir);
   if (o.format === 'json') {

@@ -16,7 +16,7 @@ export async function openCache(options: ValidateOptions, io: Io, target: Target
   const { cacheDir, openScope } = await import('../../cache/store.js');
   let dir: string;
   try {
-    dir = cacheDir(io.env);
+    dir = cacheDir(io.env, io.platform);
   } catch (err) {
     log.warning(`${(err as Error).message.replace(/\.$/, '')}; going on without it.`); // no home folder
     return null;

@@ -1,7 +1,6 @@
 // `idv emails` / `idv domains`, as the pipeline it is: open the inputs, open the outputs, a dry run or dispatch
 // and write, and finish (the summary, what was written, the exit code). Notes go through one RunLog, which the
 // progress line takes over while it turns; the run's facts (summary, --report) are built by factsOf().
-import { IdvError } from '../../errors.js';
 import type { Io } from '../../io.js';
 import { checkerFor } from '../../input/check.js';
 import type { ReadOptions } from '../../input/read.js';

@@ -56,7 +56,7 @@ async function sandboxTarget(): Promise<Target> {
 
 /** The key the run sends (the config file as main.ts read it, or IDV_API_KEY), masked from here on; refused when it cannot be one. */
 async function sendableKey(io: Io): Promise<FoundKey> {
-  const found = await findKey(io.env, { uid: io.uid, warn: (line) => warn(io, line), config: io.configFile });
+  const found = await findKey(io.env, { uid: io.uid, platform: io.platform, warn: (line) => warn(io, line), config: io.configFile });
   if (!found) throw new IdvError('auth', noKeyMessage(io.env));
   io.secrets.add(found.key, MIN_KEY_LENGTH);
   if (!keyLooksSendable(found.key)) {
