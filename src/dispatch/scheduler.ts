@@ -40,6 +40,12 @@ export interface SchedulerOptions<T extends WorkItem = WorkItem> {
   /** --wait: sleep until the quota resets instead of stopping; bounded by maxWaitSeconds. */
   wait: boolean;
   maxWaitSeconds?: number;
+  /**
+   * Without --wait, a quota used up before the service validated anything in this run stops it with an error
+   * (fatal, kind 'quota'), instead of ending every item quota_exceeded: the library's choice (a program learns
+   * at once that it cannot go on); the CLI writes every record quota_exceeded.
+   */
+  stopAtEmptyQuota?: boolean;
   /** Aborted on SIGINT/SIGTERM, or when the run stops for another reason (a failed write). */
   signal: StopSignal;
   /** How long requests in flight may finish after the run stops. */
@@ -99,6 +105,8 @@ export class Scheduler<T extends WorkItem> {
   private failure: IdvError | null = null;
   private reportFatal: (err: IdvError) => void = () => undefined;
   private lastFailureReason: string | undefined;
+  /** The service has validated an item in this run. */
+  private validatedAny = false;
   private roomWaiters: Array<() => void> = [];
   private idleWaiters: Array<() => void> = [];
 
@@ -276,6 +284,7 @@ export class Scheduler<T extends WorkItem> {
       if (status === undefined) unusable++;
     }
     this.gate.validated(answered.length - unusable);
+    if (answered.length > unusable) this.validatedAny = true;
     if (unusable) this.lastFailureReason = `the service's answer had no usable status for ${unusable} item${unusable === 1 ? '' : 's'}`;
     return { answered, over };
   }
@@ -294,6 +303,9 @@ export class Scheduler<T extends WorkItem> {
 
   /** What decide() said for a batch that is done with (anything but a retry). */
   private carryOut(d: Exclude<Decision, { then: 'retry' }>, batch: T[], answered: Array<[T, string]>, over: T[]): void {
+    if ('quotaHit' in d && d.quotaHit && this.o.stopAtEmptyQuota && !this.o.wait && !this.validatedAny) {
+      return this.stop(new IdvError('quota', 'The quota is used up: the service validated nothing in this run before refusing more.'));
+    }
     switch (d.then) {
       case 'answers':
         if (answered.length) this.o.onResults(answered);

@@ -55,8 +55,7 @@ async function validate(options: ValidateOptions, io: Io, parts: RunParts, log: 
   try {
     const cache = await openCache(options, io, target, plan, log);
     const opened = await inputs.open(layoutOverrides(options, format), log);
-    const records = planRecords(opened.records, checkerFor(options.kind), plan);
-    if (options.dryRun) return await dryRun(options, io, format, records, parts);
+    if (options.dryRun) return await dryRun(options, io, format, planRecords(opened.records, checkerFor(options.kind), plan), parts);
     const outputs = await openOutputs(options, io, format, opened.first, opened.live);
     const progress = await createProgress(io.stderr, io.stderrIsTTY && !options.quiet, io.colorErr, io.env);
     log.takeOver(progress);
@@ -65,7 +64,8 @@ async function validate(options: ValidateOptions, io: Io, parts: RunParts, log: 
     try {
       done = await runPipeline({
         ...outputs,
-        ...{ options, io, target, client, plan, cache, records, progress, log },
+        ...{ options, io, target, client, plan, cache, progress, log },
+        records: opened.records,
         bytes: () => inputs.bytes(),
         onStats: (stats) => (parts.dispatched = stats),
         ...(opened.live ? { live: { waited: opened.first.paused } } : {}),

@@ -1,0 +1,290 @@
+// The engine: records in, results out, in input order, each as soon as its status is known. One engine for the
+// CLI's `emails` and `domains` and for the library's validateEmails/validateDomains; each face brings its client,
+// its plan (with the cache loaded, or not) and its stop signal, and takes the results (an async iterable of
+// blocks) and the run's facts.
+//
+//   records ─► check + plan (plan/planned.ts) ─┬─► in-order window (in-order.ts) ─► results, in order
+//                                              └─► claim gate (plan/claim-gate.ts) ─► scheduler (dispatch/) ─► client
+//   answers ─► settle: the plan, the cache, the window ◄────────────────────────────────────────────┘
+//
+// Reading goes on once the taker of the results has caught up, the scheduler's queue has room and the window is
+// not full; while it waits on the window, the output waits on the queue (Scheduler.waiting), whose part-filled
+// batches then go. The run stops in one place (`stop`): the caller's signal, or the scheduler's fatal error; then
+// nothing new is sent, requests in flight finish (their answers are cached and given), and the iterator throws why.
+import { IdvError, interruptedError } from '../errors.js';
+import type { Kind } from '../defaults.js';
+import { ENDPOINT, FIELD } from '../defaults.js';
+import type { Client } from '../api/client.js';
+import type { CacheScope } from '../cache/store.js';
+import { checkerFor } from '../input/check.js';
+import type { InputRecord } from '../input/read.js';
+import { liveRecords } from '../input/live.js';
+import { Scheduler, type DispatchStats } from '../dispatch/scheduler.js';
+import { ClaimGate } from '../plan/claim-gate.js';
+import type { Plan, Source } from '../plan/plan.js';
+import { planRecords, type PlannedRecord } from '../plan/planned.js';
+import { Stopper, type StopSignal } from '../stop.js';
+import { InOrder, WINDOW_MAX, type Result } from './in-order.js';
+import { OutQueue } from './out-queue.js';
+
+export type { Result } from './in-order.js';
+
+/** Where the engine's lines for a person go (the CLI's RunLog; the library drops them). */
+export interface EngineLog {
+  line(text: string): void;
+  warning(text: string): void;
+}
+
+export interface EngineOptions {
+  kind: Kind;
+  /** The run's plan, its cache loaded when there is one; the caller closes it. */
+  plan: Plan;
+  /** Where answers are kept, and whose claims the run joins (null: no cache). */
+  cache: CacheScope | null;
+  /** The service's client; the caller closes it. */
+  client: Client;
+  /** The service's host, for messages. */
+  host: string;
+  batchSize: number;
+  concurrency: number;
+  retries: number;
+  maxSpend?: number;
+  wait: boolean;
+  maxWaitSeconds?: number;
+  /** The quota used up before the service validated anything stops the run with an error (the library's choice), not every item quota_exceeded. */
+  stopAtEmptyQuota?: boolean;
+  /** Stops the run: nothing new is sent, requests in flight finish. */
+  signal: StopSignal;
+  log: EngineLog;
+  /** A live input (standard input, a FIFO): its records are sent as they come; `waited`: its first records waited for a pause. */
+  live?: { waited: boolean };
+  /** Something changed: records read, an answer. */
+  onProgress?(): void;
+  /** A wait for the quota began (--wait); it ends at `until` (ms since epoch). */
+  onWait?(until: number): void;
+  /** How long requests in flight may finish after a stop (the scheduler's default: 3 s). */
+  graceMs?: number;
+  /** Records the window holds before reading waits (WINDOW_MAX). */
+  windowMax?: number;
+}
+
+/** What a run has come to at its end. */
+export interface Finished {
+  /** Records per status. */
+  counts: ReadonlyMap<string, number>;
+  stats: DispatchStats;
+  lastFailure?: string;
+}
+
+export class Engine implements AsyncIterable<Result[]> {
+  /** Aborted when the run stops before its end: the caller's signal, or a fatal answer (the key refused, the host gone). */
+  readonly signal: StopSignal;
+  /** Every record has been read. */
+  readDone = false;
+  private readonly stop = new Stopper();
+  private readonly window: InOrder;
+  private readonly gate: ClaimGate;
+  private readonly dispatcher: Scheduler<PlannedRecord>;
+  private readonly out: OutQueue<Result>;
+  private running: Promise<void> | null = null;
+  private roomWaiter: (() => void) | null = null;
+  private cacheWarned = false;
+  private finishedWith: Finished | null = null;
+  private readonly onSignal = () => this.stop.abort(this.o.signal.reason);
+  private readonly windowMax: number;
+
+  constructor(
+    private readonly records: AsyncIterable<InputRecord[]>,
+    private readonly o: EngineOptions,
+  ) {
+    this.signal = this.stop.signal;
+    this.windowMax = o.windowMax ?? WINDOW_MAX;
+    if (o.signal.aborted) this.onSignal();
+    else o.signal.addEventListener('abort', this.onSignal, { once: true });
+    this.stop.signal.addEventListener('abort', () => this.releaseRoom(), { once: true });
+    this.window = new InOrder(o.plan);
+    // Between the plan and the dispatcher: what another idv run is validating is waited for, not sent again.
+    this.gate = new ClaimGate(o.plan, this.stop.signal, (line) => o.log.line(line));
+    this.dispatcher = this.scheduler();
+    void this.dispatcher.fatal.then((err) => this.stop.abort(err));
+    this.out = new OutQueue<Result>({
+      first: () => void this.start(),
+      gone: async () => {
+        this.stop.abort(new IdvError('interrupted', 'The results were no longer read.'));
+        await this.start();
+      },
+    });
+  }
+
+  [Symbol.asyncIterator](): AsyncIterator<Result[]> {
+    return this.out[Symbol.asyncIterator]();
+  }
+
+  /** The dispatcher's counts, live: what was sent, requests, the quota. */
+  get stats(): DispatchStats {
+    return this.dispatcher.stats;
+  }
+
+  /** Records per status, of the results given so far. */
+  get counts(): ReadonlyMap<string, number> {
+    return this.window.counts;
+  }
+
+  /** Results given so far. */
+  get passed(): number {
+    return this.window.passed;
+  }
+
+  /** Why the last batch that failed did, in words. */
+  lastFailure(): string | undefined {
+    return this.dispatcher.lastFailure();
+  }
+
+  /** The run's facts once its results have all been given; null before. */
+  get finished(): Finished | null {
+    return this.finishedWith;
+  }
+
+  private start(): Promise<void> {
+    return (this.running ??= this.run());
+  }
+
+  private scheduler(): Scheduler<PlannedRecord> {
+    const { o } = this;
+    return new Scheduler<PlannedRecord>({
+      client: o.client,
+      endpoint: ENDPOINT[o.kind],
+      field: FIELD[o.kind],
+      host: o.host,
+      batchSize: o.batchSize,
+      concurrency: o.concurrency,
+      retries: o.retries,
+      maxSpend: o.maxSpend,
+      wait: o.wait,
+      maxWaitSeconds: o.maxWaitSeconds,
+      stopAtEmptyQuota: o.stopAtEmptyQuota,
+      signal: this.stop.signal,
+      graceMs: o.graceMs,
+      onResults: (results) => this.settle(results),
+      onProgress: () => o.onProgress?.(),
+      onWait: o.onWait ? (until) => o.onWait!(until) : undefined,
+    });
+  }
+
+  /** Read, send and settle to the end; results go out as they are known; a stop ends it with its error. */
+  private async run(): Promise<void> {
+    try {
+      await this.gate.open(this.o.cache, {
+        send: (record) => this.dispatcher.push(record),
+        sendPartialBatches: () => this.dispatcher.waiting('other-runs', this.gate.urgent),
+        whenQueueHasRoom: () => this.dispatcher.whenQueueHasRoom(),
+        answered: (results) => this.settled(results, 'cache'),
+      });
+      await this.readAll();
+      this.readDone = true;
+      this.o.onProgress?.();
+      await this.gate.drain();
+      const stats = await this.dispatcher.finish();
+      if (this.stop.signal.aborted) throw this.stop.signal.reason;
+      this.pass();
+      this.finishedWith = { counts: this.window.counts, stats, lastFailure: this.dispatcher.lastFailure() };
+      this.out.end();
+    } catch (err) {
+      await this.stopped(err);
+    } finally {
+      this.o.signal.removeEventListener('abort', this.onSignal);
+      this.gate.close();
+    }
+  }
+
+  /** Every record read, checked and planned: into the window, its new items through the gate to the scheduler. */
+  private async readAll(): Promise<void> {
+    const { o, dispatcher } = this;
+    const input = o.live ? liveRecords(this.records, (go) => dispatcher.waiting('input', go), o.live.waited) : this.records;
+    const blocks = planRecords(input, checkerFor(o.kind), o.plan)[Symbol.asyncIterator]();
+    try {
+      for (;;) {
+        const next = await this.nextOrStop(blocks);
+        if (next === null || next.done) break;
+        const block = next.value;
+        this.window.add(block);
+        this.pass();
+        await this.gate.push(block); // the NEW records: sent, or held while another run validates them
+        o.onProgress?.();
+        await this.out.caughtUp(); // results are taken as fast as they are read
+        await dispatcher.whenQueueHasRoom();
+        if (this.window.length >= this.windowMax) await this.outputWaitsForBatches();
+      }
+    } finally {
+      if (this.stop.signal.aborted) void blocks.return?.(undefined).catch(() => undefined);
+    }
+  }
+
+  /** The next block, or null once the run stops: an input that waits for ever (a user's iterable, a silent pipe) still hears a stop. */
+  private nextOrStop<T>(it: AsyncIterator<T>): Promise<IteratorResult<T> | null> {
+    const { signal } = this.stop;
+    if (signal.aborted) return Promise.resolve(null);
+    return new Promise((resolve, reject) => {
+      const onStop = () => resolve(null);
+      signal.addEventListener('abort', onStop);
+      it.next().then(
+        (r) => (signal.removeEventListener('abort', onStop), resolve(r)),
+        (err: unknown) => (signal.removeEventListener('abort', onStop), reject(err)),
+      );
+    });
+  }
+
+  /** The window is full and waits on the records at its head: their batch must not wait for more input. */
+  private async outputWaitsForBatches(): Promise<void> {
+    const windowHasRoom = this.stop.signal.aborted ? Promise.resolve() : new Promise<void>((resolve) => (this.roomWaiter = resolve));
+    this.dispatcher.waiting('output', true);
+    await windowHasRoom;
+    this.dispatcher.waiting('output', false);
+  }
+
+  /** Answers from the service: they settle the plan, go to the cache (its first failure to write said once), then to the window. */
+  private settle(results: Array<[PlannedRecord, string]>): void {
+    const { plan, cache } = this.o;
+    for (const [record, status] of results) plan.settle(record.key, status);
+    if (cache) {
+      cache.append(results.map(([record, status]) => [record.key, status])); // the store keeps only what is cacheable
+      const err = cache.writeError();
+      if (err && !this.cacheWarned) {
+        this.cacheWarned = true;
+        this.o.log.warning(`cannot write the cache (${err.code ?? err.message}: ${cache.path}); this run's results will be paid for again by the next run.`);
+      }
+    }
+    this.settled(results, 'service');
+  }
+
+  /** Records whose status is known now: marked in the window, whose head goes out. */
+  private settled(results: ReadonlyArray<readonly [PlannedRecord, string]>, source: Source): void {
+    this.window.settle(results, source);
+    this.pass();
+  }
+
+  /** The records at the head of the window whose status is known go out; reading waiting for room goes on at half. */
+  private pass(): void {
+    this.out.push(this.window.take());
+    if (this.window.length < this.windowMax / 2) this.releaseRoom();
+  }
+
+  private releaseRoom(): void {
+    const wake = this.roomWaiter;
+    this.roomWaiter = null;
+    wake?.();
+  }
+
+  /**
+   * The run stopped before its end: nothing new is sent, requests in flight get their grace (their answers are
+   * cached and settled), what is known is given, in order, and then the iterator throws why: the fatal error, or
+   * the caller's stop as an interruption.
+   */
+  private async stopped(err: unknown): Promise<void> {
+    this.stop.abort(err);
+    await this.dispatcher.finish().catch(() => undefined);
+    this.out.push(this.window.takeKnown());
+    const reason = this.stop.signal.reason;
+    this.out.fail(reason instanceof IdvError || !this.o.signal.aborted ? reason : interruptedError(reason));
+  }
+}
