@@ -5,8 +5,7 @@ import { Command } from 'commander';
 import { validateCommand } from './commands/validate/flags.js';
 import { withIo, type Io } from './io.js';
 import { withDocs } from './shipped.cjs';
-import { displayWidth } from './display-width.js';
-import { DOCS, ENVIRONMENT, EXIT_CODES, FILES, helpAfter, helpWidth, narrowItem, type Block } from './commands/help-text.js';
+import { DOCS, HELP_LAYOUT, helpAfter, helpFlag, helpWidth, type Block } from './commands/help-text.js';
 
 export interface ProgramDeps {
   version: () => string;
@@ -14,23 +13,17 @@ export interface ProgramDeps {
   io: Io;
 }
 
-const ROOT_HELP: Block[] = [
-  {
-    title: 'Examples:',
-    examples: [
-      { command: "printf '%s\\n' ann@example.com bob@mailinator.com | idv emails --sandbox", comment: 'try it: no key needed' },
-      { command: 'idv emails list.csv --sandbox' },
-      { command: 'cat list.txt | idv emails --format json | jq .' },
-      { command: 'idv auth login' },
-      { command: 'idv sandbox --port 8080 --quota 50' },
-      { command: 'source <(idv completion bash)' },
-    ],
-  },
-  { list: 'Environment', items: ENVIRONMENT },
-  { list: 'Files', items: FILES },
-  { list: 'Exit codes', items: EXIT_CODES },
-  DOCS,
-];
+const ROOT_EXAMPLES: Block = {
+  title: 'Examples:',
+  examples: [
+    { command: "printf '%s\\n' ann@example.com bob@mailinator.com | idv emails --sandbox", comment: 'try it: no key needed' },
+    { command: 'idv emails list.csv --sandbox' },
+    { command: 'cat list.txt | idv emails --format json | jq .' },
+    { command: 'idv auth login' },
+    { command: 'idv sandbox --port 8080 --quota 50' },
+    { command: 'source <(idv completion bash)' },
+  ],
+};
 
 /** The Io a command runs with: --no-color turns colour off on both streams. */
 function ioFor(io: Io, noColor: boolean): Io {
@@ -56,7 +49,9 @@ function inherit(command: Command, io: Io): void {
   command
     .exitOverride()
     .configureOutput(output(io))
-    .configureHelp({ formatItem: narrowItem, minWidthToWrap: 20, displayWidth });
+    .configureHelp(HELP_LAYOUT);
+  // A command whose flags are grouped lists -h with its terminal flags (validate/flags.ts).
+  if (!command.options.some((o) => o.helpGroupHeading)) command.addHelpOption(helpFlag());
   for (const sub of command.commands) inherit(sub, io);
 }
 
@@ -70,8 +65,7 @@ export async function buildProgram(deps: ProgramDeps, first?: string): Promise<C
   const { io } = deps;
   const program = new Command('idv')
     .description('Validate email addresses and domains in bulk with the Valid Identities API.')
-    .version(deps.version(), '-V, --version');
-  helpAfter(program, io, ROOT_HELP);
+    .version(deps.version(), '-V, --version', 'show the version');
   const only = first === 'emails' || first === 'domains' ? first : null;
   for (const kind of ['emails', 'domains'] as const) {
     if (only !== null && kind !== only) continue;
@@ -83,16 +77,19 @@ export async function buildProgram(deps: ProgramDeps, first?: string): Promise<C
     );
   }
   if (only === null) {
-    const [auth, cache, sandbox, completion] = await Promise.all([
+    const [auth, cache, sandbox, completion, topics] = await Promise.all([
       import('./commands/auth.js'),
       import('./commands/cache.js'),
       import('./commands/sandbox.js'),
       import('./commands/completion.js'),
+      import('./commands/help-topics.js'),
     ]);
     program.addCommand(auth.authCommand(io));
     program.addCommand(cache.cacheCommand(io));
     program.addCommand(sandbox.sandboxCommand(io));
     program.addCommand(completion.completionCommand(io, () => program));
+    program.addCommand(topics.helpCommand(io, program));
+    helpAfter(program, io, [ROOT_EXAMPLES, topics.topicList(), DOCS]);
   }
   inherit(program, io);
   return program;

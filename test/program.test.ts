@@ -17,7 +17,7 @@ describe('buildProgram', () => {
 
   it.each([undefined, 'auth', '--help', 'emial'])('anything else (%s) builds every command', async (first) => {
     const program = await buildProgram({ version: () => '1.0.0', io: fakeIo() }, first);
-    expect(names(program)).toEqual(['emails', 'domains', 'auth', 'cache', 'sandbox', 'completion']);
+    expect(names(program)).toEqual(['emails', 'domains', 'auth', 'cache', 'sandbox', 'completion', 'help']);
   });
 
   it('every command writes help through the run\'s Io and throws instead of exiting', async () => {

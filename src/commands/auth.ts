@@ -1,6 +1,7 @@
 // `idv auth login | status | logout`: store, show (masked) and remove the API key.
 import { Command } from 'commander';
-import { ENVIRONMENT, FILES, helpAfter, pick, type Block, type Example } from './help-text.js';
+import { helpAfter, type Block, type Example } from './help-text.js';
+import { topicsLine } from './help-topics.js';
 import { IdvError, interruptedError, usageError } from '../errors.js';
 import { warn, oneLine, type Io } from '../io.js';
 import { configPath, findKey, keyFix, keyLooksSendable, keyRefusedMessage, keyTooShort, maskKey, MIN_KEY_LENGTH, noKeyMessage, removeKey, saveKey } from '../key.js';
@@ -18,9 +19,10 @@ export interface AuthOptions {
   quiet?: boolean;
 }
 
+/** Where the key may come from, said once for every command (idv help environment, idv help files). */
 const KEY_FACTS: Block[] = [
-  { list: 'Environment', items: pick(ENVIRONMENT, 'IDV_API_KEY', 'IDV_BASE_URL', 'XDG_CONFIG_HOME') },
-  { list: 'Files', items: pick(FILES, '~/.config/idv/config.json') },
+  { prose: 'The key in use is the first found: IDV_API_KEY, then the one idv auth login stored.' },
+  topicsLine('environment', 'files', 'exit-codes'),
 ];
 
 const ASKED =
@@ -43,11 +45,12 @@ const AUTH_HELP: Record<AuthOptions['action'], { about: string; examples: Exampl
 
 const BASE_URL = value('--base-url <url>', 'the service to check the key with (default: $IDV_BASE_URL or https://api.valididentities.com)');
 const QUIET = given('-q, --quiet', 'say nothing when all went well');
+const NO_COLOR = given('--no-color', 'no colour (it prints none)');
 /** Each subcommand's flags: --base-url where the service is asked, -q where a note is said on success. */
 const FLAGS = {
-  login: { check: onUnless('--no-check', 'do not ask the service whether the key works'), baseUrl: BASE_URL, quiet: QUIET },
-  status: { check: onUnless('--no-check', 'do not ask the service whether the key works'), baseUrl: BASE_URL },
-  logout: { quiet: QUIET },
+  login: { check: onUnless('--no-check', 'do not ask the service whether the key works'), baseUrl: BASE_URL, quiet: QUIET, noColor: NO_COLOR },
+  status: { check: onUnless('--no-check', 'do not ask the service whether the key works'), baseUrl: BASE_URL, noColor: NO_COLOR },
+  logout: { quiet: QUIET, noColor: NO_COLOR },
 };
 
 /** `idv auth` and its three subcommands. */

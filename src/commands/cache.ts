@@ -1,6 +1,8 @@
 // `idv cache stats | clear`: what the result cache holds, and emptying it (after asking, in a terminal).
-import { Command, Option } from 'commander';
-import { ENVIRONMENT, FILES, helpAfter, pick, type Block } from './help-text.js';
+import { Command } from 'commander';
+import { addFlags, given, readFlags, value } from './flag-table.js';
+import { helpAfter, type Block } from './help-text.js';
+import { topicsLine } from './help-topics.js';
 import { interruptedError, usageError } from '../errors.js';
 import { oneLine, warn, type Io } from '../io.js';
 import { cacheDir } from '../paths.js';
@@ -8,43 +10,52 @@ import { cacheStats, clearCache } from '../cache/stats.js';
 
 export interface CacheOptions {
   action: 'stats' | 'clear';
-  format?: 'json';
+  /** stats: lines for a person (the default), or one JSON object. */
+  format?: 'table' | 'json';
   /** clear: without asking. */
   yes?: boolean;
+  /** clear: no line saying what was removed. */
+  quiet?: boolean;
 }
+
+/** The flags of `cache stats` and `cache clear`: the grammar of every command (-f, -q, --no-color). */
+const STATS_FLAGS = {
+  format: value<'table' | 'json'>('-f, --format <format>', 'table (lines for a person) or json (one object)', { choices: ['table', 'json'], what: 'format' }),
+  noColor: given('--no-color', 'no colour (it prints none)'),
+};
+const CLEAR_FLAGS = {
+  yes: given('-y, --yes', 'remove without asking (required when standard input is not a terminal)'),
+  quiet: given('-q, --quiet', 'no line saying what was removed'),
+  noColor: given('--no-color', 'no colour (it prints none)'),
+};
 
 const CACHE_FACTS: Block[] = [
   {
     prose: 'Results are kept for --cache-ttl (default 7d; by status too: --cache-ttl ok=90d,disposable=180d,7d), per service and endpoint.',
   },
-  { list: 'Environment', items: pick(ENVIRONMENT, 'XDG_CACHE_HOME') },
-  { list: 'Files', items: pick(FILES, '~/.cache/idv/') },
+  topicsLine('files', 'environment', 'durations'),
 ];
 
 /** `idv cache` and its subcommands. */
 export function cacheCommand(io: Io): Command {
-  const stats = [{ command: 'idv cache stats' }, { command: 'idv cache stats --format json' }];
+  const stats = [{ command: 'idv cache stats' }, { command: 'idv cache stats -f json' }];
   const clear = [{ command: 'idv cache clear', comment: 'asks first' }, { command: 'idv cache clear --yes', comment: 'in a script' }];
   const cache = helpAfter(new Command('cache').description('inspect and empty the local result cache'), io, [
     { title: 'Examples:', examples: [...stats, ...clear] },
     ...CACHE_FACTS,
   ]);
-  const statsCommand = new Command('stats')
-    .description('entries, size, path and oldest entry of the cache')
-    .addOption(new Option('--format <format>', 'json for a machine-readable object').choices(['json']))
-    .action((f: { format?: 'json' }) => run({ action: 'stats', format: f.format }, io));
+  const statsCommand = addFlags(new Command('stats').description('entries, size, path and oldest entry of the cache'), STATS_FLAGS);
+  statsCommand.action((parsed: Record<string, unknown>) => run({ action: 'stats', ...readFlags(STATS_FLAGS, parsed) }, io));
   cache.addCommand(helpAfter(statsCommand, io, [{ title: 'Examples:', examples: stats }]));
-  const clearCommand = new Command('clear')
-    .description('remove every cached result (asks first in a terminal)')
-    .option('-y, --yes', 'remove without asking (required when standard input is not a terminal)')
-    .action((f: { yes?: boolean }) => run({ action: 'clear', yes: f.yes }, io));
+  const clearCommand = addFlags(new Command('clear').description('remove every cached result (asks first in a terminal)'), CLEAR_FLAGS);
+  clearCommand.action((parsed: Record<string, unknown>) => run({ action: 'clear', ...readFlags(CLEAR_FLAGS, parsed) }, io));
   cache.addCommand(helpAfter(clearCommand, io, [{ title: 'Examples:', examples: clear }]));
   return cache;
 }
 
 export async function run(o: CacheOptions, io: Io): Promise<void> {
   const dir = cacheDir(io.env, io.platform);
-  if (o.action === 'clear') return clear(dir, o.yes === true, io);
+  if (o.action === 'clear') return clear(dir, o, io);
   const s = await cacheStats(dir);
   if (o.format === 'json') {
     io.stdout.write(
@@ -63,7 +74,8 @@ export async function run(o: CacheOptions, io: Io): Promise<void> {
 }
 
 /** Empty the cache: asked first in a terminal; a script must say --yes, since no one can answer it. */
-async function clear(dir: string, yes: boolean, io: Io): Promise<void> {
+async function clear(dir: string, o: CacheOptions, io: Io): Promise<void> {
+  const yes = o.yes === true;
   if (!yes && !io.stdinIsTTY) {
     throw usageError('idv cache clear asks before it removes anything, and standard input is not a terminal; add --yes to clear the cache without asking.');
   }
@@ -74,7 +86,7 @@ async function clear(dir: string, yes: boolean, io: Io): Promise<void> {
     if (!/^\s*y(es)?\s*$/i.test((await readLine(io)) ?? '')) return warn(io, 'Nothing removed.');
   }
   const removed = await clearCache(dir);
-  warn(io, `Removed ${results(removed.results)} from ${dir}.`);
+  if (!o.quiet) warn(io, `Removed ${results(removed.results)} from ${dir}.`);
 }
 
 const results = (n: number) => `${n.toLocaleString('en-US')} cached result${n === 1 ? '' : 's'}`;
@@ -96,7 +108,8 @@ function readLine(io: Io): Promise<string | null> {
       if (nl !== -1) finish(text.slice(0, nl));
     };
     const onEnd = () => finish(text === '' ? null : text);
-    const onAbort = () => finish(null, interruptedError(io.signal.reason));
+    // The terminal echoed ^C after the question: the message goes on a line of its own.
+    const onAbort = () => (io.stderr.write('\n'), finish(null, interruptedError(io.signal.reason)));
     if (io.signal.aborted) return onAbort();
     io.stdin.on('data', onData).on('end', onEnd);
     io.signal.addEventListener('abort', onAbort, { once: true });

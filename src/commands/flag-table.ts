@@ -8,6 +8,8 @@ import { oneOf } from './usage.js';
 /** One row: commander's option, and the field's value from what commander parsed (its attribute). */
 export interface Flag<T> {
   option(): Option;
+  /** The heading it is listed under in --help (`Input flags:`), as gh groups its flags. */
+  readonly group?: string;
   /** commander's name for the parsed value (`--no-header` → `header`, `--max-wait` → `maxWait`). */
   readonly attribute: string;
   read(parsed: unknown): T;
@@ -60,9 +62,20 @@ function declare<T>(flags: string, about: string, how: ValueHow<T>): Option {
   return option;
 }
 
-/** Declare every row's option on the command, in the table's order (--help's order). */
+/** The rows, listed in --help under `heading`. */
+export function group<F>(heading: string, rows: F): F {
+  // F is left unconstrained: a constraint would type each row's value as unknown (its inference context).
+  const table = rows as FlagTable;
+  return Object.fromEntries(Object.entries(table).map(([field, flag]) => [field, { ...flag, group: heading }])) as F;
+}
+
+/** Declare every row's option on the command, in the table's order (--help's order), each under its group. */
 export function addFlags(command: Command, table: FlagTable): Command {
-  for (const flag of Object.values(table)) command.addOption(flag.option());
+  for (const flag of Object.values(table)) {
+    const option = flag.option();
+    if (flag.group) option.helpGroup(flag.group);
+    command.addOption(option);
+  }
   return command;
 }
 

@@ -2,7 +2,7 @@
 // exit codes), kept as blocks so that it is laid out for the width it is printed at, and so that the man page
 // (tools/man-page.ts) puts each block in its section. What is true of every run (ENVIRONMENT, FILES,
 // EXIT_CODES) is written here once.
-import type { Command, Help } from 'commander';
+import { Help, Option, type Command } from 'commander';
 import type { Io } from '../io.js';
 import { DOCS_MARK } from '../shipped.cjs';
 import { columnsOf, PERSON_WIDTH, wrap } from '../wrap.js';
@@ -17,7 +17,7 @@ export interface Example {
 export type Block =
   | { prose: string }
   | { examples: Example[]; title?: string }
-  | { list: 'Environment' | 'Files' | 'Exit codes'; items: readonly (readonly [term: string, about: string])[] };
+  | { list: string; items: readonly (readonly [term: string, about: string])[] };
 
 /** The widest help: what dist/help/ is rendered at, and what a wider terminal gets too. */
 export const HELP_WIDTH = PERSON_WIDTH;
@@ -53,11 +53,6 @@ export const EXIT_CODES = [
 
 /** The last lines of `idv --help`: where the docs are (filled in when printed: shipped.cts). */
 export const DOCS: Block = { prose: `Docs (every command, flag, status and exit code):\n  ${DOCS_MARK}` };
-
-/** Some of the rows of a list (ENVIRONMENT, FILES), by term. */
-export function pick<T extends readonly (readonly [string, string])[]>(list: T, ...terms: T[number][0][]): T[number][] {
-  return list.filter(([term]) => terms.includes(term));
-}
 
 /** The blocks after each command's options, for the man page. */
 const BLOCKS = new WeakMap<Command, Block[]>();
@@ -175,5 +170,34 @@ export function narrowItem(term: string, termWidth: number, description: string,
   if (!description) return `  ${term}`;
   if (beside >= MIN_BESIDE) return `  ${padEndTo(term, termWidth)}  ${helper.boxWrap(description, beside).replace(/\n/g, '\n' + ' '.repeat(termWidth + 4))}`;
   const below = wrap(description, width - 6).replace(/\n/g, '\n      ');
-  return `  ${term}\n      ${below}`;
+  // The term alone on its line: not indented like the long names beside short ones, or it would sit where the descriptions do.
+  return `  ${term.trimStart()}\n      ${below}`;
 }
+
+/** `-h, --help`, listed under `heading` (a command whose flags are grouped lists it with the terminal's). */
+export function helpFlag(heading?: string): Option {
+  const option = new Option('-h, --help', 'show this help');
+  return heading ? option.helpGroup(heading) : option;
+}
+
+/**
+ * How every command's help is laid out, beside commander's own: widths in display columns; a flag without a
+ * short form indented as if it had one (`    --column`, as gh does), so the long names line up; a flag's
+ * choices not repeated after its description (which names them); groups of flags (`Input flags:`) one after
+ * another, without a blank line between them, so that `idv emails --help` fits on two screens.
+ */
+export const HELP_LAYOUT: Partial<Help> = {
+  formatItem: narrowItem,
+  minWidthToWrap: 20,
+  displayWidth,
+  optionTerm: (option) => (option.short || !option.long ? option.flags : `    ${option.flags}`),
+  optionDescription: (option) => {
+    const shown = option.defaultValueDescription ?? (option.required && option.defaultValue !== undefined ? JSON.stringify(option.defaultValue) : undefined);
+    return shown !== undefined ? `${option.description} (default: ${shown})` : option.description;
+  },
+  // An argument's choices (idv help's topics) are for the completion scripts; its description names them.
+  argumentDescription: (argument) => argument.description,
+  formatHelp(cmd, helper) {
+    return Help.prototype.formatHelp.call(this, cmd, helper).replace(/(\n {2}[^\n]*)\n\n(?=[^\n]* flags:\n)/g, '$1\n');
+  },
+};

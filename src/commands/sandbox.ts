@@ -1,7 +1,7 @@
 // `idv sandbox`: run the local emulator of the service until Ctrl-C.
 import { Command } from 'commander';
 import { helpAfter } from './help-text.js';
-import { addFlags, readFlags, value, valueOr, type OptionsOf } from './flag-table.js';
+import { addFlags, given, readFlags, value, valueOr, type OptionsOf } from './flag-table.js';
 import { wholeNumber } from './parsers.js';
 import { durationFlag, formatDuration } from '../duration.js';
 import type { Io } from '../io.js';
@@ -20,6 +20,8 @@ const SANDBOX_FLAGS = {
     shown: '1h',
   }),
   key: value('--key <key>', 'the API key it accepts (default: a random one, printed)'),
+  quiet: given('-q, --quiet', 'no note on standard error (the URL and key still go to standard output)'),
+  noColor: given('--no-color', 'no colour (it prints none)'),
 };
 
 export type SandboxCommandOptions = OptionsOf<typeof SANDBOX_FLAGS>;
@@ -90,7 +92,7 @@ export async function run(options: SandboxCommandOptions, io: Io): Promise<void>
         '',
       ].join('\n'),
     );
-    warn(io, 'Press Ctrl-C to stop.');
+    if (!options.quiet) warn(io, 'Press Ctrl-C to stop.');
     await new Promise<void>((resolve) => {
       if (io.signal.aborted) {
         resolve();

@@ -1,10 +1,12 @@
 // The man page idv(1), from the same commander tree, Help and help blocks (commands/help-text.ts) as
 // `--help` (render-help.ts writes it to dist/idv.1 at build time), in man(7) roff, in the sections a man
 // page has: NAME, SYNOPSIS, DESCRIPTION (what each command does, and its notes), OPTIONS (each command's
-// arguments and options, with their choices and defaults), ENVIRONMENT, FILES, EXIT STATUS, EXAMPLES.
+// arguments and options, with their choices and defaults), ENVIRONMENT, FILES, EXIT STATUS, EXAMPLES. The help
+// topics (idv help TOPIC) are DESCRIPTION's subsections, but those that are sections of their own.
 import type { Command, Help } from 'commander';
 import { DOCS_MARK } from '../shipped.cjs';
 import { blocksOf, ENVIRONMENT, EXIT_CODES, FILES, HELP_WIDTH, layout, type Block } from '../commands/help-text.js';
+import { TOPICS } from '../commands/help-topics.js';
 
 /** Text for roff: backslashes, hyphens (so that flags copy as typed), non-ASCII as \[uXXXX]. */
 function roff(text: string): string {
@@ -20,7 +22,7 @@ const line = (text: string) => (/^[.']/.test(text) ? `\\&${text}` : text);
 /** .TP items: the names in bold, a <value> in italics, and the description. */
 function items(list: readonly (readonly [term: string, description: string])[]): string[] {
   return list.flatMap(([term, description]) => {
-    const [, names = term, value] = /^(.*?)(?: ([<[].*))?$/.exec(term) ?? [];
+    const [, names = term, value] = /^(.*?)(?: ([<[].*))?$/.exec(term.trim()) ?? [];
     const bold = names
       .split(', ')
       .map((n) => `\\fB${roff(n)}\\fR`)
@@ -64,6 +66,22 @@ function description(program: Command): string[] {
       ...prose(c).map((l) => (l === '.PP' ? '.IP' : l)),
     ]),
   ];
+}
+
+/** The help topics (idv help TOPIC) but those with a section of their own (ENVIRONMENT, FILES, EXIT STATUS). */
+function topics(): string[] {
+  const own = new Set(['environment', 'files', 'exit-codes']);
+  return Object.entries(TOPICS)
+    .filter(([name]) => !own.has(name))
+    .flatMap(([name, topic]) => [
+      `.SS "${roff(name)}"`,
+      ...topic.blocks.flatMap((b) => {
+        if ('prose' in b) return ['.PP', line(roff(b.prose))];
+        if ('list' in b) return items(b.items);
+        const shown = layout([{ examples: b.examples }], HELP_WIDTH - MAN_INDENT).split('\n').map((l) => line(roff(l)));
+        return [...(b.title ? ['.PP', line(roff(b.title))] : []), '.PP', '.nf', ...shown, '.fi'];
+      }),
+    ]);
 }
 
 /** OPTIONS: idv's own, then each command's usage, arguments and options. */
@@ -128,6 +146,7 @@ export function manPage(program: Command, version: string): string {
     '[\\fIcommand\\fR] \\fB\\-\\-help\\fR | \\fB\\-\\-version\\fR',
     '.SH DESCRIPTION',
     ...description(program),
+    ...topics(),
     '.SH OPTIONS',
     ...options(program),
     '.SH ENVIRONMENT',

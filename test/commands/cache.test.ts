@@ -27,6 +27,22 @@ afterEach(async () => {
 const logs = async () => (await readdir(dir)).filter((n) => n.endsWith('.log'));
 
 describe('idv cache clear', () => {
+  it('-q removes without a word', async () => {
+    const quiet = await run(['cache', 'clear', '--yes', '-q', '--no-color'], { env: home.env });
+    expect(quiet).toEqual({ exitCode: 0, stdout: '', stderr: '' });
+    expect(await logs()).toEqual([]);
+  });
+
+  it('Ctrl-C at the question: the message starts a line of its own', async () => {
+    const stop = new AbortController();
+    const input = new PassThrough();
+    const r = run(['cache', 'clear'], { env: home.env, stdinIsTTY: true, input, signal: stop.signal, onStderr: (t) => t.endsWith('[y/N] ') && stop.abort('SIGINT') });
+    const { exitCode, stderr } = await r;
+    expect(exitCode).toBe(130);
+    expect(stderr.split('\n')[0]).toBe(`Remove all 3 cached results in ${dir}? [y/N] `);
+    expect(stderr.split('\n')[1]).toMatch(/^idv: Interrupted/);
+  });
+
   it('in a terminal, asks first; "y" removes every result and says how many', async () => {
     const r = await run(['cache', 'clear'], { env: home.env, stdinIsTTY: true, input: 'y\n' });
     expect(r).toEqual({ exitCode: 0, stdout: '', stderr: `Remove all 3 cached results in ${dir}? [y/N] Removed 3 cached results from ${dir}.\n` });
@@ -75,5 +91,14 @@ describe('idv cache stats', () => {
     expect(r.stdout).toMatch(new RegExp(`^path     ${dir}\nentries  3\nsize     \\d+ B\noldest   \\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\dZ\n  https://api.x /emails/validate: 3 entries\n$`));
     const json = JSON.parse((await run(['cache', 'stats', '--format', 'json'], { env: home.env })).stdout);
     expect(json).toMatchObject({ path: dir, entries: 3, scopes: [{ baseUrl: 'https://api.x', endpoint: '/emails/validate', entries: 3 }] });
+  });
+
+  it('takes the grammar of every command: -f in any case, -f table, --no-color', async () => {
+    const json = await run(['cache', 'stats', '-f', 'JSON', '--no-color'], { env: home.env });
+    expect(JSON.parse(json.stdout)).toMatchObject({ path: dir, entries: 3 });
+    expect((await run(['cache', 'stats', '-f', 'table'], { env: home.env })).stdout).toBe((await run(['cache', 'stats'], { env: home.env })).stdout);
+    const slip = await run(['cache', 'stats', '-f', 'jsno'], { env: home.env });
+    expect(slip.stderr).toBe('idv: --format "jsno" is no format; did you mean json? (table, json)\n');
+    expect(slip.exitCode).toBe(2);
   });
 });

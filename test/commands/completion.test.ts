@@ -15,6 +15,7 @@ import { buildProgram } from '../../src/program.js';
 import { completionScript, describe as describeTree, type Shell } from '../../src/commands/completion.js';
 import { STATUSES_OF } from '../../src/statuses.js';
 import type { Io } from '../../src/io.js';
+import { TOPICS } from '../../src/commands/help-topics.js';
 
 function onPath(name: string): string | null {
   for (const dir of (process.env.PATH ?? '/usr/bin:/bin').split(delimiter)) {
@@ -55,10 +56,10 @@ const CASES: [line: string, offered: string[]][] = [
   ['idv sandbox --port ', []],
   ['idv auth ', ['help', 'login', 'logout', 'status']],
   ['idv cache ', ['clear', 'help', 'stats']],
-  ['idv cache stats --format ', ['json']],
-  ['idv help ', COMMANDS.filter((c) => c !== 'help')],
+  ['idv cache stats --format ', ['json', 'table']],
+  ['idv help ', [...COMMANDS.filter((c) => c !== 'help'), ...Object.keys(TOPICS)].sort()],
   ['idv completion ', ['bash', 'fish', 'zsh']],
-  ['idv sandbox --', ['--help', '--key', '--port', '--quota', '--window']],
+  ['idv sandbox --', ['--help', '--key', '--no-color', '--port', '--quiet', '--quota', '--window']],
 ];
 
 let tmp: string;
@@ -168,7 +169,7 @@ for (const shell of ['bash', 'zsh', 'fish'] as const) {
 
     it('offers every flag that `idv emails --help` lists', async () => {
       const help = (await run(['emails', '--help'])).stdout;
-      const flags = [...help.matchAll(/^ {2}(?:(-\w), )?(--[\w-]+)/gm)].flatMap((m) => [m[2]!]).sort();
+      const flags = [...help.matchAll(/^ {2}(?:(-\w), | {4})?(--[\w-]+)/gm)].flatMap((m) => [m[2]!]).sort();
       expect(flags.length).toBeGreaterThan(25);
       expect(await OFFERS[shell](scripts[shell], 'idv emails --')).toEqual(flags);
     });

@@ -4,12 +4,14 @@
 import { describe, expect, it } from 'vitest';
 import { layout, helpWidth, type Block } from '../../src/commands/help-text.js';
 import { run, fakeIo } from '../fake-io.js';
+import { displayWidth } from '../../src/display-width.js';
+import { TOPICS } from '../../src/commands/help-topics.js';
 
 /** Every command's help: `idv …words --help`. */
-const COMMANDS = [[], ['emails'], ['domains'], ['auth'], ['auth', 'login'], ['auth', 'status'], ['auth', 'logout'], ['cache'], ['cache', 'stats'], ['cache', 'clear'], ['sandbox'], ['completion']];
+const COMMANDS = [[], ['emails'], ['domains'], ['auth'], ['auth', 'login'], ['auth', 'status'], ['auth', 'logout'], ['cache'], ['cache', 'stats'], ['cache', 'clear'], ['sandbox'], ['completion'], ['help']];
 /** A line wider than the width is one word that cannot be broken (a path), after its indent and `$`. */
 const tooWide = (text: string, width: number) =>
-  text.split('\n').filter((l) => [...l].length > width && !/^ *(\$ |# )?\S+( \\)?$/.test(l));
+  text.split('\n').filter((l) => displayWidth(l) > width && !/^ *(\$ |# )?\S+( \\)?$/.test(l));
 
 describe('helpWidth', () => {
   it.each([
@@ -81,20 +83,17 @@ describe('every command\'s --help fits the width it is printed at', () => {
     expect(piped.stdout).toBe((await run([...words, '--help'], { stdoutIsTTY: true, columns: 132 })).stdout); // not a terminal: 80
   });
 
-  it('idv --help lists the environment variables, the files, the exit codes and the examples', async () => {
+  it('idv --help lists the commands, the examples and the help topics, not the environment, files and exit codes', async () => {
     const r = await run(['--help']);
-    for (const name of ['IDV_API_KEY', 'IDV_BASE_URL', 'XDG_CONFIG_HOME', 'XDG_CACHE_HOME', 'HTTPS_PROXY', 'HTTP_PROXY', 'NO_PROXY', 'NO_COLOR', 'FORCE_COLOR']) {
-      expect(r.stdout).toMatch(new RegExp(`^  ${name} +\\S`, 'm'));
-    }
-    expect(r.stdout).toMatch(/^Files:\n  ~\/\.config\/idv\/config\.json +the key/m);
-    expect(r.stdout).toMatch(/^  ~\/\.cache\/idv\/ +results kept/m);
-    expect(r.stdout).toMatch(/^Exit codes:\n  0 +every record has a final status/m);
+    for (const name of Object.keys(TOPICS)) expect(r.stdout).toMatch(new RegExp(`^  ${name} +\\S`, 'm'));
     expect(r.stdout).toContain('  $ idv emails list.csv --sandbox\n');
+    expect(r.stdout).not.toContain('IDV_API_KEY');
+    expect(r.stdout).not.toMatch(/^(Environment|Files|Exit codes):/m);
   });
 
   it('a narrow terminal gets descriptions under their flags rather than past its edge', async () => {
     const r = await run(['emails', '--help'], { stdoutIsTTY: true, columns: 40 });
-    expect(r.stdout).toContain('  --keep-columns\n      write every input column, plus\n      status as the last one\n');
+    expect(r.stdout).toContain('  --keep-columns\n      keep every input column, add\n      status\n');
   });
 
   it('bare idv prints its help to stderr with the docs named, no placeholder', async () => {
@@ -102,5 +101,45 @@ describe('every command\'s --help fits the width it is printed at', () => {
     expect(r.stderr).toContain('Usage: idv');
     expect(r.stderr).toMatch(/Docs \(every command, flag, status and exit code\):\n {2}\S*docs\/cli\.md\n$/);
     expect(r.stderr).not.toContain('@DOCS@');
+  });
+});
+
+describe('help that fits: flags grouped, the common ones first, environment, files and exit codes once', () => {
+  it('idv emails --help: on two 80x24 screens, its flags in gh\'s groups, each on one line beside its description', async () => {
+    for (const kind of ['emails', 'domains']) {
+      const help = (await run([kind, '--help'])).stdout;
+      expect(help.split('\n').length - 1).toBeLessThanOrEqual(48);
+      const groups = help.split('\n').filter((l) => / flags:$/.test(l));
+      expect(groups).toEqual(['Input flags:', 'Output flags:', 'Filter flags:', 'Cost and quota flags:', 'Network flags:', 'Cache flags:', 'Terminal flags:']);
+      for (const line of help.split('\n').filter((l) => /^ {2}(-\w, | {4})--/.test(l))) expect(line, line).toMatch(/^ {2}( {4})?\S.* {2,}\S/);
+      expect(help).toMatch(/^Input flags:\n {2}-i, --item <item> /m);
+      expect(help).toMatch(/^Output flags:\n {2}-f, --format <format> /m);
+    }
+  });
+
+  it('the environment, the files and the exit codes are said in no command\'s help, but in idv help TOPIC', async () => {
+    for (const words of COMMANDS) {
+      const help = (await run([...words, '--help'])).stdout;
+      expect(help, words.join(' ')).not.toMatch(/^(Environment|Files|Exit codes):/m);
+    }
+    expect((await run(['help', 'environment'])).stdout).toMatch(/^Environment:\n {2}IDV_API_KEY +the API key/);
+    expect((await run(['help', 'files'])).stdout).toMatch(/^Files:\n {2}~\/\.config\/idv\/config\.json +the key/);
+    expect((await run(['help', 'Exit-Codes'])).stdout).toMatch(/^Exit codes:\n {2}0 +every record has a final status/);
+  });
+
+  it('idv help COMMAND is its --help; idv help alone is idv --help; a slip is answered with the topic meant', async () => {
+    expect((await run(['help', 'auth', 'login'])).stdout).toBe((await run(['auth', 'login', '--help'])).stdout);
+    expect((await run(['help'])).stdout).toBe((await run(['--help'])).stdout);
+    const slip = await run(['help', 'statuss']);
+    expect(slip.stderr).toBe(`idv: idv help statuss: no such topic or command; did you mean idv help statuses? (topics: ${Object.keys(TOPICS).join(', ')})\n`);
+    expect(slip.exitCode).toBe(2);
+  });
+
+  it.each(Object.keys(TOPICS))('idv help %s fits 80 columns, and a narrower terminal', async (topic) => {
+    for (const columns of [40, 80]) {
+      const r = await run(['help', topic], { stdoutIsTTY: true, columns });
+      expect(r.exitCode).toBe(0);
+      expect(tooWide(r.stdout, columns)).toEqual([]);
+    }
   });
 });

@@ -7,6 +7,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { ROOT } from '../helpers.js';
 import { ENVIRONMENT, EXIT_CODES, FILES } from '../../src/commands/help-text.js';
+import { TOPICS } from '../../src/commands/help-topics.js';
 
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string };
 const HELP = join(ROOT, 'dist', 'help');
@@ -31,6 +32,12 @@ describe('the man page, dist/idv.1', () => {
     expect(sections).toEqual(['NAME', 'SYNOPSIS', 'DESCRIPTION', 'OPTIONS', 'ENVIRONMENT', 'FILES', 'EXIT STATUS', 'EXAMPLES', 'SEE ALSO']);
   });
 
+  it('holds every help topic but those with a section of their own, as a subsection of DESCRIPTION', () => {
+    const description = plain(man.split(/^\.SH DESCRIPTION$/m)[1]!.split(/^\.SH /m)[0]!);
+    const subsections = [...description.matchAll(/^\.SS "(.*)"$/gm)].map((m) => m[1]);
+    expect(subsections).toEqual(Object.keys(TOPICS).filter((t) => !['environment', 'files', 'exit-codes'].includes(t)));
+  });
+
   it('lists every environment variable, file and exit code in its section', () => {
     const section = (name: string) => plain(man.split(new RegExp(`^\\.SH "?${name}"?$`, 'm'))[1]!.split(/^\.SH /m)[0]!);
     for (const [name, about] of ENVIRONMENT) expect(section('ENVIRONMENT')).toContain(`.TP\n${name}\n${about}\n`);
@@ -47,7 +54,7 @@ describe('the man page, dist/idv.1', () => {
     const text = plain(man);
     const usage = /^Usage: (.*)$/m.exec(help)![1]!;
     if (file !== 'idv.txt') expect(text).toContain(`.SS "${usage}"`);
-    for (const [, flags] of help.matchAll(/^ {2}(-[^ ].*?)(?: {2,}|$)/gm)) expect(text).toContain(`\n${flags}\n`);
+    for (const [, flags] of help.matchAll(/^ {2}(?: {4})?(-[^ ].*?)(?: {2,}|$)/gm)) expect(text).toContain(`\n${flags}\n`);
     const examples = commands(text.split('.SH EXAMPLES')[1]!);
     for (const example of commands(help)) expect(examples).toContain(example);
   });
@@ -61,8 +68,9 @@ describe('the man page, dist/idv.1', () => {
     const text = lines.join('\n').replace(/\s+/g, ' ').replace(/ \\ /g, ' '); // lines filled, commands not continued
     expect(text).toContain('idv emails [options] [FILE...]');
     expect(text).toContain('-f, --format <format>');
-    expect(text).toContain('$ idv emails export.csv --keep-columns --exclude disposable,fake,invalid -o clean.csv');
-    expect(text).toContain('jane@gmial.com → jane@gmail.com');
+    expect(text).toContain('$ idv emails export.csv --keep-columns --exclude disposable,fake -o clean.csv');
+    expect(text).toContain('A nightly job: at most 1,000 items paid for');
+    expect(text).toContain('valid, good, deliverable: ok,alias');
     expect(text).toContain('EXIT STATUS 0 every record has a final status');
   });
 });

@@ -20,7 +20,7 @@ const DOCS_LINE = `Docs (every command, flag, status and exit code):\n  ${join(R
 describe('--help', () => {
   it('is rendered at build time for every command', () => {
     expect(rendered.map(([f]) => f).sort()).toEqual(
-      ['auth-login', 'auth-logout', 'auth-status', 'auth', 'cache-clear', 'cache-stats', 'cache', 'completion', 'domains', 'emails', 'idv', 'sandbox']
+      ['auth-login', 'auth-logout', 'auth-status', 'auth', 'cache-clear', 'cache-stats', 'cache', 'completion', 'domains', 'emails', 'help', 'idv', 'sandbox']
         .map((n) => `${n}.txt`)
         .sort(),
     );
