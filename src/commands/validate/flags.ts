@@ -40,7 +40,7 @@ export const VALIDATE_FLAGS = {
     noQuotes: given('--no-quotes', 'quotes are text: every line is a row'),
     encoding: value('--encoding <name>', "the input's code page (default: detected)"),
     sheet: value('--sheet <name|N>', "a workbook's sheet (default: the first shown)"),
-    maxUnpacked: value('--max-unpacked <size>', 'most a file may unpack to, like 4GiB (default: 1GiB)', { parse: sizeFlag('--max-unpacked') }),
+    maxUnpacked: value('--max-unpacked <size>', 'the most a file may unpack to (default: 1GiB)', { parse: sizeFlag('--max-unpacked') }),
   }),
   ...group(GROUPS.output, {
     format: value<Format>('-f, --format <format>', 'table, csv, json, ndjson or xlsx (any case)', { choices: FORMATS, what: 'format' }),
@@ -110,7 +110,6 @@ const HELP: Record<Kind, Block[]> = {
     {
       title: examplesTitle(...TOPICS_OF_RUNS),
       examples: [
-        { command: 'idv domains sites.csv --column Website', comment: "a URL's host is validated" },
         { command: 'idv domains customers.csv', comment: 'addresses: once per domain' },
         { command: 'idv domains list.txt --only disposable,fake -o suspicious.csv' },
       ],
