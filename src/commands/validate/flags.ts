@@ -32,7 +32,8 @@ export const GROUPS = {
 export const VALIDATE_FLAGS = {
   ...group(GROUPS.input, {
     items: value<string[]>('-i, --item <item>', 'validate this item as given; repeat for more', {
-      parse: (text: string, previous?: string[]) => [...(previous ?? []), text],
+      // Added to the list commander hands back, not copied into a new one: 30,000 of them cost no more than 30,000 pushes.
+      parse: (text: string, previous?: string[]) => (previous ? (previous.push(text), previous) : [text]),
     }),
     column: value('--column <name|N>', 'the item column, by header or number from 1'),
     delimiter: value('--delimiter <char>', "the CSV's delimiter: , ; | or tab"),
