@@ -3,6 +3,8 @@
 // ending every record `error` after all its retries. It trips on at least two such requests in a row with no
 // other answer between them, once a batch has used all its tries that way, or once they have gone on BREAKER_MS;
 // before the host has answered anything, on one request turned away for good or unanswered for BREAKER_MS.
+// A 413 is neither an answer nor a host gone: two items in a row refused alone as too large, after all their
+// tries and with no answer between them, are a service that refuses everything, and stop the run too.
 import { IdvError } from '../errors.js';
 
 /** How long requests may keep getting no answer before the run stops, whatever --retries allows. */
@@ -15,10 +17,24 @@ export class Breaker {
   private since = 0;
   private lastAnswerAt = -Infinity;
 
+  /** Requests in a row answered 413 (too large), whatever their size, with no answer between them. */
+  tooLargeInRow = 0;
+  /** Items among them refused alone, after all their tries. */
+  private refusedAlone = 0;
+
   /** A request got an answer from the host (any but one it gives to every request). */
   answered(now: number): void {
     this.streak = 0;
     this.lastAnswerAt = now;
+    this.tooLargeInRow = 0;
+    this.refusedAlone = 0;
+  }
+
+  /** A request was refused as too large; `alone`: a lone item, after all its tries. Whether the run must stop. */
+  tooLarge(alone: boolean): boolean {
+    this.tooLargeInRow++;
+    if (alone) this.refusedAlone++;
+    return this.refusedAlone >= 2;
   }
 
   /**
@@ -50,4 +66,12 @@ export function hostError(host: string, reason: string, requests: number, turned
         : `gave no answer to ${requests} requests in a row`;
   const check = /\bproxy\b/.test(reason) ? 'the proxy (HTTPS_PROXY)' : turnedAway ? '--base-url' : '--base-url and the network';
   return new IdvError('failed', `The service at ${host} ${what}: ${reason}; check ${check}, then run the same command again (results received so far are cached).`);
+}
+
+/** The one line a service that refuses even lone items as too large stops the run with (exit 1). */
+export function tooLargeError(host: string, requests: number): IdvError {
+  return new IdvError(
+    'failed',
+    `The service at ${host} refused even single items as too large (HTTP 413), ${requests} requests in a row; check --base-url (and any proxy in front of the service), then run the same command again (results received so far are cached).`,
+  );
 }

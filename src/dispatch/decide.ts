@@ -28,6 +28,9 @@ export type Decision =
   | { then: 'retry'; afterMs: number; reason: string }
   | { then: 'drop'; fatal: 'auth' };
 
+/** Why an item refused alone as too large failed (a 400 names the size only for a batch of several: a lone item's is a 413). */
+export const TOO_LARGE_ALONE = 'the service refused a single item as too large (HTTP 413)';
+
 /** Back-off after the n-th failed attempt (from 0): full jitter, doubling from 0.5 s, at most 30 s. */
 export const BACKOFF_BASE_MS = 500;
 export const BACKOFF_CAP_MS = 30_000;
@@ -52,8 +55,10 @@ export function decide(outcome: Outcome, size: number, attempt: number, over: nu
     case 'auth':
       return { then: 'drop', fatal: 'auth' };
     case 'too-large':
-      // Halved until one item is refused alone: that one cannot be sent at all.
-      return size <= 1 ? { then: ERROR, quotaHit: false, reason: 'the service refused a single item as too large' } : { then: 'requeue', quotaHit: false, batchSize: Math.floor(size / 2) };
+      // Halved down to one item; refused alone, it is tried again as a failed request is, then ends error.
+      if (size > 1) return { then: 'requeue', quotaHit: false, batchSize: Math.floor(size / 2) };
+      if (attempt >= o.retries) return { then: ERROR, quotaHit: false, reason: TOO_LARGE_ALONE };
+      return { then: 'retry', afterMs: backoffMs(attempt, outcome.rate.retryAfter, o.random), reason: TOO_LARGE_ALONE };
     case 'failed':
       return { then: ERROR, quotaHit: false, reason: outcome.reason };
     case 'retry':

@@ -8,7 +8,7 @@ import type { RateInfo } from '../api/ratelimit.js';
 import { IdvError, interruptedError } from '../errors.js';
 import { ERROR, QUOTA_EXCEEDED } from '../statuses.js';
 import { Fifo } from '../fifo.js';
-import { Breaker, hostError } from './breaker.js';
+import { Breaker, hostError, tooLargeError } from './breaker.js';
 import { decide, type Decision, type DecideOptions } from './decide.js';
 import { QuotaGate, type QuotaStop } from './quota-gate.js';
 import { defaultSleep } from './sleep.js';
@@ -253,7 +253,9 @@ export class Scheduler<T extends WorkItem> {
       if (outcome === null) return; // cut after the run stopped: these items stay unvalidated (and uncached)
       const { answered, over } = this.readAnswer(outcome, batch);
       const d = decide(outcome, batch.length, attempt, over.length, this.rules);
-      if (this.hostFailed(outcome, sentAt, firstSentAt, d.then !== 'retry')) return;
+      const lastTry = d.then !== 'retry';
+      const stopped = outcome.type === 'too-large' ? this.refusedAsTooLarge(batch.length === 1 && lastTry) : this.hostFailed(outcome, sentAt, firstSentAt, lastTry);
+      if (stopped) return;
       if (d.then !== 'retry') return this.carryOut(d, batch, answered, over);
       if (!(await this.backOff(d.afterMs, d.reason, batch))) return;
     }
@@ -298,6 +300,17 @@ export class Scheduler<T extends WorkItem> {
     }
     if (!this.breaker.broken(sentAt, firstSentAt, lastTry, this.now(), turnedAway)) return false;
     this.stop(hostError(this.o.host, outcome.reason, this.breaker.streak, turnedAway));
+    return true;
+  }
+
+  /**
+   * A 413: a batch is halved, a lone item tried again. One refused alone after all its tries stops the halving:
+   * later batches are full-sized again; two such in a row (the breaker) stop the run. Whether it stopped.
+   */
+  private refusedAsTooLarge(alone: boolean): boolean {
+    if (alone) this.batchSize = this.o.batchSize;
+    if (!this.breaker.tooLarge(alone)) return false;
+    this.stop(tooLargeError(this.o.host, this.breaker.tooLargeInRow));
     return true;
   }
 

@@ -1,6 +1,6 @@
 // The circuit breaker as a table: requests that got no usable answer, answers between them, and when it trips.
 import { describe, expect, it } from 'vitest';
-import { Breaker, BREAKER_MS, hostError } from '../../src/dispatch/breaker.js';
+import { Breaker, BREAKER_MS, hostError, tooLargeError } from '../../src/dispatch/breaker.js';
 
 // A step: an answer at `at`, or a request sent at `sent` (its batch's first try at `batch`) that got none at `at`,
 // the batch's last try or not, with whether the breaker must trip.
@@ -93,6 +93,41 @@ describe('Breaker', () => {
       }
     });
   }
+});
+
+describe('Breaker, requests refused as too large (413)', () => {
+  // A step: an answer, or a 413 to a batch of several (halved) or to a lone item (`alone`: after all its tries).
+  type TooLarge = 'answer' | 'halved' | 'retried alone' | 'alone';
+  const rows: Array<[string, TooLarge[], boolean[]]> = [
+    ['one lone item refused: no trip (the item may be too large, not the service)', ['halved', 'halved', 'retried alone', 'alone'], [false, false, false, false]],
+    ['a second lone item refused with no answer between: trips', ['halved', 'retried alone', 'alone', 'halved', 'retried alone', 'alone'], [false, false, false, false, false, true]],
+    ['an answer between two lone items refused: no trip', ['alone', 'answer', 'alone'], [false, false, false]],
+    ['halvings and retries, however many, never trip alone', ['halved', 'halved', 'halved', 'retried alone', 'retried alone', 'retried alone'], [false, false, false, false, false, false]],
+  ];
+  for (const [name, steps, trips] of rows) {
+    it(name, () => {
+      const b = new Breaker();
+      expect(steps.map((s) => (s === 'answer' ? (b.answered(0), false) : b.tooLarge(s === 'alone')))).toEqual(trips);
+    });
+  }
+
+  it('counts the 413s in a row, of any size; an answer starts again', () => {
+    const b = new Breaker();
+    for (const alone of [false, false, false, true]) b.tooLarge(alone);
+    expect(b.tooLargeInRow).toBe(4);
+    b.answered(0);
+    expect(b.tooLargeInRow).toBe(0);
+  });
+});
+
+describe('tooLargeError', () => {
+  it('one line naming the host, what it refused and how often, exit 1', () => {
+    expect(tooLargeError('127.0.0.1:9', 12)).toMatchObject({
+      kind: 'failed',
+      message:
+        'The service at 127.0.0.1:9 refused even single items as too large (HTTP 413), 12 requests in a row; check --base-url (and any proxy in front of the service), then run the same command again (results received so far are cached).',
+    });
+  });
 });
 
 describe('hostError', () => {

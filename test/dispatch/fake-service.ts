@@ -9,6 +9,8 @@ export interface ServiceModel {
   windowSeconds?: number;
   /** Batches larger than this are refused (413). */
   maxBatch?: number;
+  /** Batches this says are too large are refused (413), whatever their size (an item the service refuses even alone). */
+  tooLarge?: (items: string[]) => boolean;
   /** Outcomes for the first requests, in order, before anything else is looked at. */
   faults?: Outcome[];
   /** Every request past this many fails the test run: a scheduler that sends without end is caught, not waited on. */
@@ -58,7 +60,7 @@ export function fakeService(m: ServiceModel): FakeService {
     }
     const fault = faults.shift();
     if (fault) return fault;
-    if (m.maxBatch !== undefined && items.length > m.maxBatch) return { type: 'too-large', rate: {} };
+    if ((m.maxBatch !== undefined && items.length > m.maxBatch) || m.tooLarge?.(items)) return { type: 'too-large', rate: {} };
     if (remaining <= 0) return { type: 'quota', rate: rate() };
     const results = new Map<string, string>();
     for (const item of items) {

@@ -3,7 +3,7 @@
 import { describe, it, expect } from 'vitest';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { idv, makeHome, sentBatches, sentItems } from '../helpers.js';
 import { KEY, runChecked, items, listOf, csv, setup, since, FAST, refused } from './checked-run.js';
@@ -143,6 +143,36 @@ describe.concurrent('retries and faults', () => {
       expect(validated.sort()).toEqual(xs.map(([e]) => e).sort());
     });
   }
+
+  it('a service that answers 413 even to one item: halved to one, each of two items tried twice, then the run stops (exit 1, one line, -o as it was)', async ({ onTestFinished }) => {
+    const xs = items(40);
+    const { sb, env, file, home } = await setup(onTestFinished, {}, xs);
+    sb.inject({ kind: 'status', status: 413, body: '{"message":"Request entity too large."}' }, 1000);
+    const out = join(home.dir, 'out.csv');
+    await writeFile(out, 'earlier\n');
+    const r = await runChecked(['emails', file, '-o', out, '--batch-size', '8', '--concurrency', '1', '--retries', '1', '-q'], env);
+    const host = new URL(sb.url).host;
+    expect(r).toMatchObject({
+      exitCode: 1,
+      stdout: '',
+      stderr: `idv: The service at ${host} refused even single items as too large (HTTP 413), 10 requests in a row; check --base-url (and any proxy in front of the service), then run the same command again (results received so far are cached).\n`,
+    });
+    const e = xs.map(([item]) => item);
+    expect(sentBatches(sb)).toEqual([e.slice(0, 8), e.slice(0, 4), e.slice(0, 2), [e[0]], [e[0]], e.slice(1, 9), e.slice(1, 5), e.slice(1, 3), [e[1]], [e[1]]]);
+    expect(sb.requests.map((q) => q.status)).toEqual(Array(10).fill(413));
+    expect(await readFile(out, 'utf8')).toBe('earlier\n');
+  });
+
+  it('5,000 items to a service that answers 413 even to one item, at the default batch size and concurrency: a few dozen requests, not one per item', async ({ onTestFinished }) => {
+    const xs = items(5000);
+    const { sb, env, file } = await setup(onTestFinished, {}, xs);
+    sb.inject({ kind: 'status', status: 413 }, 10_000);
+    const r = await runChecked(['emails', file, '-q'], env);
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).toMatch(/^idv: The service at \S+ refused even single items as too large \(HTTP 413\), \d+ requests in a row; check --base-url/);
+    expect(sb.requests.length).toBeLessThan(150);
+    expect(sb.requests.every((q) => q.status === 413)).toBe(true);
+  });
 
   it('a quota stop with some error items exits 4 (4 wins over 1)', async ({ onTestFinished }) => {
     const xs = items(20);
