@@ -3,7 +3,8 @@ import { Command } from 'commander';
 import { helpAfter } from './help-text.js';
 import { addFlags, given, readFlags, value, valueOr, type OptionsOf } from './flag-table.js';
 import { wholeNumber } from './parsers.js';
-import { durationFlag, formatDuration } from '../duration.js';
+import { durationFlag, formatDuration, parseDuration } from '../duration.js';
+import { describeFaults, parseFaults, type FaultRule, type Latency } from '../sandbox/faults.js';
 import type { Io } from '../io.js';
 import { warn } from '../io.js';
 import { IdvError, usageError } from '../errors.js';
@@ -20,9 +21,35 @@ const SANDBOX_FLAGS = {
     shown: '1h',
   }),
   key: value('--key <key>', 'the API key it accepts (default: a random one, printed)'),
-  quiet: given('-q, --quiet', 'no note on standard error (the URL and key still go to standard output)'),
+  latency: value('--latency <duration>', 'wait before each answer: 300ms, or a range: 100ms-2s', { parse: latencyFlag }),
+  faults: value('--faults <list>', 'faults at a rate: 5xx=10%,timeout=2%,429=1% (below)', { parse: faultsFlag }),
+  seed: value('--seed <n>', 'seed of the faults and waits: the same replays them', {
+    parse: wholeNumber(0, 2 ** 32 - 1),
+  }),
+  quiet: given('-q, --quiet', 'no request log or note on standard error (the URL and key still go to standard output)'),
   noColor: given('--no-color', 'no colour (it prints none)'),
 };
+
+/** The longest --latency: ten minutes, beyond any client's timeout. */
+const MAX_LATENCY_SECONDS = 600;
+
+/** --latency `300ms` or `100ms-2s`: the wait in ms, fixed or a range. */
+function latencyFlag(text: string): Latency {
+  const parts = text.split('-');
+  if (parts.length > 2) throw usageError(`--latency takes a duration (300ms) or a range (100ms-2s), not "${text.trim()}".`);
+  const [min, max] = parts.map((p) => Math.round(parseDuration(p, '--latency', { max: MAX_LATENCY_SECONDS }) * 1000));
+  if (max !== undefined && max < min!) throw usageError(`--latency "${text.trim()}": give the shorter wait first (${parts[1]!.trim()}-${parts[0]!.trim()}).`);
+  return { min: min!, max: max ?? min! };
+}
+
+/** --faults `5xx=10%,timeout=2%,429=1%/30s`. */
+function faultsFlag(text: string): FaultRule[] {
+  try {
+    return parseFaults(text, (burst) => parseDuration(burst, '--faults'));
+  } catch (err) {
+    throw usageError(err instanceof Error && err.message.startsWith('--faults') ? err.message : `--faults: ${(err as Error).message}.`);
+  }
+}
 
 export type SandboxCommandOptions = OptionsOf<typeof SANDBOX_FLAGS>;
 
@@ -35,7 +62,14 @@ export function sandboxCommand(io: Io): Command {
       examples: [
         { command: 'idv sandbox --port 8080 --quota 50 --window 1h' },
         { command: 'IDV_BASE_URL=http://127.0.0.1:8080 IDV_API_KEY=<printed key> idv emails list.csv' },
+        { comment: 'rehearse a slow, failing service (a seed replays the same faults):', command: 'idv sandbox --latency 100ms-2s --faults 5xx=10%,timeout=2%,429=1% --seed 7' },
       ],
+    },
+    {
+      prose:
+        '--faults takes NAME=RATE, comma-separated, the rates in percent, drawn for each validate request: 5xx (500, 502, 503 or 504), ' +
+        'a status from 500 to 599, timeout (no answer at all), reset (the connection reset), 429 (a burst: every request refused ' +
+        'for 10s; 429=1%/30s for 30s). Each request is logged on standard error as it ends (-q: none).',
     },
   ]).action((parsed: Record<string, unknown>) => run(readFlags(SANDBOX_FLAGS, parsed), io));
 }
@@ -59,6 +93,18 @@ function tryCommand(sandbox: Sandbox): string {
   return `${env} idv emails ${word}`;
 }
 
+/** The latency and the faults asked for, and the seed that replays them. */
+function rehearsalLines(options: SandboxCommandOptions, seed: number): string[] {
+  const lines: string[] = [];
+  const { latency, faults } = options;
+  if (latency) lines.push(`latency: ${latency.min === latency.max ? ms(latency.min) : `${ms(latency.min)} to ${ms(latency.max)}`} before each answer`);
+  if (faults?.length) lines.push(`faults: ${describeFaults(faults)}`);
+  if (faults?.length || (latency && latency.min !== latency.max)) lines.push(`seed: ${seed} (--seed ${seed} replays them)`);
+  return lines;
+}
+
+const ms = (n: number) => (n < 1000 || n % 1000 !== 0 ? `${n}ms` : formatDuration(n / 1000).replace(/ /g, ''));
+
 export async function run(options: SandboxCommandOptions, io: Io): Promise<void> {
   checkKey(options.key);
   let sandbox: Sandbox;
@@ -68,6 +114,10 @@ export async function run(options: SandboxCommandOptions, io: Io): Promise<void>
       quota: options.quota,
       window: options.window,
       key: options.key,
+      latency: options.latency,
+      faults: options.faults,
+      seed: options.seed,
+      log: options.quiet ? undefined : (line) => io.stderr.write(line + '\n'),
     });
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
@@ -88,6 +138,7 @@ export async function run(options: SandboxCommandOptions, io: Io): Promise<void>
         `idv sandbox listening on ${sandbox.url}`,
         `key: ${sandbox.key}`,
         quotaLine,
+        ...rehearsalLines(options, sandbox.seed),
         `Try: ${tryCommand(sandbox)}`,
         '',
       ].join('\n'),

@@ -60,14 +60,6 @@ export function readRequest(incoming: Incoming, body: Body): Request {
   return { method: incoming.method, path: incoming.path, authorization: incoming.authorization, body, items, itemsError: error };
 }
 
-/** The service's reply to a request as it arrives; null when the client went away before sending its body. */
-export async function answerIncoming(incoming: Incoming, state: ServiceState): Promise<Reply | null> {
-  const body = await incoming.body;
-  if (body === null) return null;
-  const request = readRequest(incoming, body);
-  return answerOther(request) ?? answerValidate(request, state);
-}
-
 /** The items of a validate request, or why there are none. */
 export function parseItems(body: Body, field: 'emails' | 'domains' | undefined): { items: string[] | null; error: string } {
   let parsed: unknown;

@@ -59,7 +59,7 @@ const CASES: [line: string, offered: string[]][] = [
   ['idv cache stats --format ', ['json', 'table']],
   ['idv help ', [...COMMANDS.filter((c) => c !== 'help'), ...Object.keys(TOPICS)].sort()],
   ['idv completion ', ['bash', 'fish', 'zsh']],
-  ['idv sandbox --', ['--help', '--key', '--no-color', '--port', '--quiet', '--quota', '--window']],
+  ['idv sandbox --', ['--faults', '--help', '--key', '--latency', '--no-color', '--port', '--quiet', '--quota', '--seed', '--window']],
 ];
 
 let tmp: string;

@@ -63,4 +63,56 @@ describe('idv sandbox command', () => {
       expect(r.exitCode).toBe(2);
     }
   });
+
+  it('--latency, --faults and --seed: said when it starts, each request logged on standard error (-q: none)', async () => {
+    const ac = new AbortController();
+    const { io, out, err } = fakeIo(ac.signal);
+    const done = runSandboxCommand(
+      { port: 0, quota: 50, window: 3600, key: 'sk_cmd_test_0000', latency: { min: 10, max: 40 }, faults: [{ kind: 'status', status: 503, rate: 1 }], seed: 42, quiet: false },
+      io,
+    );
+    for (let i = 0; i < 100 && !err().includes('Ctrl-C'); i++) await new Promise((r) => setTimeout(r, 10));
+    const lines = out().split('\n');
+    expect(lines.slice(1, 6)).toEqual(['key: sk_cmd_test_0000', 'quota: 50 validations per 1h', 'latency: 10ms to 40ms before each answer', 'faults: 503 100%', 'seed: 42 (--seed 42 replays them)']);
+    const url = lines[0]!.split(' ').pop()!;
+    const r = await fetch(url + '/emails/validate', {
+      method: 'POST',
+      headers: { Authorization: 'Bearer sk_cmd_test_0000', 'Content-Type': 'application/json' },
+      body: JSON.stringify({ emails: ['a@example.com'] }),
+    });
+    expect(r.status).toBe(503);
+    for (let i = 0; i < 100 && !err().includes('validate'); i++) await new Promise((r) => setTimeout(r, 10));
+    expect(err()).toMatch(/^Press Ctrl-C to stop\.\n\d{4}-\d\d-\d\dT[\d:.]+Z POST \/emails\/validate 1 item → 503 in \d+ ms \(fault: 503\); key \*\*\*\*0000\n$/);
+    ac.abort('SIGINT');
+    await done;
+
+    const quiet = new AbortController();
+    const q = fakeIo(quiet.signal);
+    const running = runSandboxCommand({ port: 0, quota: 50, window: 3600, key: 'sk_cmd_test_0000', quiet: true, latency: undefined, faults: undefined, seed: undefined }, q.io);
+    for (let i = 0; i < 100 && !q.err().includes('Ctrl-C'); i++) await new Promise((r) => setTimeout(r, 10));
+    expect(q.out()).not.toMatch(/^(latency|faults|seed):/m); // nothing to replay: no seed said
+    await fetch(q.out().split('\n')[0]!.split(' ').pop()! + '/nope');
+    quiet.abort('SIGINT');
+    await running;
+    expect(q.err()).toBe('Press Ctrl-C to stop.\n');
+  });
+
+  it('refuses a latency, a fault list or a seed it cannot read, in one line (exit 2)', async () => {
+    for (const [flag, value, says] of [
+      ['--faults', '5xx=10', '--faults: "5xx=10": give the rate in percent, like 5xx=10%.'],
+      ['--faults', '404=1%', '--faults: "404=1%": no fault is called "404"; give 5xx, a status from 500 to 599, timeout, reset or 429.'],
+      ['--faults', '5xx=60%,timeout=60%', '--faults: the rates add up to 120%, more than 100%.'],
+      ['--faults', '429=1%/soon', '--faults takes a duration like 90s, 30m, 2h or 7d, not "soon".'],
+      ['--latency', '2s-1s', '--latency "2s-1s": give the shorter wait first (1s-2s).'],
+      ['--latency', '11m', '--latency "11m" is too long: give at most 10m.'],
+      ['--latency', '300', '--latency "300" has no unit: write 300s, 300m, 300h or 300d (seconds, minutes, hours or days).'],
+      ['--latency', '1s-2s-3s', '--latency takes a duration (300ms) or a range (100ms-2s), not "1s-2s-3s".'],
+      ['--seed', '-1', '--seed "-1": give a whole number from 0 to 4294967295.'],
+    ]) {
+      const r = await runCli(['sandbox', flag!, value!]);
+      expect(r.stderr, `${flag} ${value}`).toBe(`idv: ${says}\n`);
+      expect(r.exitCode).toBe(2);
+    }
+  });
 });
+

@@ -2,7 +2,7 @@
 // over HTTP, a batch limit and each fault a test can aim at a request (served by the test sandbox).
 import { describe, expect, it } from 'vitest';
 import { QuotaWindow } from '../../src/sandbox/quota.js';
-import { answerIncoming, answerValidate, parseItems, type Fault } from '../../src/sandbox/answer.js';
+import { answerValidate, parseItems, type Fault } from '../../src/sandbox/answer.js';
 import { emails, sandboxesClosedAfterEach } from './requests.js';
 
 const sandboxes = sandboxesClosedAfterEach();
@@ -50,24 +50,6 @@ describe('answerValidate', () => {
   });
   it('a fault is not applied to a request with another key: 401', () => {
     expect(answerValidate(req(['a@b.co'], 'Bearer nope'), { ...state(new QuotaWindow(0, 60, () => 0)), fault: { kind: 'hang' } })).toMatchObject({ status: 401 });
-  });
-  it('answerIncoming: nothing when the client went away before its body; else 404, 405 or the validate answer', async () => {
-    const incoming = (path: string, method: string, body: string | null) => ({
-      method,
-      path,
-      authorization: 'Bearer k123',
-      contentType: 'application/json',
-      body: Promise.resolve(body),
-      ended: new Promise<number>(() => undefined),
-    });
-    const service = state(new QuotaWindow(0, 60, () => 0));
-    expect(await answerIncoming(incoming('/emails/validate', 'POST', null), service)).toBeNull();
-    expect(await answerIncoming(incoming('/nope', 'POST', '{}'), service)).toMatchObject({ status: 404 });
-    expect(await answerIncoming(incoming('/emails/validate', 'GET', ''), service)).toMatchObject({ status: 405, headers: { Allow: 'POST' } });
-    expect(await answerIncoming(incoming('/domains/validate', 'POST', '{"domains":["x.invalid"]}'), service)).toMatchObject({
-      status: 200,
-      body: '{"domains":{"x.invalid":{"status":"fake"}}}',
-    });
   });
   it('parseItems: the field of the endpoint, all strings', () => {
     expect(parseItems('{"emails":["a@b.co"]}', 'emails')).toEqual({ items: ['a@b.co'], error: '' });

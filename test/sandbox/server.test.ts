@@ -114,5 +114,72 @@ describe('startSandbox', () => {
     await expect(startSandbox({ quota: -1 })).rejects.toThrow('sandbox: quota must be an integer between 0 and');
     await expect(startSandbox({ window: 0 })).rejects.toThrow('sandbox: window must be an integer between 1 and');
     await expect(startSandbox({ key: 'has space' })).rejects.toThrow('sandbox: the key must be non-empty, without white space');
+    await expect(startSandbox({ latency: -1 })).rejects.toThrow('sandbox: latency must be from 0 to 600000 ms, its least first, got -1--1');
+    await expect(startSandbox({ latency: { min: 500, max: 100 } })).rejects.toThrow('sandbox: latency must be from 0 to 600000 ms');
+    await expect(startSandbox({ faults: '5xx=10' })).rejects.toThrow('sandbox: faults: "5xx=10": give the rate in percent, like 5xx=10%');
+    await expect(startSandbox({ faults: [{ kind: '5xx', rate: 2 }] })).rejects.toThrow('"5xx=200%": a rate is at most 100%');
+    await expect(startSandbox({ seed: 2 ** 32 })).rejects.toThrow('sandbox: seed must be an integer between 0 and 4294967295');
+  });
+});
+
+describe('a sandbox to rehearse with: latency, faults at a rate, a request log', () => {
+  it('waits the latency before each answer (a range: each wait drawn from it)', async () => {
+    const s = await sandboxes.shipped({ latency: 150 });
+    const t0 = performance.now();
+    expect((await emails(s, ['a@example.com'])).status).toBe(200);
+    expect(performance.now() - t0).toBeGreaterThanOrEqual(145); // not before its wait (timers may fire a ms early)
+    const ranged = await sandboxes.shipped({ latency: { min: 60, max: 120 } });
+    for (let i = 0; i < 3; i++) {
+      const t = performance.now();
+      await emails(ranged, ['a@example.com']);
+      expect(performance.now() - t).toBeGreaterThanOrEqual(55);
+    }
+  });
+
+  it('each fault as the service would fail: a 5xx, no answer at all, a reset, a 429 burst with Retry-After', async () => {
+    const failing = await sandboxes.shipped({ faults: '503=100%' });
+    const r = await emails(failing, ['a@example.com']);
+    expect([r.status, r.json()]).toEqual([503, { message: 'Service Unavailable.' }]);
+    const hanging = await sandboxes.shipped({ faults: 'timeout=100%' });
+    await expect(emails(hanging, ['a@example.com'], { signal: AbortSignal.timeout(300) })).rejects.toThrow(/aborted|timeout/i);
+    const resetting = await sandboxes.shipped({ faults: 'reset=100%' });
+    await expect(emails(resetting, ['a@example.com'])).rejects.toThrow();
+    const limited = await sandboxes.shipped({ faults: '429=100%/20s', quota: 100 });
+    const refused = await emails(limited, ['a@example.com']);
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get('retry-after')).toBe('20');
+    expect(refused.headers.get('ratelimit')).toBe('"validations";r=0;t=20');
+    // A wrong key is a 401 whatever the faults.
+    expect((await emails(failing, ['a@example.com'], { key: 'sk_wrong_key_1234' })).status).toBe(401);
+  });
+
+  it('a seed replays the same faults, request by request', async () => {
+    const sequence = async (seed: number) => {
+      const s = await sandboxes.shipped({ faults: '5xx=40%,reset=10%', seed });
+      expect(s.seed).toBe(seed);
+      const seen: Array<number | string> = [];
+      for (let i = 0; i < 30; i++) seen.push(await emails(s, [`u${i}@example.com`]).then((a) => a.status, () => 'reset'));
+      return seen;
+    };
+    const first = await sequence(1234);
+    expect(first).toContain(200);
+    expect(first.some((x) => x !== 200)).toBe(true);
+    expect(await sequence(1234)).toEqual(first);
+    expect(await sequence(4321)).not.toEqual(first);
+  });
+
+  it('logs each request as it ends: time, endpoint, items, status, latency, the fault; the key masked', async () => {
+    const lines: string[] = [];
+    const s = await sandboxes.shipped({ faults: '503=100%', log: (l) => lines.push(l), key: 'sk_sandbox_0123456789abcdef' });
+    await emails(s, ['a@example.com', 'b@example.com']);
+    await emails(s, ['a@example.com'], { key: null });
+    await post(s, '/nope', {});
+    for (let i = 0; i < 100 && lines.length < 3; i++) await new Promise((r) => setTimeout(r, 10));
+    expect(lines.map((l) => l.replace(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z /, 'T ').replace(/ in \d+ ms/, ' in N ms'))).toEqual([
+      'T POST /emails/validate 2 items → 503 in N ms (fault: 503); key ****cdef',
+      'T POST /emails/validate 1 item → 401 in N ms; no key',
+      'T POST /nope → 404 in N ms; key ****cdef',
+    ]);
+    expect(lines.join('\n')).not.toContain('0123456789abcdef');
   });
 });

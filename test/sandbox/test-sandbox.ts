@@ -2,10 +2,11 @@
 // plumbing) put together with what only a test needs: a record of every request, the most validate
 // requests handled at once, faults queued for the next validate requests, a batch limit, the quota set by
 // hand, a clock, and a delay before every validate answer.
-import { answerOther, answerValidate, authorized, readRequest, type BatchLimit, type Fault } from '../../src/sandbox/answer.js';
-import { listenOnLoopback, type Incoming, type Reply } from '../../src/sandbox/http-server.js';
+import type { BatchLimit, Fault } from '../../src/sandbox/answer.js';
+import { listenOnLoopback, type Incoming } from '../../src/sandbox/http-server.js';
 import { QuotaWindow } from '../../src/sandbox/quota.js';
 import { sandboxSettings, type SandboxOptions } from '../../src/sandbox/server.js';
+import { serve, type Watch } from '../../src/sandbox/service.js';
 
 export type { Fault };
 
@@ -69,7 +70,13 @@ export class TestSandbox {
   ) {}
 
   async listen(host: string, port: number): Promise<this> {
-    const server = await listenOnLoopback({ host, port }, (incoming) => this.respond(incoming));
+    const respond = serve(this.key, this.quota, {
+      // A fault is aimed at the next authorized request; the quota is taken as each body is read, in arrival order.
+      next: (authorized) => ({ fault: authorized ? this.faults.shift() : undefined, latencyMs: this.delayMs }),
+      batchLimit: () => this.batchLimit,
+      arrived: (incoming) => this.record(incoming),
+    });
+    const server = await listenOnLoopback({ host, port }, respond);
     this.url = server.url;
     this.port = server.port;
     this.closeServer = () => server.close();
@@ -105,22 +112,8 @@ export class TestSandbox {
     this.quota.refill();
   }
 
-  private async respond(incoming: Incoming): Promise<Reply | null> {
-    const record = this.record(incoming);
-    const body = await incoming.body;
-    const request = readRequest(incoming, body);
-    record.items = request.items;
-    if (body === null) return null; // the client went away
-    const other = answerOther(request);
-    if (other) return other;
-    this.countInFlight(incoming.ended);
-    // A fault is aimed at the next authorized request; the quota is taken now, in arrival order.
-    const fault = authorized(request.authorization, this.key) ? this.faults.shift() : undefined;
-    const reply = answerValidate(request, { key: this.key, quota: this.quota, fault, batchLimit: this.batchLimit });
-    return { ...reply, delayMs: this.delayMs };
-  }
-
-  private record(incoming: Incoming): ReceivedRequest {
+  /** Every request is recorded as it arrives; its items once its body is read; a validate one counts as in flight. */
+  private record(incoming: Incoming): Watch {
     const { method, path, authorization, contentType } = incoming;
     const record: ReceivedRequest = { method, path, authorization, contentType, items: null, status: 0, startedAt: Date.now(), endedAt: 0 };
     this.requests.push(record);
@@ -128,7 +121,10 @@ export class TestSandbox {
       record.status = status;
       record.endedAt = Date.now();
     });
-    return record;
+    return {
+      read: (items) => (record.items = items),
+      answering: () => this.countInFlight(incoming.ended),
+    };
   }
 
   /** A validate request counts towards maxInFlight until its exchange ends. */
