@@ -26,7 +26,7 @@ const SANDBOX_FLAGS = {
   seed: value('--seed <n>', 'seed of the faults and waits: the same replays them', {
     parse: wholeNumber(0, 2 ** 32 - 1),
   }),
-  quiet: given('-q, --quiet', 'no request log or note on standard error (the URL and key still go to standard output)'),
+  quiet: given('-q, --quiet', 'no request log and no note on standard error'),
   noColor: given('--no-color', 'no colour (it prints none)'),
 };
 
