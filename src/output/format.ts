@@ -42,6 +42,8 @@ export interface FormatOptions {
   suggest?: ((item: string) => string | null) | null;
   /** --safe-csv: cells that a spreadsheet would run as a formula get a leading `'` (CSV only). */
   safeCsv?: boolean;
+  /** The UTF-8 byte-order mark first, which Excel needs to open a CSV as UTF-8 (CSV only: outputs.ts decides). */
+  bom?: boolean;
   /** With --keep-columns, the 0-based column of the item (the table keeps it whatever the width). */
   itemColumn?: number;
   /** The table's widest line: the terminal's width; undefined off a terminal (no line is cut). */
@@ -180,6 +182,9 @@ type Stringify = (typeof import('csv-stringify/sync'))['stringify'];
  * a quote, CR or LF is quoted, its quotes doubled), `\n` record ends, the input's delimiter with
  * --keep-columns, and csv-stringify's own formula escaping for --safe-csv.
  */
+/** U+FEFF, which UTF-8 writes as EF BB BF. */
+const BOM = '\ufeff';
+
 function csvFormatter(o: FormatOptions, stringify: Stringify): Formatter {
   const { names, values } = layout(o);
   const options = {
@@ -191,7 +196,7 @@ function csvFormatter(o: FormatOptions, stringify: Stringify): Formatter {
   };
   const keepWithoutHeader = o.keepColumns && o.delimiter !== null && o.header === null;
   return {
-    begin: () => (keepWithoutHeader ? '' : stringify([names], options)),
+    begin: () => (o.bom ? BOM : '') + (keepWithoutHeader ? '' : stringify([names], options)),
     records: (block) => stringify(block.map(values), options),
     end: () => '',
   };

@@ -50,6 +50,8 @@ export const VALIDATE_FLAGS = {
     split: value('--split <dir>', 'also one file per status in this folder'),
     report: value('--report <file>', 'an account of the run (JSON), at its end'),
     suggest: given('--suggest', 'add a suggestion for a mistyped domain'),
+    bom: given('--bom', "begin CSV with the byte-order mark Excel's UTF-8 needs"),
+    noBom: given('--no-bom', "never, even when the input had one (idv help output)"),
     safeCsv: given('--safe-csv', 'defuse cells a spreadsheet runs as formulas'),
   }),
   ...group(GROUPS.filters, {

@@ -48,15 +48,33 @@ export function writesWorkbookColumns(options: ValidateOptions, format: Format):
 /** Open the main output and the --split folder, shaped by the first input's layout; nothing is left behind on failure. */
 export async function openOutputs(options: ValidateOptions, io: Io, format: Format, first: OpenedSource, live: boolean): Promise<Outputs> {
   const layout = formatOptions(options, first);
-  const main = hasMainOutput(options, io, format) ? await mainOutput(options, io, format, layout, first, live) : null;
+  const toFile = !isStdout(options.output, io.cwd);
+  const main = hasMainOutput(options, io, format) ? await mainOutput(options, io, format, { ...layout, bom: withBom(options, first, toFile) }, first, live) : null;
   try {
     await main?.sink.ready();
-    const split = options.split ? await splitOutputs(resolvePath(io.cwd, options.split), splitFormat(options), layout, STATUSES_OF[options.kind], io.signal, io.platform) : null;
+    const splitLayout = { ...layout, bom: withBom(options, first, true) };
+    const split = options.split ? await splitOutputs(resolvePath(io.cwd, options.split), splitFormat(options), splitLayout, STATUSES_OF[options.kind], io.signal, io.platform) : null;
     return { main, split };
   } catch (err) {
     await main?.sink.abort();
     throw err;
   }
+}
+
+/**
+ * Whether a CSV begins with the UTF-8 byte-order mark: asked for (--bom), refused (--no-bom), else kept from an
+ * input that had one (an Excel export, read back into Excel) in a file, never on standard output unasked (a pipe's
+ * reader would take the mark for text).
+ */
+function withBom(options: ValidateOptions, first: OpenedSource, toFile: boolean): boolean {
+  if (options.noBom) return false;
+  return options.bom || (toFile && first.facts().encoding.how === 'bom');
+}
+
+/** --bom with no CSV to write: a usage error before anything is read. */
+export function checkBom(options: ValidateOptions, format: Format): void {
+  const csv = format === 'csv' || (options.split !== undefined && splitFormat(options) === 'csv');
+  if (options.bom && !csv) throw usageError(`--bom is for CSV output (a byte-order mark has no place in ${format}); drop it, or write CSV (-f csv).`);
 }
 
 function formatOptions(options: ValidateOptions, first: OpenedSource): FormatOptions {

@@ -22,7 +22,7 @@ import { resolveTarget, type Target } from './target.js';
 import type { Client } from '../../api/client.js';
 import { openCache } from './open-cache.js';
 import { RunInputs } from './inputs.js';
-import { chooseFormat, openOutputs, splitFormat, writesWorkbookColumns } from './outputs.js';
+import { checkBom, chooseFormat, openOutputs, splitFormat, writesWorkbookColumns } from './outputs.js';
 import { runPipeline, type Finished } from './pipeline.js';
 import { HeldOpen } from '../../output/sink.js';
 import { endingOf, outcomeOf } from './outcome.js';
@@ -48,6 +48,7 @@ export async function run(options: ValidateOptions, io: Io): Promise<void> {
 
 async function validate(options: ValidateOptions, io: Io, parts: RunParts, log: RunLog): Promise<void> {
   const format = chooseFormat(options, io);
+  checkBom(options, format);
   warnOddStatusNames(options, log);
   const inputs = (parts.inputs = await RunInputs.check(options, io));
   const target = await resolveTarget(options, io);
