@@ -13,6 +13,8 @@ const argv = process.argv.slice(2);
 /** The exit code of a second signal, which ends the run at once. */
 const EXIT_ON_SECOND = { SIGINT: 130, SIGTERM: 143, SIGHUP: 129 } as const;
 type Sig = keyof typeof EXIT_ON_SECOND;
+/** The signals heard, as what they stop the run as: Ctrl-Break (Windows' SIGBREAK) is Ctrl-C. */
+const HEARD: Record<string, Sig> = { SIGINT: 'SIGINT', SIGTERM: 'SIGTERM', SIGHUP: 'SIGHUP', SIGBREAK: 'SIGINT' };
 
 // In the single executable (scripts/build-binary.mjs) there is no dist/ beside the program: package.json's
 // version and dist/help/ are inside it, as IDV_EMBEDDED (src/embedded.d.ts).
@@ -112,7 +114,7 @@ function hearSignals(stop: (sig: Sig) => void): void {
     }
     stop(sig);
   };
-  for (const sig of Object.keys(EXIT_ON_SECOND) as Sig[]) process.on(sig, () => onSignal(sig));
+  for (const [heard, sig] of Object.entries(HEARD)) process.on(heard as NodeJS.Signals, () => onSignal(sig));
 }
 
 /**

@@ -68,3 +68,25 @@ describe('the last net at the CLI edge: an error nothing caught', () => {
     }
   });
 });
+
+describe("Ctrl-Break (Windows' SIGBREAK)", () => {
+  const home = homeForEachTest();
+  it('is heard as Ctrl-C: no new requests, -o as it was, one line, exit 130', async () => {
+    const { sb, env } = await sandbox({ delayMs: 3000 }, home);
+    try {
+      const file = await home.list(['a@example.com', 'b@example.com']);
+      const out = join(home.dir, 'out.csv');
+      await writeFile(out, 'old\n');
+      const r = await execa('node', ['--require', join(ROOT, 'test', 'breaks-later.cjs'), IDV, 'emails', file, '-o', out], {
+        env: { ...env, BREAK_AFTER_MS: '500' },
+        extendEnv: false,
+        reject: false,
+      });
+      expect([r.exitCode, r.stdout, r.stderr]).toEqual([130, '', 'idv: Interrupted (SIGINT); results received so far are kept in the cache.']);
+      expect(await readFile(out, 'utf8')).toBe('old\n');
+      expect(sb.requests).toHaveLength(1);
+    } finally {
+      await sb.close();
+    }
+  });
+});
