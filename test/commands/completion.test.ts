@@ -58,7 +58,7 @@ const CASES: [line: string, offered: string[]][] = [
   ['idv cache ', ['clear', 'help', 'stats']],
   ['idv cache stats --format ', ['json', 'table']],
   ['idv help ', [...COMMANDS.filter((c) => c !== 'help'), ...Object.keys(TOPICS)].sort()],
-  ['idv completion ', ['bash', 'fish', 'zsh']],
+  ['idv completion ', ['bash', 'fish', 'powershell', 'zsh']],
   ['idv sandbox --', ['--faults', '--help', '--key', '--latency', '--no-color', '--port', '--quiet', '--quota', '--seed', '--window']],
 ];
 
@@ -183,13 +183,32 @@ describe('idv completion', () => {
   });
 
   it('an unknown or missing shell is a usage error (exit 2), naming the choices', async () => {
-    const r = await run(['completion', 'powershell']);
+    const r = await run(['completion', 'tcsh']);
     expect(r.exitCode).toBe(2);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toBe('idv: idv completion SHELL "powershell": allowed choices are bash, zsh, fish.\n');
+    expect(r.stderr).toBe('idv: idv completion SHELL "tcsh": allowed choices are bash, zsh, fish, powershell.\n');
     const none = await run(['completion']);
     expect(none.exitCode).toBe(2);
     expect(none.stderr).toBe('idv: idv completion needs SHELL (idv completion --help says what it takes)\n');
+  });
+
+  it('PowerShell: a native completer for idv holding every command, flag and flag value of the tree, one key each whatever its case', async () => {
+    const program = await buildProgram({ version: () => '0.0.0', io: undefined as unknown as Io });
+    const script = (await run(['completion', 'powershell'])).stdout;
+    expect(script).toContain("Register-ArgumentCompleter -Native -CommandName 'idv', 'idv.exe', 'idv.cmd' -ScriptBlock {");
+    expect(script).toContain("    'auth' = 'login status logout help'\n");
+    expect(script).toContain("    'emails|--format' = 'one:table csv json ndjson xlsx'\n");
+    expect(script).toContain("    'emails|--only' = 'list:" + STATUSES_OF.emails.join(' ') + "'\n");
+    expect(script).toContain("    'completion' = 'one:bash zsh fish powershell'\n");
+    expect(script).toContain(`    'emails' = '${describeTree(program).commands[0]!.flags.flatMap((f) => f.names).join(' ')}'\n`);
+    // PowerShell's hashtables ignore case: two keys differing only by case would fail the whole script.
+    const keys = [...script.matchAll(/^ {4}'([^']*)' = /gm)].map((m) => m[1]!.toLowerCase());
+    const tables = script.split('@{').slice(1).map((t) => t.slice(0, t.indexOf('}')));
+    for (const table of tables) {
+      const inTable = [...table.matchAll(/^ {4}'([^']*)' = /gm)].map((m) => m[1]!.toLowerCase());
+      expect(new Set(inTable).size).toBe(inTable.length);
+    }
+    expect(keys.length).toBeGreaterThan(50);
   });
 
   it('is generated from the commander tree: a flag or command added to it is completed with no other change', async () => {
