@@ -30,6 +30,11 @@ export function given(flags: string, about: string): Flag<boolean> {
   return row(() => new Option(flags, about), (v) => (negated ? v === false : v === true));
 }
 
+/** A row left out of --help (and so of completion), said in a help topic instead: its line would not fit the screen. */
+export function unlisted<T>(flag: Flag<T>): Flag<T> {
+  return { ...flag, option: () => flag.option().hideHelp() };
+}
+
 /** A `--no-…` switch for a field that is on unless it is given (`--no-cache` → `cache`). */
 export function onUnless(flags: `--no-${string}`, about: string): Flag<boolean> {
   return row(() => new Option(flags, about), (v) => v !== false);
