@@ -45,8 +45,10 @@ function renderedHelp(): string | null {
   if (columns >= 20 && columns < 80) return null;
   const name = names.join('-') || 'idv';
   if (typeof IDV_EMBEDDED !== 'undefined') return Object.hasOwn(IDV_EMBEDDED.help, name) ? withDocs(IDV_EMBEDDED.help[name]!) : null;
+  // Windows' and macOS' own forms (PowerShell's lines, their folders) in a folder of their own.
+  const system = process.platform === 'win32' || process.platform === 'darwin' ? process.platform : '';
   try {
-    return withDocs(readFileSync(join(__dirname, 'help', `${name}.txt`), 'utf8'));
+    return withDocs(readFileSync(join(__dirname, 'help', system, `${name}.txt`), 'utf8'));
   } catch {
     return null;
   }

@@ -61,10 +61,57 @@ export function blocksOf(command: Command): Block[] {
   return BLOCKS.get(command) ?? [];
 }
 
-/** Add the blocks after the command's options in its help, laid out for the width the help is printed at. */
+/** Add the blocks after the command's options in its help, laid out for the width the help is printed at, in the user's system's forms. */
 export function helpAfter(command: Command, io: Io | undefined, blocks: Block[]): Command {
   BLOCKS.set(command, blocks);
-  return command.addHelpText('after', (context) => '\n' + layout(blocks, helpWidth(io, context.error)));
+  return command.addHelpText('after', (context) => '\n' + layout(blocks, helpWidth(io, context.error), io?.platform));
+}
+
+/**
+ * Shell lines and paths as the user's system has them: PowerShell's forms on Windows (the shell Windows
+ * Terminal opens; cmd's are in docs/cli.md), its folders on Windows and macOS (paths.ts). Each is written once, in
+ * its Unix form, and turned here.
+ */
+type Replacement = string | ((match: string, ...groups: string[]) => string);
+const SYSTEM_FORMS: Partial<Record<NodeJS.Platform, Array<[RegExp, Replacement]>>> = {
+  win32: [
+    // Variables for one command: PowerShell sets them first, for the session.
+    [/^(.*?)((?:[A-Z_]+=(?:<[^>]*>|\S+) )+)idv /, (_m, before, vars) => [...vars!.matchAll(/([A-Z_]+)=(<[^>]*>|\S+) /g)].map(([, name, value]) => `$env:${name}='${value}'; `).join('') + before + 'idv '],
+    [/printf '%s\\n' (\S+) (\S+) \| /, "'$1', '$2' | "],
+    [/printf %s "\$(\w+)" \| /, '$env:$1 | '],
+    [/(^|; )cat (\S+) \| /, '$1Get-Content $2 | '],
+    [/(^|; )tail -f (\S+) \| /, '$1Get-Content $2 -Wait | '],
+    [/^source <\(idv completion bash\)$/, 'idv completion powershell | Out-String | Invoke-Expression'],
+    [/~\/\.config\/idv\/config\.json/g, '%APPDATA%\\idv\\config.json'],
+    [/~\/\.cache\/idv\//g, '%LOCALAPPDATA%\\idv\\'],
+    [/\(default ~\/\.config\)/g, '(default %APPDATA%)'],
+    [/\(default ~\/\.cache\)/g, '(default %LOCALAPPDATA%)'],
+    [/, readable only by you/g, ", protected by your profile folder's permissions"],
+  ],
+  darwin: [
+    [/~\/\.config\/idv\/config\.json/g, '~/Library/Application Support/idv/config.json'],
+    [/~\/\.cache\/idv\//g, '~/Library/Caches/idv/'],
+    [/\(default ~\/\.config\)/g, '(default ~/Library/Application Support)'],
+    [/\(default ~\/\.cache\)/g, '(default ~/Library/Caches)'],
+  ],
+};
+
+/** A line of help in the forms of `platform` (undefined: Linux's, as written). */
+export function forSystem(text: string, platform: NodeJS.Platform | undefined): string {
+  let out = text;
+  for (const [pattern, replacement] of (platform && SYSTEM_FORMS[platform]) || []) out = out.replace(pattern, replacement as string);
+  return out;
+}
+
+/** The blocks with their text in the forms of `platform`. */
+function inSystemForms(blocks: Block[], platform: NodeJS.Platform | undefined): Block[] {
+  if (!platform || !SYSTEM_FORMS[platform]) return blocks;
+  const f = (t: string) => forSystem(t, platform);
+  return blocks.map((b) => {
+    if ('prose' in b) return { prose: f(b.prose) };
+    if ('examples' in b) return { ...b, examples: b.examples.map((e) => ({ command: f(e.command), ...(e.comment ? { comment: e.comment } : {}) })) };
+    return { ...b, items: b.items.map(([term, about]) => [f(term), f(about)] as const) };
+  });
 }
 
 /**
@@ -72,19 +119,29 @@ export function helpAfter(command: Command, io: Io | undefined, blocks: Block[])
  * when not a terminal, and at build time, which has no Io).
  */
 export function helpWidth(io: Io | undefined, toStderr = false): number {
-  if (io === undefined) return HELP_WIDTH;
+  if (io?.stdout === undefined) return HELP_WIDTH; // at build time: no Io, or one that only names the system
+
   const columns = toStderr ? columnsOf(io.stderr, io.stderrIsTTY) : columnsOf(io.stdout, io.stdoutIsTTY);
   return Math.min(HELP_WIDTH, columns ?? HELP_WIDTH);
 }
 
-/** The blocks as text at `width`, a blank line between two (commander ends the text with a line break). */
-export function layout(blocks: Block[], width: number): string {
-  return blocks.map((b) => layoutBlock(b, width)).join('\n\n');
+/** The blocks as text at `width` in `platform`'s forms, a blank line between two (commander ends the text with a line break). */
+export function layout(blocks: Block[], width: number, platform?: NodeJS.Platform): string {
+  const shell = platform === 'win32' ? POWERSHELL : POSIX_SHELL;
+  return inSystemForms(blocks, platform).map((b) => layoutBlock(b, width, shell)).join('\n\n');
 }
 
-function layoutBlock(block: Block, width: number): string {
+/** How a shell shows a command line: its prompt, and the end of a line continued on the next. */
+interface Shell {
+  prompt: string;
+  continued: string;
+}
+const POSIX_SHELL: Shell = { prompt: '$', continued: '\\' };
+const POWERSHELL: Shell = { prompt: 'PS>', continued: '`' };
+
+function layoutBlock(block: Block, width: number, shell: Shell): string {
   if ('prose' in block) return block.prose.split('\n').map((line) => wrapIndented(line, width)).join('\n');
-  if ('examples' in block) return [...(block.title ? [wrap(block.title, width)] : []), ...examples(block.examples, width)].join('\n');
+  if ('examples' in block) return [...(block.title ? [wrap(block.title, width)] : []), ...examples(block.examples, width, shell)].join('\n');
   return [`${block.list}:`, ...items(block.items, width)].join('\n');
 }
 
@@ -102,14 +159,16 @@ function wrapIndented(line: string, width: number): string {
  * above its command and a blank line between them (as gh's help does). A command longer than the line is
  * continued with ` \`.
  */
-function examples(list: Example[], width: number): string[] {
-  const column = Math.max(...list.filter((e) => e.comment).map((e) => displayWidth(e.command) + 6), 0);
-  const aligned = list.every((e) => (e.comment ? column + 2 + displayWidth(e.comment) <= width : displayWidth(e.command) + 4 <= width));
-  if (aligned) return list.map((e) => (e.comment ? padEndTo(`  $ ${e.command}`, column) + `# ${e.comment}` : `  $ ${e.command}`));
+function examples(list: Example[], width: number, shell = POSIX_SHELL): string[] {
+  const { prompt } = shell;
+  const extra = prompt.length - 1;
+  const column = Math.max(...list.filter((e) => e.comment).map((e) => displayWidth(e.command) + 6 + extra), 0);
+  const aligned = list.every((e) => (e.comment ? column + 2 + displayWidth(e.comment) <= width : displayWidth(e.command) + 4 + extra <= width));
+  if (aligned) return list.map((e) => (e.comment ? padEndTo(`  ${prompt} ${e.command}`, column) + `# ${e.comment}` : `  ${prompt} ${e.command}`));
   return list.flatMap((e, i) => [
     ...(i > 0 && (e.comment || list[i - 1]!.comment) ? [''] : []),
     ...(e.comment ? wrap(e.comment, width - 4).split('\n').map((l) => `  # ${l}`) : []),
-    ...command(e.command, width),
+    ...command(e.command, width, shell),
   ]);
 }
 
@@ -117,14 +176,14 @@ function examples(list: Example[], width: number): string[] {
  * A command line: `  $ words…`, continued on lines of `      words…` ending in ` \\` where it must, broken
  * before a flag (kept with its value) or a pipe (kept with its command), else between words.
  */
-function command(text: string, width: number): string[] {
+function command(text: string, width: number, shell = POSIX_SHELL): string[] {
   const lines: string[] = [];
-  let line = '  $';
+  let line = `  ${shell.prompt}`;
   for (const unit of units(text)) {
     const words = displayWidth(line) + 1 + displayWidth(unit) + 2 > width && 6 + displayWidth(unit) + 2 > width ? unit.split(' ') : [unit];
     for (const word of words) {
       if (line.trim().length > 1 && displayWidth(line) + 1 + displayWidth(word) + 2 > width) {
-        lines.push(`${line} \\`);
+        lines.push(`${line} ${shell.continued}`);
         line = '     ';
       }
       line += ` ${word}`;

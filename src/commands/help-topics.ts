@@ -139,7 +139,7 @@ export function helpCommand(io: Io, program: Command): Command {
       if (words.length === 0) return program.outputHelp();
       const first = words[0]!.toLowerCase();
       if (words.length === 1 && Object.hasOwn(TOPICS, first)) {
-        io.stdout.write(layout(TOPICS[first]!.blocks, helpWidth(io)) + '\n');
+        io.stdout.write(layout(TOPICS[first]!.blocks, helpWidth(io), io.platform) + '\n');
         return;
       }
       const command = findCommand(program, words);

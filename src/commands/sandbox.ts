@@ -1,6 +1,6 @@
 // `idv sandbox`: run the local emulator of the service until Ctrl-C.
 import { Command } from 'commander';
-import { helpAfter } from './help-text.js';
+import { forSystem, helpAfter } from './help-text.js';
 import { addFlags, given, readFlags, value, valueOr, type OptionsOf } from './flag-table.js';
 import { wholeNumber } from './parsers.js';
 import { durationFlag, formatDuration, parseDuration } from '../duration.js';
@@ -139,7 +139,7 @@ export async function run(options: SandboxCommandOptions, io: Io): Promise<void>
         `key: ${sandbox.key}`,
         quotaLine,
         ...rehearsalLines(options, sandbox.seed),
-        `Try: ${tryCommand(sandbox)}`,
+        `Try: ${forSystem(tryCommand(sandbox), io.platform)}`,
         '',
       ].join('\n'),
     );

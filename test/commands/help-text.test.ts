@@ -143,3 +143,31 @@ describe('help that fits: flags grouped, the common ones first, environment, fil
     }
   });
 });
+
+describe("help in the user's system's forms", () => {
+  it('on Windows: PowerShell lines (PS>, $env:, Get-Content, the powershell completion), its folders; Linux as written', async () => {
+    const windows = (await run(['--help'], { platform: 'win32' })).stdout;
+    expect(windows).toContain("  PS> 'ann@example.com', 'bob@mailinator.com' | idv emails --sandbox\n");
+    expect(windows).toContain('  PS> Get-Content list.txt | idv emails --format json | jq .\n');
+    expect(windows).toContain('  PS> idv completion powershell | Out-String | Invoke-Expression\n');
+    expect(windows).not.toMatch(/\$ |printf|source <|cat /);
+    expect((await run(['auth', 'login', '--help'], { platform: 'win32' })).stdout).toContain('PS> $env:KEY | idv auth login');
+    const files = (await run(['help', 'files'], { platform: 'win32' })).stdout.replace(/\s+/g, ' ');
+    expect(files).toContain("Files: %APPDATA%\\idv\\config.json the key idv auth login stores, protected by your profile folder's permissions");
+    expect(files).toContain('%LOCALAPPDATA%\\idv\\ results kept');
+    const linux = (await run(['--help'])).stdout;
+    expect(linux).toContain("  $ printf '%s\\n' ann@example.com bob@mailinator.com | idv emails --sandbox");
+  });
+
+  it("on macOS: its folders, ~/Library's", async () => {
+    const files = (await run(['help', 'files'], { platform: 'darwin' })).stdout;
+    expect(files).toContain('~/Library/Application Support/idv/config.json');
+    expect(files).toContain('~/Library/Caches/idv/');
+    expect((await run(['help', 'environment'], { platform: 'darwin' })).stdout.replace(/\s+/g, ' ')).toContain('(default ~/Library/Caches)');
+  });
+
+  it('a long PowerShell line is continued with a backtick, as PowerShell reads it', () => {
+    const text = layout([{ examples: [{ command: `idv emails ${'very-long-list-name.csv '.repeat(4)}-o clean.csv` }] }], 60, 'win32');
+    expect(text.split('\n')[0]).toMatch(/^ {2}PS> idv emails .* `$/);
+  });
+});

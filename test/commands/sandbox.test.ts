@@ -13,6 +13,17 @@ describe('idv sandbox command', () => {
     return { io, out: () => io.out.text, err: () => io.err.text };
   }
 
+  it("on Windows the example is PowerShell's: the variables set first, then the command", async () => {
+    const ac = new AbortController();
+    const io = sharedFakeIo({ signal: ac.signal, cwd: process.cwd(), platform: 'win32' });
+    const done = runSandboxCommand({ port: 0, quota: 50, window: 3600, key: 'sk_cmd_test' }, io);
+    for (let i = 0; i < 100 && !io.err.text.includes('Ctrl-C'); i++) await new Promise((r) => setTimeout(r, 10));
+    const url = /listening on (\S+)/.exec(io.out.text)![1]!;
+    expect(io.out.text.split('\n')[3]).toBe(`Try: $env:IDV_BASE_URL='${url}'; $env:IDV_API_KEY='sk_cmd_test'; idv emails ${join(ROOT, 'examples', 'sample.csv')}`);
+    ac.abort('SIGINT');
+    await done;
+  });
+
   it('prints the URL, key, quota and an example, serves until aborted, then closes', async () => {
     const ac = new AbortController();
     const { io, out, err } = fakeIo(ac.signal);

@@ -11,7 +11,7 @@ import { TOPICS } from '../../src/commands/help-topics.js';
 
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string };
 const HELP = join(ROOT, 'dist', 'help');
-const rendered = readdirSync(HELP);
+const rendered = readdirSync(HELP).filter((f) => f.endsWith('.txt')); // the Linux forms: the man page is Unix's
 const man = readFileSync(join(ROOT, 'dist', 'idv.1'), 'utf8');
 /** roff text back to plain text, roughly: fonts dropped, escapes undone. */
 const plain = (s: string) => s.replace(/\\f[BIRP]/g, '').replace(/\\-/g, '-').replace(/\\e/g, '\\').replace(/\\\[u([0-9A-F]{4})\]/g, (_, h: string) => String.fromCodePoint(parseInt(h, 16)));

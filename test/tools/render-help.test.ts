@@ -13,7 +13,7 @@ import { displayWidth } from '../../src/display-width.js';
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string; homepage: string };
 const HELP = join(ROOT, 'dist', 'help');
 /** Every pre-rendered help file and the arguments that print it (`auth-login.txt` → auth login --help). */
-const rendered = readdirSync(HELP).map((f) => [f, f === 'idv.txt' ? [] : f.replace(/\.txt$/, '').split('-')] as const);
+const rendered = readdirSync(HELP).filter((f) => f.endsWith('.txt')).map((f) => [f, f === 'idv.txt' ? [] : f.replace(/\.txt$/, '').split('-')] as const);
 const DOCS_LINE = `Docs (every command, flag, status and exit code):\n  ${join(ROOT, 'docs', 'cli.md')}\n`;
 
 
@@ -24,6 +24,16 @@ describe('--help', () => {
         .map((n) => `${n}.txt`)
         .sort(),
     );
+  });
+
+  it("is rendered in Windows' and macOS' forms too, command for command", () => {
+    for (const system of ['win32', 'darwin']) expect(readdirSync(join(HELP, system)).sort(), system).toEqual(rendered.map(([f]) => f).sort());
+    for (const system of ['win32', 'darwin']) {
+      for (const [file] of rendered) {
+        const lines = readFileSync(join(HELP, system, file), 'utf8').replace('@DOCS@', '/docs/cli.md').split('\n');
+        expect(lines.filter((l) => displayWidth(l) > 80), `${system}/${file}`).toEqual([]);
+      }
+    }
   });
 
   it.each(rendered)('dist/help/%s: no line wider than 80 display columns (wide characters count two)', (file) => {
