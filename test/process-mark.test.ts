@@ -4,6 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
 import { HOST, markAlive, markText, parseMark, selfMark, type ProcessTable } from '../src/process-mark.js';
+import { onlyOn } from './platforms.js';
 
 /** The table of a system without /proc (macOS, Windows), on this one. */
 const noProc: ProcessTable = { ...HOST, proc: false };
@@ -16,7 +17,7 @@ async function exitedPid(): Promise<number> {
 }
 
 describe('process marks', () => {
-  it('on Linux the mark names the pid namespace and start time: a live process is alive, one gone or a reused pid is not', async () => {
+  onlyOn('proc').it('on Linux the mark names the pid namespace and start time: a live process is alive, one gone or a reused pid is not', async () => {
     const self = selfMark()!;
     expect(self.namespace).toMatch(/^pid:\[\d+\]$/);
     expect(markAlive(self, self)).toBe(true);

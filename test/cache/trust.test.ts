@@ -9,6 +9,7 @@ import { cacheDir, openScope } from '../../src/cache/store.js';
 import { trustedFolder, UntrustedFolder } from '../../src/cache/trust.js';
 import { sandbox, sentItems, homeForEachTest } from '../helpers.js';
 import { run } from '../fake-io.js';
+import { onlyOn } from '../platforms.js';
 
 const home = homeForEachTest();
 
@@ -42,7 +43,7 @@ async function expectNotTrusted(setUp: (dir: string) => Promise<void>, reason: (
   }
 }
 
-describe('a cache folder another user could have written is not used', () => {
+onlyOn('owners').describe('a cache folder another user could have written is not used', () => {
   it.runIf(ROOT)('owned by another user: a forged ok is not believed, and one warning names the fix', async () => {
     await expectNotTrusted(
       (dir) => chown(dir, NOBODY, NOBODY),
@@ -79,7 +80,7 @@ describe('a cache folder another user could have written is not used', () => {
   });
 });
 
-describe('cache files are never opened through a symbolic link', () => {
+onlyOn('owners').describe('cache files are never opened through a symbolic link', () => {
   it('a planted .log link: idv never appends results into the file it points to, and says so in one line', async () => {
     const { sb, env } = await sandbox({ quota: 0 }, home);
     try {

@@ -16,6 +16,7 @@ import { completionScript, describe as describeTree, type Shell } from '../../sr
 import { STATUSES_OF } from '../../src/statuses.js';
 import type { Io } from '../../src/io.js';
 import { TOPICS } from '../../src/commands/help-topics.js';
+import { onlyOn } from '../platforms.js';
 
 function onPath(name: string): string | null {
   for (const dir of (process.env.PATH ?? '/usr/bin:/bin').split(delimiter)) {
@@ -176,7 +177,7 @@ for (const shell of ['bash', 'zsh', 'fish'] as const) {
   });
 }
 
-describe('idv completion', () => {
+onlyOn('shells').describe('idv completion', () => {
   it('bash: the script registers _idv for idv', async () => {
     const r = await execa(SHELL_PATHS.bash!, ['--norc', '--noprofile', '-c', 'source "$1"; complete -p idv', 'bash', scripts.bash], { reject: false });
     expect(r.stdout).toBe('complete -F _idv idv');

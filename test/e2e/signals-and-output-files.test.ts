@@ -8,10 +8,11 @@ import { join } from 'node:path';
 import { IDV, idv, makeHome, sandbox, sentBatches, homeForEachTest, addresses } from '../helpers.js';
 import { run } from '../fake-io.js';
 import { hygiene, runChecked, items, listOf, csv, setup, since, until, sleep, spawnIdv, FAST } from './checked-run.js';
+import { onlyOn } from '../platforms.js';
 
 // --- signals, atomic output, closed stdout -------------------------------------------------------
 
-describe.concurrent('signals and output files', () => {
+onlyOn('signals').describe.concurrent('signals and output files', () => {
   for (const [sig, code] of [['SIGINT', 130], ['SIGTERM', 143]] as const) {
     it(`${sig} mid-run → exit ${code}, no stack, nothing more on stdout, answered results cached`, async ({ onTestFinished }) => {
       const xs = items(30);
@@ -146,7 +147,7 @@ describe.concurrent('signals and output files', () => {
   });
 });
 
-describe('no temporary file is left behind, even by a second Ctrl-C', () => {
+onlyOn('signals').describe('no temporary file is left behind, even by a second Ctrl-C', () => {
   const home = homeForEachTest();
   const list = home.list;
   it('a second SIGINT exits 130 at once and removes the .tmp files of -o, --split and --report', async () => {
@@ -177,7 +178,7 @@ describe('no temporary file is left behind, even by a second Ctrl-C', () => {
   });
 });
 
-describe('-o naming a folder fails before anything is paid for', () => {
+onlyOn('signals').describe('-o naming a folder fails before anything is paid for', () => {
   const home = homeForEachTest();
   const list = home.list;
   it('exit 1, one line, no request sent, no .tmp beside it, not after paying for the items', async () => {
@@ -197,7 +198,7 @@ describe('-o naming a folder fails before anything is paid for', () => {
   });
 });
 
-describe('an output that cannot be made leaves no temporary file of the others', () => {
+onlyOn('signals').describe('an output that cannot be made leaves no temporary file of the others', () => {
   const home = homeForEachTest();
   const list = home.list;
   it('--split naming a file: exit 1 before any request, and no .tmp of -o left', async () => {
@@ -217,7 +218,7 @@ describe('an output that cannot be made leaves no temporary file of the others',
   });
 });
 
-describe('Ctrl-C frees a reader waiting on a full output window', () => {
+onlyOn('signals').describe('Ctrl-C frees a reader waiting on a full output window', () => {
   const home = homeForEachTest();
   const list = home.list;
   it('60,000 lines of 50 addresses, their one request never answered: Ctrl-C ends the run (130), not a hang', async () => {

@@ -7,12 +7,13 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { IDV, sandboxForFile, type Home } from '../helpers.js';
 import { delays, sleep, type Timed } from './stream-timing.js';
+import { onlyOn } from '../platforms.js';
 
 let home: Home;
 let env: Record<string, string>;
 sandboxForFile({}, (made) => ({ home, env } = made));
 
-describe('through a real pipe and a FIFO (the built program)', () => {
+onlyOn('fifo').describe('through a real pipe and a FIFO (the built program)', () => {
   /** The built idv reading standard input, or the FIFO `fifo`: lines written `gapMs` apart, results with their times. */
   async function spawned(fifo: string | null, lines: string[], gapMs: number) {
     const child = execa('node', [IDV, 'emails', '-q', '-f', 'ndjson', fifo ?? '-'], { env, extendEnv: false, reject: false, buffer: false, stdin: fifo ? 'ignore' : 'pipe' });

@@ -9,6 +9,7 @@ import { delimiter, join } from 'node:path';
 import { writeFile } from 'node:fs/promises';
 import { IDV, makeHome, ROOT } from '../helpers.js';
 import { displayWidth } from '../../src/display-width.js';
+import { onlyOn } from '../platforms.js';
 
 const SCRIPT = (process.env.PATH ?? '/usr/bin:/bin').split(delimiter).some((d) => d && existsSync(join(d, 'script')));
 if (!SCRIPT) console.warn('\n*** test/e2e/terminal-width.test.ts: SKIPPED — util-linux `script` is not on PATH, so widths on a terminal are NOT tested. ***\n');
@@ -34,7 +35,7 @@ const rendered = (name: string) => readFileSync(join(ROOT, 'dist', 'help', `${na
 /** Lines wider than the terminal, but for one that is a single word after its indent. */
 const tooWide = (text: string, width: number) => text.split('\n').filter((l) => displayWidth(l) > width && !/^ *(\$ |# )?\S+( \\)?$/.test(l));
 
-describe.skipIf(!SCRIPT)('--help on a terminal', () => {
+onlyOn('script').describe('--help on a terminal', () => {
   it.each([
     [['--help'], 'idv'],
     [['emails', '--help'], 'emails'],
@@ -61,7 +62,7 @@ const ROW = (i: number) =>
   `Ann${i},Smith,ann${i}@${i % 2 ? 'mailinator.com' : 'example.com'},Acme Corporation Ltd,Head of Marketing,+1 555 0100,+1 555 0199,12 Long Street Name,Springfield,IL,62701,United States,https://acme.example.com,linkedin.com/in/ann,@ann,Webinar,Bob,2024-01-02,2024-03-04,vip;newsletter,Met at conference,${80 + i}`;
 const SGR = /\x1b\[[0-9;]*m/g;
 
-describe.skipIf(!SCRIPT)('the table on a terminal', () => {
+onlyOn('script').describe('the table on a terminal', () => {
   it.each([80, 60, 120])('--keep-columns of a 22-column export at %i columns: a line a record, item and status shown', async (cols) => {
     const crm = [HEADER, ROW(0), ROW(1), ROW(2)].join('\n') + '\n';
     const text = (await onTerminal(['emails', 'crm.csv', '--sandbox', '--keep-columns', '-q'], cols, { 'crm.csv': crm })).replace(SGR, '');

@@ -17,6 +17,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sentBatches, sentItems } from '../helpers.js';
 import { SCRIPT, hasScript, ESC, SGR, stripSgr, stripAnsi, FRAMES, SPINNER_CONTROL, coloured, ELAPSED, crlf, spinnerLines, q, type TtyRun, commandLine, scriptOptions, onTty, withSandbox, NEWSLETTER, NEWSLETTER_EMAILS, NEWSLETTER_STATUSES, expectedTable, expectedCsv, newsletterSummary, BIG_EMAILS, BIG_STATUSES, bigSummary, BIG_ARGS, BIG_SANDBOX } from './terminal-harness.js';
+import { onlyOn } from '../platforms.js';
 
 let bigList = '';
 let scratch = '';
@@ -32,7 +33,7 @@ afterAll(async () => {
 // ---------------------------------------------------------------------------------------------
 // Concurrent: each test has its own pty, HOME and sandbox, and most of a test's time is waiting (a quota
 // window, slow answers), so running them one after another only added those waits up.
-describe.skipIf(!hasScript)('on a terminal (util-linux script)', { concurrent: true }, () => {
+onlyOn('script').describe('on a terminal (util-linux script)', { concurrent: true }, () => {
   it('the harness really gives idv a terminal of the size asked for', async () => {
     const r = await execa(
       SCRIPT ?? 'script',

@@ -10,10 +10,11 @@ import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { fileSink, outputSink } from '../../../src/output/sink.js';
 import { dir, useTestFolder, isRoot, entries, writeThrough, failure } from './harness.js';
+import { onlyOn } from '../../platforms.js';
 
 useTestFolder();
 
-describe('devices, FIFOs and standard output are written in place', () => {
+onlyOn('devices').describe('devices, FIFOs and standard output are written in place', () => {
   /** A character device node in the test folder (root), or the system's own (then only written, never replaced). */
   function device(name: 'null' | 'full'): string {
     if (!isRoot) return `/dev/${name}`;
@@ -93,7 +94,7 @@ describe('devices, FIFOs and standard output are written in place', () => {
   });
 });
 
-describe('devices and FIFOs: nothing lost, nothing left open', () => {
+onlyOn('devices').describe('devices and FIFOs: nothing lost, nothing left open', () => {
   /** Descriptors of this process open on `path`. */
   async function openOn(path: string): Promise<number> {
     const fds = await readdir('/proc/self/fd');
@@ -138,7 +139,7 @@ describe('devices and FIFOs: nothing lost, nothing left open', () => {
   });
 });
 
-describe('a device that fails', () => {
+onlyOn('devices').describe('a device that fails', () => {
   it('a full device: gathered writes fail when the output is put in place; live ones at once', async () => {
     const gathered = fileSink('/dev/full');
     await gathered.ready();
@@ -160,7 +161,7 @@ describe('a device that fails', () => {
   });
 });
 
-describe('descriptor paths are written in place, through to what they name', () => {
+onlyOn('devices').describe('descriptor paths are written in place, through to what they name', () => {
   for (const form of ['/dev/fd/', '/proc/self/fd/']) {
     it(`${form}N for a descriptor the caller opened (N of two digits or more)`, async () => {
       const target = join(dir, 'target.csv');
@@ -180,7 +181,7 @@ describe('descriptor paths are written in place, through to what they name', () 
   }
 });
 
-describe('a path that changes as it is opened', () => {
+onlyOn('devices').describe('a path that changes as it is opened', () => {
   it('a device when looked at, a regular file when opened: refused in one line, the file untouched', async () => {
     const path = join(dir, 'out.csv');
     await writeFile(path, 'kept\n');
@@ -207,7 +208,7 @@ describe('a path that changes as it is opened', () => {
   });
 });
 
-describe('every byte arrives through short writes and a device not yet ready', () => {
+onlyOn('devices').describe('every byte arrives through short writes and a device not yet ready', () => {
   /** node:fs write(), as the sinks import it, replaced by `impl` (given the real one) until the test ends. */
   function replaceFsWrite(impl: (real: typeof fs.write, ...args: unknown[]) => void): void {
     const real = fs.write;
@@ -276,7 +277,7 @@ describe('every byte arrives through short writes and a device not yet ready', (
   });
 });
 
-describe('FIFOs and terminals in place: the end is reported as it is', () => {
+onlyOn('devices').describe('FIFOs and terminals in place: the end is reported as it is', () => {
   it('a FIFO whose reader goes away before the last bytes are taken: the end fails, naming the cause', async () => {
     const path = join(dir, 'pipe');
     execFileSync('mkfifo', [path]);
