@@ -1,62 +1,99 @@
 // `idv cache stats` and `idv cache clear`: what the cache folder holds, and emptying it.
 import { lstat, readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { HEADER_PREFIX, textLines } from './log.js';
+import { HEADER_PREFIX, readLines, textLines } from './log.js';
+import { freshnessAt, isFresh, uniformTtl, type Freshness } from './ttl.js';
 
-export interface CacheStats {
+/** Entries, and those of them past their TTL (or dated ahead of the clock) at the moment asked about. */
+export interface Counts {
+  entries: number;
+  expired: number;
+}
+
+/** What some entries are: how many, how many expired, the oldest and newest (unix seconds), and by status. */
+export interface EntryStats extends Counts {
+  oldest?: number;
+  newest?: number;
+  /** Per status, most entries first. */
+  byStatus: Map<string, Counts>;
+}
+
+export interface CacheStats extends EntryStats {
   path: string;
   files: number;
-  entries: number;
   bytes: number;
-  oldest?: number;
+  /** Lines of the wrong shape (a torn last line, a line an editor broke): not results. */
+  damaged: number;
   scopes: ScopeStats[];
 }
 
-export interface ScopeStats {
+export interface ScopeStats extends EntryStats {
   baseUrl: string;
   endpoint: string;
-  entries: number;
+  bytes: number;
 }
 
-export async function cacheStats(dir: string): Promise<CacheStats> {
-  const stats: CacheStats = { path: dir, files: 0, entries: 0, bytes: 0, scopes: [] };
+/** The cache in `dir`, its entries counted as expired or not by `fresh` (the TTLs asked about, and now). */
+export async function cacheStats(dir: string, fresh: Freshness): Promise<CacheStats> {
+  const stats: CacheStats = { path: dir, files: 0, bytes: 0, damaged: 0, scopes: [], ...noEntries() };
   for (const file of await logsIn(dir)) {
     const st = await lstat(file).catch(() => null);
     if (!st?.isFile()) continue; // a symbolic link or a folder named like a log is none of idv's
     stats.files++;
     stats.bytes += st.size;
-    const scope = await scopeStats(file, (ts) => {
-      if (stats.oldest === undefined || ts < stats.oldest) stats.oldest = ts;
-    });
-    stats.entries += scope.entries;
+    const scope: ScopeStats = { ...(await scopeOf(file)), bytes: st.size, ...noEntries() };
+    const read = await readLines(file, 0, st.size, (_buf, _start, _end, ts, status) => count(scope, ts, status, fresh));
+    stats.damaged += read.damaged;
     stats.scopes.push(scope);
+    add(stats, scope);
   }
   return stats;
 }
 
-/** One log's service, endpoint and entries; `seen` is told each entry's time. */
-async function scopeStats(file: string, seen: (ts: number) => void): Promise<ScopeStats> {
-  const scope: ScopeStats = { baseUrl: '?', endpoint: '?', entries: 0 };
-  for await (const lines of textLines(file)) {
-    for (const line of lines) {
-      if (line.startsWith(HEADER_PREFIX)) {
-        const [baseUrl = '?', endpoint = '?'] = line.slice(HEADER_PREFIX.length).split(' ');
-        Object.assign(scope, { baseUrl, endpoint });
-        continue;
-      }
-      const tab = line.indexOf('\t');
-      const ts = tab > 0 ? Number(line.slice(0, tab)) : NaN;
-      if (!Number.isInteger(ts)) continue;
-      scope.entries++;
-      seen(ts);
-    }
+function noEntries(): EntryStats {
+  return { entries: 0, expired: 0, byStatus: new Map() };
+}
+
+function count(s: EntryStats, ts: number, status: string, fresh: Freshness): void {
+  const expired = isFresh(ts, status, fresh) ? 0 : 1;
+  s.entries++;
+  s.expired += expired;
+  if (s.oldest === undefined || ts < s.oldest) s.oldest = ts;
+  if (s.newest === undefined || ts > s.newest) s.newest = ts;
+  const by = s.byStatus.get(status) ?? { entries: 0, expired: 0 };
+  by.entries++;
+  by.expired += expired;
+  s.byStatus.set(status, by);
+}
+
+/** `into` with `more`'s entries added. */
+function add(into: EntryStats, more: EntryStats): void {
+  into.entries += more.entries;
+  into.expired += more.expired;
+  if (more.oldest !== undefined && (into.oldest === undefined || more.oldest < into.oldest)) into.oldest = more.oldest;
+  if (more.newest !== undefined && (into.newest === undefined || more.newest > into.newest)) into.newest = more.newest;
+  for (const [status, c] of more.byStatus) {
+    const by = into.byStatus.get(status) ?? { entries: 0, expired: 0 };
+    by.entries += c.entries;
+    by.expired += c.expired;
+    into.byStatus.set(status, by);
   }
-  return scope;
+}
+
+/** A log's service and endpoint, from its first line. */
+async function scopeOf(file: string): Promise<{ baseUrl: string; endpoint: string }> {
+  for await (const lines of textLines(file)) {
+    const first = lines[0] ?? '';
+    if (!first.startsWith(HEADER_PREFIX)) break;
+    const [baseUrl = '?', endpoint = '?'] = first.slice(HEADER_PREFIX.length).split(' ');
+    return { baseUrl, endpoint };
+  }
+  return { baseUrl: '?', endpoint: '?' };
 }
 
 /** Remove every cached result (logs, snapshots, leftover temporary files); how many logs and results went. */
 export async function clearCache(dir: string): Promise<{ logs: number; results: number }> {
-  const results = (await cacheStats(dir)).entries;
+  const results = (await cacheStats(dir, freshnessAt(uniformTtl(0), Date.now()))).entries;
   let names: string[];
   try {
     names = await readdir(dir);
