@@ -176,7 +176,7 @@ writeFileSync(${JSON.stringify(cache)}, script.createCachedData());
 process.exit(0);
 `,
 );
-quietly(node, [makeCache]);
+if (opt.codeCache) quietly(node, [makeCache]); // none for another system (see above)
 
 // ── the executable ────────────────────────────────────────────────────────────────────────────────────
 const blob = join(work, 'idv.blob');
