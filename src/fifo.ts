@@ -1,5 +1,6 @@
 // A first-in, first-out queue: an array read from a moving head, trimmed now and then (Array.shift() would
-// copy the whole array each time). The dispatcher's queue of items and the output window are both one.
+// copy the whole array each time). The dispatcher's queue of items and the output window are both one. A slot
+// is emptied as its item leaves: what has left is never held (a record of megabytes, until the next trim).
 const TRIM_AT = 4096;
 
 export class Fifo<T> {
@@ -21,7 +22,8 @@ export class Fifo<T> {
 
   shift(): T | undefined {
     if (this.head >= this.items.length) return undefined;
-    const item = this.items[this.head++];
+    const item = this.items[this.head];
+    this.items[this.head++] = undefined as T;
     this.trim();
     return item;
   }
@@ -29,6 +31,7 @@ export class Fifo<T> {
   /** The first n items (fewer if there are fewer), taken out. */
   take(n: number): T[] {
     const out = this.items.slice(this.head, this.head + n);
+    for (let i = 0; i < out.length; i++) this.items[this.head + i] = undefined as T;
     this.head += out.length;
     this.trim();
     return out;

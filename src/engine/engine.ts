@@ -24,7 +24,7 @@ import { ClaimGate } from '../plan/claim-gate.js';
 import type { Plan, Source } from '../plan/plan.js';
 import { planRecords, type PlannedRecord } from '../plan/planned.js';
 import { Stopper, type StopSignal } from '../stop.js';
-import { InOrder, WINDOW_MAX, type Result } from './in-order.js';
+import { InOrder, WINDOW_CHARS, WINDOW_MAX, type Result } from './in-order.js';
 import { OutQueue } from './out-queue.js';
 
 export type { Result } from './in-order.js';
@@ -64,8 +64,9 @@ export interface EngineOptions {
   onWait?(until: number): void;
   /** How long requests in flight may finish after a stop (the scheduler's default: 3 s). */
   graceMs?: number;
-  /** Records the window holds before reading waits (WINDOW_MAX). */
+  /** Records the window holds before reading waits (WINDOW_MAX), and their text in characters (WINDOW_CHARS). */
   windowMax?: number;
+  windowChars?: number;
 }
 
 /** What a run has come to at its end. */
@@ -92,6 +93,7 @@ export class Engine implements AsyncIterable<Result[]> {
   private finishedWith: Finished | null = null;
   private readonly onSignal = () => this.stop.abort(this.o.signal.reason);
   private readonly windowMax: number;
+  private readonly windowChars: number;
 
   constructor(
     private readonly records: AsyncIterable<InputRecord[]>,
@@ -99,6 +101,7 @@ export class Engine implements AsyncIterable<Result[]> {
   ) {
     this.signal = this.stop.signal;
     this.windowMax = o.windowMax ?? WINDOW_MAX;
+    this.windowChars = o.windowChars ?? WINDOW_CHARS;
     if (o.signal.aborted) this.onSignal();
     else o.signal.addEventListener('abort', this.onSignal, { once: true });
     this.stop.signal.addEventListener('abort', () => this.releaseRoom(), { once: true });
@@ -213,7 +216,7 @@ export class Engine implements AsyncIterable<Result[]> {
         o.onProgress?.();
         await this.out.caughtUp(); // results are taken as fast as they are read
         await dispatcher.whenQueueHasRoom();
-        if (this.window.length >= this.windowMax) await this.outputWaitsForBatches();
+        if (this.window.length >= this.windowMax || this.window.chars >= this.windowChars) await this.outputWaitsForBatches();
       }
     } finally {
       if (this.stop.signal.aborted) void blocks.return?.(undefined).catch(() => undefined);
@@ -266,7 +269,7 @@ export class Engine implements AsyncIterable<Result[]> {
   /** The records at the head of the window whose status is known go out; reading waiting for room goes on at half. */
   private pass(): void {
     this.out.push(this.window.take());
-    if (this.window.length < this.windowMax / 2) this.releaseRoom();
+    if (this.window.length < this.windowMax / 2 && this.window.chars < this.windowChars / 2) this.releaseRoom();
   }
 
   private releaseRoom(): void {

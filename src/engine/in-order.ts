@@ -10,6 +10,20 @@ export type { Source } from '../plan/plan.js';
 
 /** Records held in the window; reading waits while this many are held, until half of them have left. */
 export const WINDOW_MAX = 50_000;
+/**
+ * ...or while their text (items and cells, in characters) is this much: rows of megabytes each (thousands of
+ * custom fields) must not fill memory before the service answers. Ordinary rows (a few hundred characters) reach
+ * WINDOW_MAX first.
+ */
+export const WINDOW_CHARS = 16 * 1024 * 1024;
+
+/** The text a record holds, in characters: its item, and its cells. */
+function charsOf(r: PlannedRecord): number {
+  let n = r.given.length;
+  const fields = r.fields;
+  if (fields !== null) for (let i = 0; i < fields.length; i++) n += fields[i]!.length;
+  return n;
+}
 
 /** A record whose status is known, as it leaves the window. */
 export interface Result {
@@ -34,6 +48,9 @@ export class InOrder {
 
   constructor(private readonly plan: Pick<Plan, 'knownAs' | 'knownOf'>) {}
 
+  /** The text of the records held, in characters (charsOf). */
+  chars = 0;
+
   /** Records held, waiting for their status or for those before them. */
   get length(): number {
     return this.window.length;
@@ -41,7 +58,10 @@ export class InOrder {
 
   /** Take records in, in input order. */
   add(block: readonly PlannedRecord[]): void {
-    for (const r of block) this.window.push(r);
+    for (const r of block) {
+      this.window.push(r);
+      this.chars += charsOf(r);
+    }
   }
 
   /** Answers for these records arrived (from the service, or the cache as another run filled it): each is marked with its status. */
@@ -56,6 +76,7 @@ export class InOrder {
       const known: Known | undefined = r.state.kind === 'known' ? r.state : this.plan.knownOf(r.key);
       if (known === undefined) break;
       this.window.shift();
+      this.chars -= charsOf(r);
       const { status } = known;
       this.counts.set(status, (this.counts.get(status) ?? 0) + 1);
       out.push({ given: r.given, item: r.item, send: r.send, fields: r.fields, status, source: known.source });
@@ -69,7 +90,8 @@ export class InOrder {
     const out: Result[] = [];
     while (this.window.length > 0) {
       for (const r of this.take()) out.push(r);
-      this.window.shift(); // the head is unknown (or nothing is left)
+      const unknown = this.window.shift(); // the head is unknown (or nothing is left)
+      if (unknown) this.chars -= charsOf(unknown);
     }
     return out;
   }

@@ -9,7 +9,32 @@
 // Empty lines are no rows (skip_empty_lines); every line end (LF, CRLF, lone CR) ends a record. Each row comes
 // with the line it starts on (for notes that name skipped lines, and stray bytes).
 import { inputError } from '../errors.js';
+import { formatSize } from '../size.js';
 import type { Stray } from './decode.js';
+import { num } from './notes.js';
+
+/**
+ * The most text one row (a CSV record, a plain list's line, a workbook's row) may hold, in characters: past it,
+ * the file is refused naming the row and --max-row-size. Reading holds rows, not the file, so that what it holds
+ * goes by the records; this bounds the one thing a row cannot bound itself. At least MIN_ROW_SIZE.
+ */
+export const MAX_ROW_SIZE = 16 * 1024 * 1024;
+/** A row is gathered this far (GATHER_MAX and a block) before its length is counted: the bound is never below it. */
+export const MIN_ROW_SIZE = 2 * 1024 * 1024;
+
+/** Whose rows are bounded, for the message, and by how much. */
+export interface RowBound {
+  name: string;
+  max: number;
+}
+
+/** `mem: line 3 is longer than 2 MiB, …`: the refusal of a row past the bound; `what` names it otherwise (a workbook's row). */
+export function rowTooLong(bound: RowBound, line: number | null, what = `line ${num(line ?? 0)}`): Error {
+  return inputError(
+    `${bound.name}: ${what} is longer than ${formatSize(bound.max)}, the most idv holds of one row; ` +
+      `if it is meant to be so long, give a larger --max-row-size (e.g. --max-row-size ${formatSize(bound.max * 4).replace(' ', '')}).`,
+  );
+}
 
 /**
  * The options csv-parse reads with, here and in the sample: what they count as a record must agree. Every line
@@ -84,6 +109,7 @@ export async function* csvRows(
   firstLine = 1,
   strays?: StrayLines,
   quotes = true,
+  maxRow = MAX_ROW_SIZE,
 ): AsyncGenerator<RowBatch> {
   // --no-quotes: a quote is text, every line a row split at the delimiter; csv-parse is not needed.
   const parse = quotes ? ((await import('csv-parse/sync')).parse as unknown as SyncParse) : unquoted;
@@ -109,7 +135,7 @@ export async function* csvRows(
     carry = all.slice(s.end);
     line += s.lines;
     if (carry.length > GATHER_MAX) {
-      stream = await streamRows(parseOptions(delimiter), name, line);
+      stream = await streamRows(parseOptions(delimiter), { name, max: maxRow }, line);
       const rows = stream.write(carry);
       carry = '';
       if (rows.length) yield { rows, lines: rows.map(() => line) };
@@ -384,12 +410,16 @@ interface StreamRows {
   end(): Promise<string[][]>;
 }
 
-/** csv-parse's stream, for what is left of an input (from line `line` on) once a record outgrew GATHER_MAX. */
-async function streamRows(options: object, name: string, line: number): Promise<StreamRows> {
+/**
+ * csv-parse's stream, for what is left of an input (from line `line` on) once a record outgrew GATHER_MAX: a
+ * record past the bound is refused as it grows (csv-parse's max_record_size), never gathered whole.
+ */
+async function streamRows(options: object, bound: RowBound, line: number): Promise<StreamRows> {
+  const { name } = bound;
   const { parse } = await import('csv-parse');
   let rows: string[][] = [];
   let failure: unknown = null;
-  const parser = parse({ ...options, on_record: (r: string[]) => void rows.push(r) });
+  const parser = parse({ ...options, max_record_size: bound.max, on_record: (r: string[]) => void rows.push(r) });
   parser.on('error', (err: Error) => (failure ??= err));
   parser.resume(); // on_record keeps every record: nothing comes out of the stream
   const ending = new Promise<void>((resolve) => {
@@ -398,6 +428,8 @@ async function streamRows(options: object, name: string, line: number): Promise<
     parser.on('error', () => resolve());
   });
   const take = () => {
+    const failed = failure as { code?: string; lines?: number } | null;
+    if (failed?.code === 'CSV_MAX_RECORD_SIZE') throw rowTooLong(bound, line + (failed.lines ?? 1) - 1);
     if ((failure as { code?: string } | null)?.code === 'CSV_QUOTE_NOT_CLOSED') {
       throw inputError(
         `${name} is not well-formed CSV: a quoted cell opened on line ${line} or later is never closed; if its quotes are text, not CSV quoting, give --no-quotes, else check the file.`,

@@ -12,7 +12,7 @@ import type { Io } from '../io.js';
 import { decodeText, newDecoding, type Decoding, type EncodingInfo, type Stray } from './decode.js';
 import { detectLayout, isBlank, type Layout, type LayoutOverrides, type ParseSample, type Skipped } from './detect.js';
 import { checkerFor, itemLike } from './check.js';
-import { csvRows, findStrays, lineEndsIn, rowLineEnds, sampleRows, unquoted, type RowBatch, type SyncParse, type StrayLines } from './csv-rows.js';
+import { csvRows, findStrays, lineEndsIn, MAX_ROW_SIZE, rowLineEnds, rowTooLong, sampleRows, unquoted, type RowBatch, type RowBound, type SyncParse, type StrayLines } from './csv-rows.js';
 import { recipientsOf } from './mailbox.js';
 import { LDIF, VCARD, VCardReader, type CardFormat } from './vcard.js';
 import { LineRuns, num, preview } from './notes.js';
@@ -151,8 +151,8 @@ interface Lines {
   separators: boolean;
 }
 
-async function* linesOf(blocks: AsyncIterable<string>, strays?: StrayLines): AsyncGenerator<Lines> {
-  const splitter = new LineSplitter(strays);
+async function* linesOf(blocks: AsyncIterable<string>, bound: RowBound, strays?: StrayLines): AsyncGenerator<Lines> {
+  const splitter = new LineSplitter(bound, strays);
   for await (const text of blocks) {
     const lines = splitter.split(text);
     if (lines !== null) yield lines;
@@ -161,9 +161,11 @@ async function* linesOf(blocks: AsyncIterable<string>, strays?: StrayLines): Asy
   if (last !== null) yield last;
 }
 
-/** Splits blocks into lines; a line cut by a block's end is carried over in pieces. */
+/** Splits blocks into lines; a line cut by a block's end is carried over in pieces, at most `bound.max` of them. */
 class LineSplitter {
   private pieces: string[] = [];
+  /** The characters of the pieces carried over. */
+  private carried = 0;
   /** The last block ended with CR: a LF starting the next one belongs to it. */
   private cr = false;
   private block = -1;
@@ -171,7 +173,10 @@ class LineSplitter {
   private done = 0;
   private separators = false;
 
-  constructor(private readonly strays: StrayLines | undefined) {}
+  constructor(
+    private readonly bound: RowBound,
+    private readonly strays: StrayLines | undefined,
+  ) {}
 
   /** The lines a block ends (null: none). */
   split(block: string): Lines | null {
@@ -186,12 +191,19 @@ class LineSplitter {
     this.cr = text.endsWith('\r');
     const lines: string[] = [];
     const start = text.indexOf('\r') === -1 ? this.splitLf(text, lines) : this.splitAny(text, lines);
-    if (start < text.length) this.pieces.push(text.slice(start));
     this.done += lines.length;
+    if (start < text.length) this.carry(text.slice(start));
     // A piece carried over may hold one too: the block it came from is not looked at again.
     const separators = this.separators || text.indexOf(',') !== -1 || text.indexOf(';') !== -1;
     this.separators = this.pieces.length > 0 && separators;
     return lines.length ? { lines, separators } : null;
+  }
+
+  /** A piece of the line not ended yet; a line that grows past the bound is refused, its pieces not kept. */
+  private carry(piece: string): void {
+    this.carried += piece.length;
+    if (this.carried > this.bound.max) throw rowTooLong(this.bound, this.done + 1);
+    this.pieces.push(piece);
   }
 
   /** The last line, when the input does not end with a line end. */
@@ -222,9 +234,11 @@ class LineSplitter {
   private end(line: string, lines: string[]): void {
     if (this.pieces.length === 0) lines.push(line);
     else {
+      if (this.carried + line.length > this.bound.max) throw rowTooLong(this.bound, this.done + lines.length + 1);
       this.pieces.push(line);
       lines.push(this.pieces.join(''));
       this.pieces = [];
+      this.carried = 0;
     }
   }
 }
@@ -256,6 +270,8 @@ function parseSample(parse: SyncParse | null, quotes: boolean): ParseSample {
 export interface ReadOptions extends LayoutOverrides {
   /** --max-unpacked: what it may unpack or copy before its first record (content.ts). */
   maxUnpacked?: number;
+  /** --max-row-size: the most text one row may hold (csv-rows.ts MAX_ROW_SIZE). */
+  maxRowSize?: number;
 }
 
 /** Who hears what reading a source finds: notes for everyone (stderr), details for --verbose. */
@@ -324,10 +340,11 @@ async function openText(opening: Opening, content: Extract<Content, { kind: 'tex
   for (const line of layout.notes) note(line);
   verbose?.(describeLayout(name, layout, decoding.encoding));
   const found = new Found(name, layout, decoding, note, kind);
+  const bound: RowBound = { name, max: overrides.maxRowSize ?? MAX_ROW_SIZE };
   const read =
     layout.delimiter === null
-      ? plainRecords(allBlocks(sampled, blocks), layout, kind, overrides.keepColumns === true, found)
-      : csvRecords(allBlocks(sampled, blocks), layout, kind, name, found, overrides.noQuotes !== true);
+      ? plainRecords(allBlocks(sampled, blocks), layout, kind, overrides.keepColumns === true, found, bound)
+      : csvRecords(allBlocks(sampled, blocks), layout, kind, found, overrides.noQuotes !== true, bound);
   return {
     name,
     layout,
@@ -392,7 +409,8 @@ async function openWorkbookSheet(opening: Opening, content: Extract<Content, { k
   const path = content.inPlace && !live && source.file !== undefined ? source.file : null;
   if (path !== null) stream.destroy();
   try {
-    return await openSheet(path ?? content.chunks, { name, kind, overrides, note, signal: source.signal, maxCopy: opening.unpack.max });
+    const maxRowSize = overrides.maxRowSize ?? MAX_ROW_SIZE;
+    return await openSheet(path ?? content.chunks, { name, kind, overrides, note, signal: source.signal, maxUnpacked: opening.unpack.max, maxRowSize });
   } catch (err) {
     stream.destroy();
     const refused = err instanceof IdvError && err.message.startsWith(`${name} is `);
@@ -624,12 +642,12 @@ async function* guard(records: AsyncIterable<InputRecord[]>, name: string, strea
  * A plain list's lines (the header line skipped): one record a line, or one per recipient of a line of several
  * (`a@x.com, Bob <b@y.org>`). With `keep` (--keep-columns) each record keeps its text as read, as its one cell.
  */
-async function* plainRecords(blocks: AsyncIterable<string>, layout: Layout, kind: Kind, keep: boolean, found: Found): AsyncGenerator<InputRecord[]> {
-  if (layout.vcard || layout.ldif) return yield* vcardRecords(blocks, kind, keep, found, layout.ldif ? LDIF : VCARD);
+async function* plainRecords(blocks: AsyncIterable<string>, layout: Layout, kind: Kind, keep: boolean, found: Found, bound: RowBound): AsyncGenerator<InputRecord[]> {
+  if (layout.vcard || layout.ldif) return yield* vcardRecords(blocks, kind, keep, found, layout.ldif ? LDIF : VCARD, bound);
   const skip = new Set(layout.skip);
   const lastSkip = layout.skip.length ? Math.max(...layout.skip) : -1;
   let index = -1;
-  for await (const { lines, separators } of linesOf(blocks, found.strays)) {
+  for await (const { lines, separators } of linesOf(blocks, bound, found.strays)) {
     const out: InputRecord[] = [];
     for (const text of lines) {
       if (text.trim() === '') continue;
@@ -644,10 +662,10 @@ async function* plainRecords(blocks: AsyncIterable<string>, layout: Layout, kind
 }
 
 /** A vCard file's records (vcard.ts): its EMAIL properties, and other lines that hold an address of their own. */
-async function* vcardRecords(blocks: AsyncIterable<string>, kind: Kind, keep: boolean, found: Found, format: CardFormat): AsyncGenerator<InputRecord[]> {
+async function* vcardRecords(blocks: AsyncIterable<string>, kind: Kind, keep: boolean, found: Found, format: CardFormat, bound: RowBound): AsyncGenerator<InputRecord[]> {
   const reader = new VCardReader(kind, keep, (line, why) => found.skip(line, why), format);
   let line = 0;
-  for await (const { lines } of linesOf(blocks, found.strays)) {
+  for await (const { lines } of linesOf(blocks, bound, found.strays)) {
     const out: InputRecord[] = [];
     for (const text of lines) reader.line(text, ++line, out);
     if (out.length) yield out;
@@ -669,9 +687,9 @@ const FOOTER_WORDS = /^\s*(grand\s+)?(sub)?totals?\b|^\s*(sum|count|average)\b|c
  * table one column wide) without item-like text are held back: records if a row follows them, a footer (skipped, said) if the file ends with
  * them after a blank line or with a footer's words (`Grand Totals`, `Copyright`), else records after all.
  */
-function csvRecords(blocks: AsyncIterable<string>, layout: Layout, kind: Kind, name: string, found: Found, quotes: boolean): AsyncGenerator<InputRecord[]> {
+function csvRecords(blocks: AsyncIterable<string>, layout: Layout, kind: Kind, found: Found, quotes: boolean, bound: RowBound): AsyncGenerator<InputRecord[]> {
   const text = layout.sepLine ? withoutSepLine(blocks, found.strays) : blocks;
-  return tableRecords(csvRows(text, layout.delimiter!, name, layout.sepLine ? 2 : 1, found.strays, quotes), layout, kind, found);
+  return tableRecords(csvRows(text, layout.delimiter!, bound.name, layout.sepLine ? 2 : 1, found.strays, quotes, bound.max), layout, kind, found);
 }
 
 /**

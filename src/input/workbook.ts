@@ -8,6 +8,7 @@ import { IdvError, inputError, interruptedError } from '../errors.js';
 import type { StopSignal } from '../stop.js';
 import { formatSize } from '../size.js';
 import { largerSize } from './content.js';
+import { rowTooLong } from './csv-rows.js';
 import { tempFileGone, tempFileOpened } from '../temp-files.js';
 import { tableLayout, type Layout, type LayoutOverrides } from './detect.js';
 import type { RowBatch } from './csv-rows.js';
@@ -17,8 +18,9 @@ import type { Row, SheetInfo, Workbook } from './xlsx.js';
 
 /** Rows the layout is guessed from (as CSV's sample, more than enough for a header and a column choice)... */
 const SAMPLE_ROWS = 1000;
-/** ...or fewer when they are wide: the sample's cells stay bounded. */
+/** ...or fewer when they are wide: the sample's cells, and their text (in characters), stay bounded. */
 const SAMPLE_CELLS = 200_000;
+const SAMPLE_CHARS = 8 * 1024 * 1024;
 
 export interface SheetRead {
   layout: Layout;
@@ -37,8 +39,10 @@ export interface SheetOptions {
   note(line: string): void;
   /** The run's stop: the copy of the workbook, its parts and its rows end at the next chunk once it aborts. */
   signal?: StopSignal;
-  /** The largest copy of a workbook that is not a file on disk (--max-unpacked). */
-  maxCopy?: number;
+  /** What it may unpack before its first record (--max-unpacked): a copy of a workbook not on disk, its shared strings. */
+  maxUnpacked: number;
+  /** The most text one row may hold (--max-row-size). */
+  maxRowSize: number;
 }
 
 /** Open the workbook at `source` (a regular file's path, or its bytes: copied to a private temporary file). */
@@ -47,9 +51,9 @@ export async function openSheet(source: string | AsyncIterable<Buffer>, options:
   let wb: Workbook;
   try {
     const input = typeof source === 'string' ? source : Readable.from(source, { objectMode: false });
-    const { maxCopy, name } = options;
-    const copyLimit = maxCopy === undefined ? undefined : { bytes: maxCopy, refuse: () => copyTooLarge(name, maxCopy) };
-    wb = await openWorkbook(input, { tempFile: { opened: tempFileOpened, gone: tempFileGone }, halt: options.signal, copyLimit });
+    const { maxUnpacked, maxRowSize, signal } = options;
+    const tempFile = { opened: tempFileOpened, gone: tempFileGone };
+    wb = await openWorkbook(input, { tempFile, halt: signal, maxCopyBytes: maxUnpacked, maxSharedBytes: maxUnpacked, maxRowChars: maxRowSize });
   } catch (err) {
     throw workbookError(err, options.name);
   }
@@ -114,7 +118,8 @@ class SheetRows {
   async sample(): Promise<RowBatch> {
     const sample: RowBatch = { rows: [], lines: [] };
     let cells = 0;
-    while (sample.rows.length < SAMPLE_ROWS && cells < SAMPLE_CELLS) {
+    let chars = 0;
+    while (sample.rows.length < SAMPLE_ROWS && cells < SAMPLE_CELLS && chars < SAMPLE_CHARS) {
       const next = await this.blocks.next();
       if (next.done) {
         this.done = true;
@@ -124,7 +129,10 @@ class SheetRows {
         sample.rows.push(texts(row, this.typed));
         sample.lines.push(++this.line);
         cells += row.length;
-        for (let c = 0; c < row.length; c++) if (row[c]!.uncomputed) this.formulaAt(this.line, c);
+        for (let c = 0; c < row.length; c++) {
+          chars += row[c]!.text.length;
+          if (row[c]!.uncomputed) this.formulaAt(this.line, c);
+        }
       }
     }
     return sample;
@@ -214,10 +222,19 @@ function listOf(sheets: readonly SheetInfo[]): string {
   return named.length === 1 ? `sheet ${named[0]}` : `sheets ${named.slice(0, -1).join(', ')} and ${named.at(-1)}`;
 }
 
-function copyTooLarge(name: string, max: number): IdvError {
+/** A bound of the workbook reader passed (xlsx-zip.ts LimitError), said with the flag that raises it. */
+function limitError(e: Error & { limit: string; what: string; size: number; max: number }, name: string): IdvError {
+  const { limit, what, size, max } = e;
+  if (limit === 'row') return rowTooLong({ name, max }, null, what) as IdvError;
+  if (limit === 'copy') {
+    return inputError(
+      `${name} is a workbook larger than ${formatSize(max)}, which idv would copy to a temporary file to read it (a workbook is read from its end); ` +
+        `give it as a file on disk, which is read where it is, or a larger --max-unpacked (e.g. --max-unpacked ${largerSize(max)}).`,
+    );
+  }
   return inputError(
-    `${name} is a workbook larger than ${formatSize(max)}, which idv would copy to a temporary file to read it (a workbook is read from its end); ` +
-      `give it as a file on disk, which is read where it is, or a larger --max-unpacked (e.g. --max-unpacked ${largerSize(max)}).`,
+    `${name}: ${what} unpack to ${size > max ? formatSize(size) : `more than ${formatSize(max)}`}, more than the ${formatSize(max)} a file may unpack before its first record; ` +
+      `if it is a workbook you trust, give a larger --max-unpacked (e.g. --max-unpacked ${formatSize(2 ** Math.ceil(Math.log2(Math.max(size, max * 2)))).replace(' ', '')}).`,
   );
 }
 
@@ -225,6 +242,7 @@ function copyTooLarge(name: string, max: number): IdvError {
 export function workbookError(err: unknown, name: string): unknown {
   if (err instanceof IdvError) return err;
   if (err instanceof Error && err.name === 'ReadStopped') return interruptedError((err as Error & { reason: unknown }).reason);
+  if (err instanceof Error && 'limit' in err && 'what' in err) return limitError(err as Parameters<typeof limitError>[0], name);
   const e = err as Error & { code?: string };
   if (e?.name === 'WorkbookError') {
     const m = /^it is (.*)$/s.exec(e.message);

@@ -4,7 +4,7 @@
 import { posix } from 'node:path';
 import { attr, parseXml } from './xlsx-xml.js';
 import { builtinFormat, numberFormat, type NumberFormat } from './xlsx-number-format.js';
-import { type ZipArchive, WorkbookError } from './xlsx-zip.js';
+import { LimitError, type ZipArchive, WorkbookError } from './xlsx-zip.js';
 
 export interface Relationship {
   readonly type: string; // the last segment of the type URI: worksheet, sharedStrings, styles, officeDocument…
@@ -132,6 +132,12 @@ export class SharedStrings {
   static readonly MAX_BYTES = 2 ** 31;
   static readonly MAX_COUNT = 50_000_000;
 
+  private readonly maxBytes: number;
+  /** `maxBytes`: their UTF-8 bytes are counted as they come, and refused (LimitError) past it (and past MAX_BYTES). */
+  constructor(maxBytes = SharedStrings.MAX_BYTES) {
+    this.maxBytes = Math.min(maxBytes, SharedStrings.MAX_BYTES);
+  }
+
   get count(): number {
     return this.n;
   }
@@ -141,9 +147,9 @@ export class SharedStrings {
   add(text: string): void {
     if (this.n >= SharedStrings.MAX_COUNT) throw new WorkbookError(`the workbook holds more than ${SharedStrings.MAX_COUNT} shared texts; save the sheet as CSV`);
     const need = Buffer.byteLength(text);
+    if (this.used + need > this.maxBytes) throw new LimitError('shared', 'its shared strings', this.used + need, this.maxBytes);
     if (this.used + need > this.bytes.length) {
-      if (this.used + need > SharedStrings.MAX_BYTES) throw new WorkbookError('the workbook holds more than 2 GiB of shared text; save the sheet as CSV');
-      const grown = Buffer.allocUnsafe(Math.min(SharedStrings.MAX_BYTES, Math.max(this.bytes.length * 2, this.used + need)));
+      const grown = Buffer.allocUnsafe(Math.min(this.maxBytes, Math.max(this.bytes.length * 2, this.used + need)));
       this.bytes.copy(grown, 0, 0, this.used);
       this.bytes = grown;
     }
@@ -161,10 +167,15 @@ export class SharedStrings {
   }
 }
 
-export async function sharedStringsPart(zip: ZipArchive, part: string | undefined): Promise<SharedStrings> {
-  const strings = new SharedStrings();
+/**
+ * The shared strings, within `bounds`: refused before they are read when the zip states more bytes than
+ * `sharedBytes` (and counted as they are read all the same), and at a text longer than `rowChars`.
+ */
+export async function sharedStringsPart(zip: ZipArchive, part: string | undefined, bounds: { rowChars: number; sharedBytes: number }): Promise<SharedStrings> {
+  const strings = new SharedStrings(bounds.sharedBytes);
   const entry = part === undefined ? undefined : zip.entry(part);
   if (!entry) return strings;
+  if (entry.size > bounds.sharedBytes) throw new LimitError('shared', 'its shared strings', entry.size, bounds.sharedBytes);
   // An item's text is its <t> and its runs' <t>s; a phonetic reading (<rPh>, Japanese ruby) is not shown.
   let text = '';
   let inT = false;
@@ -181,7 +192,9 @@ export async function sharedStringsPart(zip: ZipArchive, part: string | undefine
       else if (name === 'rPh') phonetic--;
     },
     text(t) {
-      if (inT) text += t;
+      if (!inT) return;
+      text += t;
+      if (text.length > bounds.rowChars) throw new LimitError('row', 'a text of its shared strings', text.length, bounds.rowChars);
     },
   });
   return strings;

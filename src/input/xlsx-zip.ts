@@ -13,6 +13,22 @@ export class WorkbookError extends Error {
   override readonly name = 'WorkbookError';
 }
 
+/**
+ * A bound the caller set was passed (openWorkbook's OpenOptions): a row's or a text's characters (`row`), the
+ * shared strings' bytes (`shared`), a copy's bytes (`copy`). `what` names where (`row 3 of sheet "S"`), `size`
+ * how much there is (or would be), `max` the bound.
+ */
+export class LimitError extends WorkbookError {
+  constructor(
+    readonly limit: 'row' | 'shared' | 'copy',
+    readonly what: string,
+    readonly size: number,
+    readonly max: number,
+  ) {
+    super(`${what} is larger than the ${max} allowed (${limit})`);
+  }
+}
+
 /** What tells a reading of the workbook to stop (an AbortSignal, or idv's own StopSignal). */
 export interface Halt {
   readonly aborted: boolean;

@@ -10,11 +10,11 @@ import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { generalNumber, inCalendar, isoFormat, numberFormat } from './xlsx-number-format.js';
-import { relationships, sharedStringsPart, stylesPart, workbookPart, unescapeOoxml, type SharedStrings, type Styles, type WorkbookPart } from './xlsx-parts.js';
+import { relationships, SharedStrings, sharedStringsPart, stylesPart, workbookPart, unescapeOoxml, type Styles, type WorkbookPart } from './xlsx-parts.js';
 import { xmlEvents } from './xlsx-xml.js';
-import { checkHalt, openZip, WorkbookError, type Halt, type ZipArchive } from './xlsx-zip.js';
+import { checkHalt, LimitError, openZip, WorkbookError, type Halt, type ZipArchive } from './xlsx-zip.js';
 
-export { ReadStopped, WorkbookError, type Halt } from './xlsx-zip.js';
+export { LimitError, ReadStopped, WorkbookError, type Halt } from './xlsx-zip.js';
 
 export type CellType = 'empty' | 'text' | 'number' | 'date' | 'boolean';
 
@@ -59,8 +59,18 @@ export interface OpenOptions {
   tempFile?: { opened(path: string): void; gone(path: string): void };
   /** Once it aborts, the copy and every part's reading end within a chunk, with ReadStopped. */
   halt?: Halt;
-  /** A copy is refused (with `refuse()`'s error, the copy removed) past this many bytes. */
-  copyLimit?: { bytes: number; refuse(): Error };
+  /** Bounds, each passed with a LimitError: the characters of one row (and so of a cell or shared text)... */
+  maxRowChars?: number;
+  /** ...the bytes the shared strings unpack to (stated by the zip, refused before they are read; and counted)... */
+  maxSharedBytes?: number;
+  /** ...and the bytes a copy takes (removed). */
+  maxCopyBytes?: number;
+}
+
+/** Bounds of what is held while a workbook is read (OpenOptions'), with their defaults. */
+export interface Bounds {
+  rowChars: number;
+  sharedBytes: number;
 }
 
 /** A row's cells from column A; it ends at its last cell with a value (a blank row has none). */
@@ -79,8 +89,8 @@ export const BLANK: Row = Object.freeze([]);
 export const MAX_COLUMNS = 16384;
 /** Excel's longest sheet. */
 export const MAX_ROWS = 1_048_576;
-/** Far beyond Excel's 32,767 characters a cell: a longer one is a damaged or hostile workbook. */
-const MAX_CELL_CHARS = 1024 * 1024;
+/** By default, the most characters a row (and so a cell, Excel's holds 32,767) may hold. */
+const MAX_ROW_CHARS = 16 * 1024 * 1024;
 /**
  * Empty cells filled in between values, beyond this many a value (plus a few wide rows' worth), mean a sheet
  * whose rows each reach far right with nothing between (a few bytes of XML a row, thousands of cells): no
@@ -95,7 +105,7 @@ export async function openWorkbook(source: string | Readable, options: OpenOptio
   try {
     const zip = await openZip(file.path, options.halt);
     try {
-      return await workbook(zip, file.release);
+      return await workbook(zip, file.release, { rowChars: options.maxRowChars ?? MAX_ROW_CHARS, sharedBytes: options.maxSharedBytes ?? SharedStrings.MAX_BYTES });
     } catch (err) {
       await zip.close();
       throw err;
@@ -130,20 +140,20 @@ async function onDisk(source: string | Readable, options: OpenOptions): Promise<
   }
 }
 
-/** The bytes of a copy as they pass, a chunk at a time: the copy ends at a stop, or past its limit. */
-function copied({ halt, copyLimit }: OpenOptions) {
+/** The bytes of a copy as they pass, a chunk at a time: the copy ends at a stop, or past its bound. */
+function copied({ halt, maxCopyBytes = Infinity }: OpenOptions) {
   return async function* (chunks: AsyncIterable<Buffer>): AsyncGenerator<Buffer> {
     let bytes = 0;
     for await (const chunk of chunks) {
       checkHalt(halt);
       bytes += chunk.length;
-      if (copyLimit && bytes > copyLimit.bytes) throw copyLimit.refuse();
+      if (bytes > maxCopyBytes) throw new LimitError('copy', 'the workbook', bytes, maxCopyBytes);
       yield chunk;
     }
   };
 }
 
-async function workbook(zip: ZipArchive, release: () => Promise<void>): Promise<Workbook> {
+async function workbook(zip: ZipArchive, release: () => Promise<void>, bounds: Bounds): Promise<Workbook> {
   refuseOtherFormats(zip);
   const packageRels = await relationships(zip, '');
   const main = [...packageRels.values()].find((r) => r.type === 'officeDocument')?.target ?? 'xl/workbook.xml';
@@ -151,8 +161,8 @@ async function workbook(zip: ZipArchive, release: () => Promise<void>): Promise<
   const book = await workbookPart(zip, main);
   const sheets: SheetInfo[] = book.sheets.map((s, i) => ({ name: s.name, number: i + 1, hidden: s.hidden }));
   let parts: Promise<{ strings: SharedStrings; styles: Styles }> | null = null;
-  const load = () => (parts ??= loadParts(zip, book));
-  const rows = (sheet: SheetInfo) => sheetRows(zip, book, sheet, load);
+  const load = () => (parts ??= loadParts(zip, book, bounds));
+  const rows = (sheet: SheetInfo) => sheetRows(zip, book, sheet, load, bounds);
   return {
     sheets,
     sheet: (choice) => chooseSheet(sheets, book, choice),
@@ -182,10 +192,10 @@ function refuseOtherZips(zip: ZipArchive): void {
   if (!zip.entry('[Content_Types].xml')) throw new WorkbookError('it is a zip archive, not a list or CSV file; unzip it and give the list or CSV file inside');
 }
 
-async function loadParts(zip: ZipArchive, book: WorkbookPart): Promise<{ strings: SharedStrings; styles: Styles }> {
+async function loadParts(zip: ZipArchive, book: WorkbookPart, bounds: Bounds): Promise<{ strings: SharedStrings; styles: Styles }> {
   const target = (type: string, fallback: string) => [...book.rels.values()].find((r) => r.type === type)?.target ?? fallback;
   const styles = await stylesPart(zip, target('styles', 'xl/styles.xml'));
-  const strings = await sharedStringsPart(zip, target('sharedStrings', 'xl/sharedStrings.xml'));
+  const strings = await sharedStringsPart(zip, target('sharedStrings', 'xl/sharedStrings.xml'), bounds);
   return { strings, styles };
 }
 
@@ -222,12 +232,13 @@ async function* sheetRows(
   book: WorkbookPart,
   sheet: SheetInfo,
   load: () => Promise<{ strings: SharedStrings; styles: Styles }>,
+  bounds: Bounds,
 ): AsyncGenerator<Row[]> {
   const part = book.sheets[sheet.number - 1].part;
   const entry = part === null ? undefined : zip.entry(part);
   if (!entry) throw new WorkbookError(`the workbook is damaged (the part of sheet "${sheet.name}" is missing); open it in a spreadsheet program and save it again`);
   const { strings, styles } = await load();
-  const reader = new SheetReader(strings, styles, book.date1904, sheet.name);
+  const reader = new SheetReader(strings, styles, book.date1904, sheet.name, bounds.rowChars);
   for await (const _ of xmlEvents(zip.stream(entry), entry.name, reader)) {
     if (reader.out.length > 0) yield reader.take();
   }
@@ -253,12 +264,14 @@ class SheetReader {
   private formula = false;
   private values = 0; // cells with a value so far
   private gaps = 0; // empty cells filled in so far
+  private rowChars = 0; // the text of the row's cells so far
 
   constructor(
     private readonly strings: SharedStrings,
     private readonly styles: Styles,
     private readonly date1904: boolean,
     private readonly sheetName: string,
+    private readonly maxRowChars: number,
   ) {}
 
   take(): Row[] {
@@ -287,6 +300,7 @@ class SheetReader {
       this.cells = [];
       this.filled = 0;
       this.col = 0;
+      this.rowChars = 0;
     }
   };
 
@@ -301,9 +315,8 @@ class SheetReader {
     if (this.capture === 'v') this.value += t;
     else if (this.capture === 'is') this.inline += t;
     else return;
-    if (this.value.length + this.inline.length > MAX_CELL_CHARS) {
-      throw new WorkbookError(`a cell of sheet "${this.sheetName}" row ${this.rowNumber} is longer than ${MAX_CELL_CHARS} characters; the workbook is damaged`);
-    }
+    const chars = this.value.length + this.inline.length;
+    if (chars > this.maxRowChars) throw new LimitError('row', `a cell of row ${this.rowNumber} of sheet "${this.sheetName}"`, chars, this.maxRowChars);
   };
 
   private endCell(): void {
@@ -313,6 +326,8 @@ class SheetReader {
     if (col >= MAX_COLUMNS) throw new WorkbookError(`sheet "${this.sheetName}" row ${this.rowNumber} has a cell past column XFD; the workbook is damaged`);
     const cell = this.cell();
     if (cell !== EMPTY) this.values++;
+    this.rowChars += cell.text.length;
+    if (this.rowChars > this.maxRowChars) throw new LimitError('row', `row ${this.rowNumber} of sheet "${this.sheetName}"`, this.rowChars, this.maxRowChars);
     this.gaps += Math.max(0, col - this.cells.length);
     if (this.gaps > this.values * GAPS_PER_VALUE + GAPS_FREE) {
       throw new WorkbookError(`sheet "${this.sheetName}" spreads its values over ${col + 1} columns with nothing between them (row ${this.rowNumber}): it is no table idv can read; save the table alone as CSV`);

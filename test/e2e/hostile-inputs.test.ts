@@ -3,10 +3,10 @@
 // of reading hears a signal: the built idv, sent SIGTERM once it is at work, ends with 143 (the deadline is
 // only there to stop a run that would not).
 import { execa } from 'execa';
-import { mkdir, readdir, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { IDV, homeForEachTest } from '../helpers.js';
+import { IDV, homeForEachTest, sandbox } from '../helpers.js';
 import { untilBusy } from '../process-wait.js';
 import { endlessPart, nestedGzip, repeatedDeflate, gzipAround, sheetXml, workbookOf } from '../input/packed.js';
 import { gzipSync } from 'node:zlib';
@@ -79,6 +79,37 @@ describe('what an input may unpack before its first record is bounded', () => {
     const r = await (await start(['list.gz'])).ended();
     expect([r.exitCode, r.stdout]).toEqual([2, '']);
     expect(r.stderr).toMatch(/^idv: list\.gz expands to more than 100 times its compressed size before its first record .*--max-unpacked/);
+  });
+});
+
+/** The built idv run with a heap of 64 MB (V8 ends a process past it with a native stack, SIGABRT). */
+function underSmallHeap(args: string[], env: Record<string, string>) {
+  return execa('node', [IDV, 'emails', ...args], { env: { ...env, NODE_OPTIONS: '--max-old-space-size=64' }, extendEnv: false, reject: false, cwd: home.dir, stdin: 'ignore', timeout: 100_000 });
+}
+
+describe('memory goes by records, not by their bytes', () => {
+  it('wide rows under a small heap, the service slow to answer: read as answers make room, never a heap abort', { timeout: 120_000 }, async () => {
+    const row = (i: number) => `u${i}@example.com,${Array<string>(500).fill('x'.repeat(4000)).join(',')}\n`;
+    await writeFile(join(home.dir, 'wide.csv'), 'email,' + Array.from({ length: 500 }, (_, i) => `c${i}`).join(',') + '\n' + Array.from({ length: 40 }, (_, i) => row(i)).join(''));
+    const { sb, env } = await sandbox({ delayMs: 2000 }, home);
+    try {
+      const r = await underSmallHeap(['-q', 'wide.csv', '-o', 'out.csv'], env);
+      expect([r.exitCode, r.signal, String(r.stderr)]).toEqual([0, undefined, '']);
+      expect((await readFile(join(home.dir, 'out.csv'), 'utf8')).split('\n').length).toBe(42);
+    } finally {
+      await sb.close();
+    }
+  });
+});
+
+describe('a workbook of wide rows under a small heap', () => {
+  it('the rows its layout is guessed from are bounded by their text too, not only by their number and cells', { timeout: 60_000 }, async () => {
+    const row = (r: number) => `<row r="${r}"><c r="A${r}" t="inlineStr"><is><t>u${r}@example.com</t></is></c>${'<c t="s"><v>0</v></c>'.repeat(1000)}</row>`;
+    const sheet = sheetXml(Array.from({ length: 20 }, (_, i) => row(i + 1)).join(''));
+    await writeFile(join(home.dir, 'wide.xlsx'), workbookOf(sheet, `<sst xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><si><t>${'x'.repeat(4000)}</t></si></sst>`));
+    const r = await underSmallHeap(['wide.xlsx', '--dry-run', '-f', 'json'], home.env);
+    expect([r.exitCode, r.signal]).toEqual([0, undefined]);
+    expect(JSON.parse(String(r.stdout))).toMatchObject({ records: 20 });
   });
 });
 

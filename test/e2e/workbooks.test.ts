@@ -18,7 +18,7 @@ import { createZip } from '../../src/output/zip-writer.js';
 import { run } from '../fake-io.js';
 import { execa } from 'execa';
 import { fixture, IDV, makeHome, sandbox, sentItems, type Home } from '../helpers.js';
-import { sheetXml as packedSheet, workbookOf } from '../input/packed.js';
+import { repeatedPart, sheetXml as packedSheet, textPart, workbookOf, type RawPart } from '../input/packed.js';
 import type { Sandbox } from '../../src/sandbox/server.js';
 
 const book = (name: string) => fixture(join('workbooks', name));
@@ -378,5 +378,47 @@ describe('formulas', () => {
     const path = await formulaBook(rows);
     const r = await validate([path, '--keep-columns']);
     expect([r.exitCode, r.stdout, r.stderr, r.sent]).toEqual([0, 'Email,Score,Later,status\nann@example.com,2,,ok\n', '', ['ann@example.com']]);
+  });
+});
+
+describe('what a workbook may hold is bounded', () => {
+  const NS = 'http://schemas.openxmlformats.org/spreadsheetml/2006/main';
+  const strings = (...texts: string[]) => `<sst xmlns="${NS}">${texts.map((t) => `<si><t>${t}</t></si>`).join('')}</sst>`;
+  async function bookOf(sheet: string | RawPart, shared?: string | RawPart): Promise<string> {
+    const path = join(home.dir, 'bounded.xlsx');
+    await writeFile(path, workbookOf(sheet, shared));
+    return path;
+  }
+
+  it('a row wider than --max-row-size (16,384 cells of 1,100 characters) is exit 2 at that row, naming the flag; given room, it is read', async () => {
+    const row = (r: number, first: string) => `<row r="${r}"><c r="A${r}" t="inlineStr"><is><t>${first}</t></is></c>${'<c t="s"><v>0</v></c>'.repeat(16_383)}</row>`;
+    const path = await bookOf(packedSheet(row(1, 'Email') + row(2, 'ann@example.com')), strings('x'.repeat(1100)));
+    const r = await validate([path]);
+    expect([r.exitCode, r.stdout, r.sent]).toEqual([2, '', []]);
+    expect(r.stderr).toBe(`idv: ${path}: row 1 of sheet "Sheet1" is longer than 16 MiB, the most idv holds of one row; if it is meant to be so long, give a larger --max-row-size (e.g. --max-row-size 64MiB).\n`);
+    const roomy = await validate([path, '--max-row-size', '64MiB']);
+    expect([roomy.exitCode, roomy.stdout, roomy.sent]).toEqual([0, 'email,status\nann@example.com,ok\n', ['ann@example.com']]);
+  });
+
+  it('a text longer than the bound, shared or in its cell, is refused as it is read (one text of 24 MiB in a workbook of kilobytes)', async () => {
+    const sheet = packedSheet('<row r="1"><c r="A1" t="s"><v>0</v></c></row><row r="2"><c r="A2" t="inlineStr"><is><t>ann@example.com</t></is></c></row>');
+    const long = repeatedPart(`<sst xmlns="${NS}"><si><t>`, 'x'.repeat(1 << 20), 24, '</t></si></sst>');
+    const r = await validate([await bookOf(sheet, long)]);
+    expect([r.exitCode, r.sent]).toEqual([2, []]);
+    expect(r.stderr).toMatch(/: a text of its shared strings is longer than 16 MiB, the most idv holds of one row; .*--max-row-size 64MiB/);
+    const inline = packedSheet(`<row r="1"><c r="A1" t="inlineStr"><is><t>${'y'.repeat(3 << 20)}</t></is></c></row>`);
+    const cell = await validate([await bookOf(inline), '--max-row-size', '2MiB']);
+    expect([cell.exitCode, cell.sent]).toEqual([2, []]);
+    expect(cell.stderr).toMatch(/: a cell of row 1 of sheet "Sheet1" is longer than 2 MiB, the most idv holds of one row; /);
+  });
+
+  it('shared strings whose stated size is past --max-unpacked are refused before they are read', async () => {
+    const sheet = packedSheet('<row r="1"><c r="A1" t="s"><v>0</v></c></row>');
+    const stated = { ...textPart('', strings('ann@example.com')), size: 3.5 * 1024 ** 3 };
+    const r = await validate([await bookOf(sheet, stated)]);
+    expect([r.exitCode, r.sent]).toEqual([2, []]);
+    expect(r.stderr).toMatch(
+      /: its shared strings unpack to 3\.5 GiB, more than the 1 GiB a file may unpack before its first record; if it is a workbook you trust, give a larger --max-unpacked \(e\.g\. --max-unpacked 4GiB\)\.\n$/,
+    );
   });
 });

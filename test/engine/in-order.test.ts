@@ -49,6 +49,21 @@ describe('InOrder', () => {
     expect(view(w.take())).toEqual(['a@x.com=ok/service', 'a@x.com=ok/service']);
   });
 
+  it('counts the text it holds, items and cells, as records come in and as they leave (known or passed over)', () => {
+    const plan = new Plan();
+    const w = new InOrder(plan);
+    const wide: PlannedRecord = { ...planned(plan, 'a@x.com'), fields: ['a@x.com', 'x'.repeat(1000)] };
+    const b = planned(plan, 'b@x.com');
+    w.add([wide, b]);
+    expect(w.chars).toBe(9 + 7 + 1000 + 9);
+    plan.settle('a@x.com', 'ok');
+    w.settle([[wide, 'ok']]);
+    w.take();
+    expect(w.chars).toBe(9);
+    w.takeKnown(); // b never answered: passed over
+    expect([w.chars, w.length]).toEqual([0, 0]);
+  });
+
   it('answers from the cache (another run filled it) are marked so', () => {
     const plan = new Plan();
     const w = new InOrder(plan);

@@ -115,3 +115,14 @@ export function endlessPart(head: string, unit: string, times: number, size: num
   const data = Buffer.concat([deflateRawSync(head, { finishFlush: constants.Z_FULL_FLUSH }), repeatedDeflate(unit, times, false)]);
   return { name: '', data, method: 8, size, crc: 0 };
 }
+
+/** A whole part of `head`, `unit` repeated `times` times, then `tail`, deflated from kilobytes, its size and checksum true. */
+export function repeatedPart(head: string, unit: string, times: number, tail: string): RawPart {
+  const flushed = (text: string) => deflateRawSync(text, { finishFlush: constants.Z_FULL_FLUSH });
+  const data = Buffer.concat([flushed(head), repeatedDeflate(unit, times, false), deflateRawSync(tail)]);
+  let crc = crc32(head);
+  for (let i = 0; i < times; i++) crc = crc32(unit, crc);
+  crc = crc32(tail, crc);
+  const size = Buffer.byteLength(head) + Buffer.byteLength(unit) * times + Buffer.byteLength(tail);
+  return { name: '', data, method: 8, size, crc };
+}

@@ -36,6 +36,37 @@ describe('openSource', () => {
   });
 });
 
+describe('a row is bounded (--max-row-size): memory goes by records, never by the bytes of one', () => {
+  const src = (text: string) => ({ name: 'mem', path: 'mem', open: () => Readable.from(chunks(text)) });
+  /** The text in blocks of 64 KiB, as a file is read. */
+  function* chunks(text: string) {
+    for (let at = 0; at < text.length; at += 65_536) yield Buffer.from(text.slice(at, at + 65_536));
+  }
+  const MiB = 1024 * 1024;
+  async function records(text: string, maxRowSize?: number) {
+    const s = await openSource(src(text), 'emails', maxRowSize === undefined ? {} : { maxRowSize });
+    const out: string[] = [];
+    for await (const batch of s.records) for (const r of batch) out.push(r.value.slice(0, 20));
+    return out;
+  }
+  const tooLong = (line: number, size: string, larger: string) => ({
+    kind: 'input',
+    message: `mem: line ${line} is longer than ${size}, the most idv holds of one row; if it is meant to be so long, give a larger --max-row-size (e.g. --max-row-size ${larger}).`,
+  });
+
+  it('a CSV row longer than the bound is exit 2 naming its line and the flag, whether or not it has quotes; shorter ones are read', async () => {
+    const wide = (quote: string) => `email,note\na@example.com,short\nb@example.com,${quote}${'x'.repeat(3 * MiB)}${quote}\nc@example.com,short\n`;
+    await expect(records(wide(''), 2 * MiB)).rejects.toMatchObject(tooLong(3, '2 MiB', '8MiB'));
+    await expect(records(wide('"'), 2 * MiB)).rejects.toMatchObject(tooLong(3, '2 MiB', '8MiB'));
+    expect(await records(wide(''), 4 * MiB)).toEqual(['a@example.com', 'b@example.com', 'c@example.com']);
+  });
+
+  it('a line of a plain list too, by default past 16 MiB', async () => {
+    await expect(records(`a@example.com\nb@example.com ${'x'.repeat(3 * MiB)}\n`, 2 * MiB)).rejects.toMatchObject(tooLong(2, '2 MiB', '8MiB'));
+    await expect(records(`a@example.com\n${'y'.repeat(17 * MiB)}\nc@example.com\n`)).rejects.toMatchObject(tooLong(2, '16 MiB', '64MiB'));
+  });
+});
+
 describe('reading a named file (src/input/read.ts)', () => {
   /** This process's descriptors open on `path` (other tests' descriptors come and go meanwhile). */
   const openOn = (path: string) =>

@@ -3,6 +3,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { SharedStrings, unescapeOoxml } from '../../src/input/xlsx-parts.js';
+import { LimitError } from '../../src/input/xlsx-zip.js';
 
 describe('SharedStrings', () => {
   it('gives back every text as added, whatever its characters, across its buffers growing', () => {
@@ -18,6 +19,16 @@ describe('SharedStrings', () => {
       }),
       { seed: 27, numRuns: 40 },
     );
+  });
+});
+
+describe('SharedStrings bounded', () => {
+  it('counts the bytes of its texts as they come: past its bound, a LimitError naming how much', () => {
+    const table = new SharedStrings(100);
+    for (let i = 0; i < 10; i++) table.add('x'.repeat(10));
+    expect(() => table.add('y')).toThrow(LimitError);
+    expect(() => table.add('y')).toThrow(expect.objectContaining({ limit: 'shared', size: 101, max: 100 }));
+    expect(table.count).toBe(10);
   });
 });
 

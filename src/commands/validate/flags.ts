@@ -7,6 +7,7 @@ import { parseCacheTtl } from '../../cache/ttl.js';
 import { cacheTtl, MAX_TIMEOUT_SECONDS, statusList, wholeNumber } from '../parsers.js';
 import { durationFlag } from '../../duration.js';
 import { sizeFlag } from '../../size.js';
+import { MAX_ROW_SIZE, MIN_ROW_SIZE } from '../../input/csv-rows.js';
 import { FORMATS, type Format } from '../../output/format.js';
 import { helpAfter, helpFlag, type Block } from '../help-text.js';
 import { examplesTitle } from '../help-topics.js';
@@ -42,6 +43,7 @@ export const VALIDATE_FLAGS = {
     encoding: value('--encoding <name>', "the input's code page (default: detected)"),
     sheet: value('--sheet <name|N>', "a workbook's sheet (default: the first shown)"),
     maxUnpacked: value('--max-unpacked <size>', 'the most a file may unpack to (default: 1GiB)', { parse: sizeFlag('--max-unpacked') }),
+    maxRowSize: valueOr('--max-row-size <size>', 'the most text one row may hold', { parse: sizeFlag('--max-row-size', { min: MIN_ROW_SIZE }), fallback: MAX_ROW_SIZE, shown: '16MiB' }),
   }),
   ...group(GROUPS.output, {
     format: value<Format>('-f, --format <format>', 'table, csv, json, ndjson or xlsx (any case)', { choices: FORMATS, what: 'format' }),

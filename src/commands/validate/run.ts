@@ -109,9 +109,9 @@ async function connect(options: ValidateOptions, io: Io, target: Target, log: Ru
 }
 
 function layoutOverrides(options: ValidateOptions, format: Format): ReadOptions {
-  const { column, delimiter, noHeader, noQuotes, keepColumns, encoding, sheet, maxUnpacked } = options;
+  const { column, delimiter, noHeader, noQuotes, keepColumns, encoding, sheet, maxUnpacked, maxRowSize } = options;
   // A workbook written with every column keeps each cell's type from a workbook read.
-  return { column, delimiter, noHeader, noQuotes, keepColumns, encoding, sheet, cellTypes: writesWorkbookColumns(options, format), maxUnpacked };
+  return { column, delimiter, noHeader, noQuotes, keepColumns, encoding, sheet, cellTypes: writesWorkbookColumns(options, format), maxUnpacked, maxRowSize };
 }
 
 /** --dry-run: every record read and planned (counted), then the counts and each file's layout. */

@@ -38,6 +38,7 @@ const DEFAULTS: ValidateOptions = {
   encoding: undefined,
   sheet: undefined,
   maxUnpacked: undefined,
+  maxRowSize: 16 * 1024 ** 2,
   keepColumns: false,
   suggest: false,
   bom: false,
