@@ -27,6 +27,10 @@ export const TOPICS: Readonly<Record<string, Topic>> = {
         prose:
           'Text that is not UTF-8 is read in its detected code page (--encoding NAME overrides). Excel workbooks (.xlsx, by content: the first visible sheet, or --sheet NAME|N) and gzip-compressed files are read like CSV, whatever their names. Standard input from a pipe is answered as it comes: once it pauses, the layout is decided on what has arrived, and each result is written as soon as it is known. An item given as a FILE that does not exist is refused with the --item to use (exit 2); an input with no records draws a warning (exit 0). --dry-run shows the layout read.',
       },
+      {
+        prose:
+          'Limits, each refused in one line naming the flag that raises it (exit 2): a file may unpack to 1 GiB before its first record, and to 100 times its compressed size (--max-unpacked SIZE: 4GiB, 500MB; given, the one limit); a row, and so a cell, holds at most 16 MiB of text (--max-row-size SIZE).',
+      },
     ],
   },
   output: {
