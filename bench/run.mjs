@@ -9,7 +9,7 @@
 //                                figures are dominated by start-up and are not the ones to quote
 //   node bench/run.mjs --runs 7  more interleaved throughput runs per client (default 5): the
 //                                ratio moves by ~±10% from run to run on a 2-core machine
-//   node bench/run.mjs --only streams,workbooks,bigDryRun   those sections alone
+//   node bench/run.mjs --only streams,workbooks,bigDryRun   those sections alone (library: the library against the CLI)
 //
 // The sandbox runs as a separate process (`idv sandbox`), so its CPU is never counted against the
 // client. Every child gets a throw-away HOME and XDG_* folders: the real config and cache are never
@@ -27,6 +27,8 @@ const IDV = join(ROOT, 'bin', 'idv.js');
 // client is kept as a second, weaker line.
 const MINIMAL = join(ROOT, 'bench', 'minimal-http-client.mjs');
 const MINIMAL_FETCH = join(ROOT, 'bench', 'minimal-client.mjs');
+// A Node program using the library (validateEmails) on the same list as the CLI.
+const LIBRARY = join(ROOT, 'bench', 'library-client.mjs');
 const NODE = process.execPath;
 const QUICK = process.argv.includes('--quick');
 const onlyArg = process.argv.indexOf('--only');
@@ -44,7 +46,7 @@ const CFG = QUICK
 if (!Number.isNaN(RUNS)) CFG.tpRuns = RUNS;
 const CHILD_TIMEOUT_MS = QUICK ? 60_000 : 180_000;
 const KEY = 'sk_bench_0123456789abcdef';
-const TARGET = { version: 1.1, help: 1.3, smallRun: 1.3, throughput: 1.3, rssMB: 200, cached: 1.8, bigCache: 1.2 };
+const TARGET = { version: 1.1, help: 1.3, smallRun: 1.3, throughput: 1.3, library: 1.1, rssMB: 200, cached: 1.8, bigCache: 1.2 };
 
 if (!existsSync(join(ROOT, 'dist', 'cli.cjs'))) {
   console.error('bench: dist/cli.cjs is missing; run `npm run build` first (or `npm run bench`).');
@@ -396,6 +398,41 @@ async function throughput() {
   });
 }
 
+// The library against the CLI on the same list: the engine is the same, so a program using it should cost no
+// more than the command (target: within 1.1× of the CLI's time).
+async function library() {
+  const n = CFG.tpSize;
+  const file = dataFile(n);
+  const warm = dataFile(Math.min(10_000, n));
+  await withSandbox(async (url) => {
+    const clients = { cli: idvEmailsArgs, library: (f) => [LIBRARY, f] };
+    const names = Object.keys(clients);
+    const out = (who) => join(OUT, `${who}-library-${n}.csv`);
+    for (const who of names) await runChild(NODE, clients[who](warm), { env: idvEnv(url) });
+    const t = { cli: [], library: [] };
+    const cpu = { cli: [], library: [] };
+    for (let i = 0; i < CFG.tpRuns; i++) {
+      for (const who of i % 2 ? [...names].reverse() : names) {
+        const r = await runMeasured(clients[who](file), { env: idvEnv(url), stdout: out(who) });
+        if (r.code !== 0) {
+          line(`library      ${who} failed: ${describeFailure(r)}`);
+          return;
+        }
+        t[who].push(r.ms);
+        cpu[who].push(r.cpuMs);
+        note(`library run ${i + 1}: ${pad(who, 7)} ${fmtMs(r.ms)}${fmtCpu(r.cpuMs)}`);
+      }
+    }
+    if (readFileSync(out('cli'), 'utf8') !== readFileSync(out('library'), 'utf8')) note('warning: the library wrote other records than the CLI');
+    const [mc, ml] = [median(t.cli), median(t.library)];
+    const cpuText = HAVE_TIME ? `; CPU library ${fmtMs(median(cpu.library))} · CLI ${fmtMs(median(cpu.cli))}` : '';
+    line(
+      `library      ${fmtN(n)} unique addresses, validateEmails() against idv emails (medians of ${CFG.tpRuns}, interleaved): ` +
+        `library ${fmtMs(ml)} · CLI ${fmtMs(mc)}  ratio ${(ml / mc).toFixed(2)}  target ≤ ${TARGET.library}  ${verdict(ml / mc <= TARGET.library)}${cpuText}`,
+    );
+  });
+}
+
 async function memory() {
   const results = [];
   for (const n of CFG.memSizes) {
@@ -711,7 +748,7 @@ note('generating lists in bench/out/ …');
 if (!ONLY) for (const n of new Set([CFG.tpSize, Math.min(10_000, CFG.tpSize), ...CFG.memSizes, CFG.cachedSize])) dataFile(n);
 
 let failed = false;
-const SECTIONS = [startup, throughput, httpLayer, memory, cachedRerun, bigCache, streams, workbooks, bigDryRun];
+const SECTIONS = [startup, throughput, library, httpLayer, memory, cachedRerun, bigCache, streams, workbooks, bigDryRun];
 for (const section of ONLY ? SECTIONS.filter((s) => ONLY.includes(s.name)) : SECTIONS) {
   try {
     await section();

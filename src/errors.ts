@@ -1,4 +1,7 @@
-// Errors are values with a kind; the kind maps to exactly one exit code, here and nowhere else.
+// Errors are values with a kind; the kind maps to exactly one exit code, here and nowhere else. IdvError is the
+// library's public error class too (docs/api.md): what else this module exports is marked internal, and so left
+// out of the declarations the package ships.
+import type { ValidationFacts } from './library/types.js';
 
 export type ErrorKind =
   | 'usage' // bad flags or arguments, refused base URL
@@ -10,6 +13,7 @@ export type ErrorKind =
 
 export type StopSignal = 'SIGINT' | 'SIGTERM' | 'SIGHUP';
 
+/** @internal */
 export const EXIT = {
   ok: 0,
   failed: 1,
@@ -22,20 +26,35 @@ export const EXIT = {
   sigterm: 143,
 } as const;
 
+/**
+ * idv's one error class. `kind` says what went wrong, and gives the CLI's exit code for it (`exitCode`): usage 2,
+ * input 2, auth 3, quota 4, failed 1, interrupted 130 (143 for SIGTERM, 129 for SIGHUP). The message is one
+ * line: what happened, what to do. The library's errors carry the run's facts at the stop (`facts`).
+ */
 export class IdvError extends Error {
+  override readonly name = 'IdvError';
   readonly kind: ErrorKind;
   /** For 'interrupted': which signal. */
   readonly signal?: StopSignal;
+  /** The run's facts when it stopped (the library's errors): what was sent and spent, when the quota resets. */
+  declare facts?: ValidationFacts;
   constructor(kind: ErrorKind, message: string, signal?: StopSignal) {
     super(message);
     this.kind = kind;
     this.signal = signal;
   }
+
+  /** The CLI's exit code for this error. */
+  get exitCode(): number {
+    return exitCodeFor(this.kind, this.signal);
+  }
 }
 
+/** @internal */
 export function usageError(message: string): IdvError {
   return new IdvError('usage', message);
 }
+/** @internal */
 export function inputError(message: string): IdvError {
   return new IdvError('input', message);
 }
@@ -50,22 +69,23 @@ const EXIT_FOR: Record<Exclude<ErrorKind, 'interrupted'>, number> = {
 };
 const EXIT_FOR_SIGNAL: Record<StopSignal, number> = { SIGINT: EXIT.sigint, SIGTERM: EXIT.sigterm, SIGHUP: EXIT.sighup };
 
+/** @internal */
 export function exitCodeFor(kind: ErrorKind, signal?: StopSignal): number {
   return kind === 'interrupted' ? EXIT_FOR_SIGNAL[signal ?? 'SIGINT'] : EXIT_FOR[kind];
 }
 
-/** The signal an abort reason names (SIGINT when it names none). */
+/** The signal an abort reason names (SIGINT when it names none). @internal */
 export function stopSignal(reason: unknown): StopSignal {
   return reason === 'SIGTERM' || reason === 'SIGHUP' ? reason : 'SIGINT';
 }
 
-/** A run stopped by SIGINT, SIGTERM or SIGHUP (the abort reason names which). */
+/** A run stopped by SIGINT, SIGTERM or SIGHUP (the abort reason names which). @internal */
 export function interruptedError(reason: unknown): IdvError {
   const sig = stopSignal(reason);
   return new IdvError('interrupted', `Interrupted (${sig}); results received so far are kept in the cache.`, sig);
 }
 
-/** What a failed file-system call says: the reason in words, and its code (`permission denied (EACCES)`). */
+/** What a failed file-system call says: the reason in words, and its code (`permission denied (EACCES)`). @internal */
 export function fsReason(err: unknown): string {
   const error = err as NodeJS.ErrnoException;
   const words: Record<string, string> = {

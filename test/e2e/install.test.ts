@@ -1,15 +1,16 @@
 // The package as a user gets it: `npm pack` (its prepack cleans dist/ and builds it again), then
 // `npm install -g` of the tarball into a temporary prefix with no dev dependencies, then the installed
-// `idv` run as a user would. npm fetches the runtime dependencies from its cache when it has them (the
+// `idv` run as a user would; and `npm install` of it into a fresh project, used as a library from ESM, CommonJS,
+// TypeScript, a worker thread and an esbuild bundle. npm fetches the runtime dependencies from its cache when it has them (the
 // project's own `npm ci` put them there), else from the npm registry; nothing else leaves the machine.
 // The pack happens in a copy of the project, so the dist/ other tests are using is never touched.
 import { beforeAll, afterAll, describe, expect, it } from 'vitest';
 import { execa, type Options } from 'execa';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
-import { cp, mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join, relative } from 'node:path';
-import { makeHome, ROOT, type Home } from '../helpers.js';
+import { fixture, makeHome, ROOT, type Home } from '../helpers.js';
 
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
   version: string;
@@ -21,6 +22,7 @@ let tmp: string;
 let home: Home;
 /** What `npm pack --json` says the tarball holds. */
 let packed: string[];
+let tarball: string;
 let prefix: string;
 /** The installed package's folder, and the idv on the prefix's PATH. */
 let installed: string;
@@ -52,7 +54,7 @@ beforeAll(async () => {
   expect(p.exitCode, p.stderr).toBe(0);
   const info = JSON.parse(p.stdout) as { filename: string; files: { path: string }[] }[];
   packed = info[0]!.files.map((f) => f.path).sort();
-  const tarball = join(out, info[0]!.filename);
+  tarball = join(out, info[0]!.filename);
 
   prefix = join(tmp, 'prefix');
   const i = await npm(['install', '-g', '--prefix', prefix, '--omit=dev', '--prefer-offline', '--no-audit', '--no-fund', tarball], { cwd: tmp });
@@ -72,12 +74,18 @@ const idvInstalled = (args: string[], o: Options = {}) =>
 
 describe('npm pack', () => {
   it('ships the built program, its man page, docs, a sample list, LICENSE and README; no sources, tests, build tools or stale output', () => {
-    const allowed = /^(LICENSE|README\.md|package\.json|bin\/idv\.js|bin\/package\.json|dist\/.+|docs\/cli\.md|docs\/report\.md|examples\/sample\.csv)$/;
+    const allowed = /^(LICENSE|README\.md|package\.json|bin\/idv\.js|bin\/package\.json|dist\/.+|docs\/(api|cli|report)\.md|examples\/(sample\.csv|[a-z-]+\.(mjs|ts)))$/;
     expect(packed.filter((f) => !allowed.test(f))).toEqual([]);
-    for (const f of ['LICENSE', 'README.md', 'bin/idv.js', 'dist/cli.cjs', 'dist/main.js', 'dist/idv.1', 'dist/help/idv.txt', 'docs/cli.md', 'examples/sample.csv']) {
+    for (const f of ['LICENSE', 'README.md', 'bin/idv.js', 'dist/cli.cjs', 'dist/main.js', 'dist/idv.1', 'dist/help/idv.txt', 'docs/cli.md', 'docs/api.md', 'examples/sample.csv']) {
       expect(packed).toContain(f);
     }
-    expect(packed.filter((f) => f.startsWith('dist/tools/') || f === 'dist/deleted-module.js' || f.endsWith('.ts'))).toEqual([]);
+    // the library: its entry, the declarations of its public face (no other's), an example for each export
+    for (const f of ['dist/index.js', 'dist/browser.js', 'dist/index.d.ts', 'dist/errors.d.ts', 'dist/library/types.d.ts']) expect(packed).toContain(f);
+    expect(packed.filter((f) => f.startsWith('examples/'))).toEqual(
+      ['examples/read-records.mjs', 'examples/sample.csv', 'examples/start-sandbox.mjs', 'examples/validate-domains.mjs', 'examples/validate-emails.mjs', 'examples/validate-emails.ts'],
+    );
+    expect(packed.filter((f) => f.endsWith('.d.ts'))).toEqual(['dist/errors.d.ts', 'dist/index.d.ts', 'dist/library/types.d.ts']);
+    expect(packed.filter((f) => f.startsWith('dist/tools/') || f === 'dist/deleted-module.js' || (f.endsWith('.ts') && !f.endsWith('.d.ts') && !f.startsWith('examples/')))).toEqual([]);
     // every built module of the tree is there: dist/ holds exactly what src/ compiles to
     const compiled = (dir: string): string[] =>
       readdirSync(join(ROOT, dir), { withFileTypes: true }).flatMap((e) =>
@@ -186,5 +194,110 @@ describe('npm install -g of the tarball, then the installed idv', () => {
     const r = await idvInstalled(['completion', 'bash']);
     expect(r.exitCode).toBe(0);
     expect(r.stdout).toContain('complete -F _idv idv');
+  });
+});
+
+describe('npm install of the tarball into a fresh project, then idv as a library', () => {
+  let project: string;
+  const node = (args: string[], o: Options = {}) => execa(process.execPath, args, { cwd: project, env: home.env, extendEnv: false, reject: false, timeout: 60_000, ...o });
+  const STATUSES = ['ann@example.com: ok', 'bob@mailinator.com: disposable', 'cy+news@example.org: alias', 'not-an-address: invalid', 'ANN@example.com: ok'].join('\n');
+
+  beforeAll(async () => {
+    project = join(tmp, 'app');
+    await mkdir(project);
+    await writeFile(join(project, 'package.json'), JSON.stringify({ name: 'app', private: true, type: 'module' }));
+    const i = await npm(['install', '--prefer-offline', '--no-audit', '--no-fund', tarball], { cwd: project });
+    expect(i.exitCode, i.stderr).toBe(0);
+  }, 300_000);
+
+  it('an ESM script of ten lines validates a list against startSandbox() and prints each status', async () => {
+    await cp(join(ROOT, 'examples', 'validate-emails.mjs'), join(project, 'check.mjs'));
+    expect((await readFile(join(project, 'check.mjs'), 'utf8')).trimEnd().split('\n')).toHaveLength(9);
+    const r = await node(['check.mjs']);
+    expect([r.exitCode, r.stderr, r.stdout]).toEqual([0, '', STATUSES]);
+  });
+
+  it('require() from CommonJS gives the same API (Node loads the ES module)', async () => {
+    const script = [
+      "const { startSandbox, validateEmails, IdvError } = require('idv');",
+      '(async () => {',
+      '  const sandbox = await startSandbox();',
+      "  for await (const r of validateEmails(['ann@example.com', 'x'], { baseUrl: sandbox.url, apiKey: sandbox.apiKey, cache: false })) console.log(r.item, r.status);",
+      '  console.log(typeof IdvError);',
+      '  await sandbox.close();',
+      '})();',
+    ].join('\n');
+    await writeFile(join(project, 'check.cjs'), script);
+    const r = await node(['check.cjs']);
+    expect([r.exitCode, r.stderr, r.stdout]).toEqual([0, '', 'ann@example.com ok\nx invalid\nfunction']);
+  });
+
+  it('the TypeScript example type-checks under --strict against the installed declarations', async () => {
+    await cp(join(ROOT, 'examples', 'validate-emails.ts'), join(project, 'check.ts'));
+    const tsc = join(ROOT, 'node_modules', '.bin', 'tsc');
+    const args = ['--ignoreConfig', '--noEmit', '--strict', '--module', 'nodenext', '--moduleResolution', 'nodenext', '--target', 'es2022'];
+    const typeRoots = ['--types', 'node', '--typeRoots', join(ROOT, 'node_modules', '@types')];
+    const ok = await execa(tsc, [...args, ...typeRoots, 'check.ts'], { cwd: project, reject: false, timeout: 120_000 });
+    expect([ok.exitCode, ok.stdout + ok.stderr]).toEqual([0, '']);
+    // … and a misuse does not: the declarations say what a result holds
+    await writeFile(join(project, 'wrong.ts'), "import { validateEmails } from 'idv';\nfor await (const r of validateEmails(['a@b.co'])) console.log(r.staus);\n");
+    const wrong = await execa(tsc, [...args, ...typeRoots, 'wrong.ts'], { cwd: project, reject: false, timeout: 120_000 });
+    expect(wrong.exitCode).not.toBe(0);
+    expect(wrong.stdout).toContain("Property 'staus' does not exist");
+  });
+
+  it('runs in a worker thread', async () => {
+    const script = [
+      "import { Worker, isMainThread, parentPort } from 'node:worker_threads';",
+      "import { startSandbox, validateEmails } from 'idv';",
+      'if (isMainThread) {',
+      '  const worker = new Worker(new URL(import.meta.url));',
+      "  worker.on('message', (m) => console.log(m));",
+      '} else {',
+      '  const sandbox = await startSandbox();',
+      "  for await (const r of validateEmails(['bob@mailinator.com'], { baseUrl: sandbox.url, apiKey: sandbox.apiKey, cache: false })) parentPort.postMessage(`${r.item} ${r.status}`);",
+      '  await sandbox.close();',
+      '}',
+    ].join('\n');
+    await writeFile(join(project, 'worker.mjs'), script);
+    const r = await node(['worker.mjs']);
+    expect([r.exitCode, r.stderr, r.stdout]).toEqual([0, '', 'bob@mailinator.com disposable']);
+  });
+
+  it('bundled by esbuild for Node it runs on its own (a list read in its code page too), and holds no terminal part (ora, chalk, commander)', async () => {
+    const esbuild = await import('esbuild');
+    const entry = join(project, 'bundled.mjs');
+    await writeFile(
+      entry,
+      [
+        "import { readRecords, startSandbox, validateEmails } from 'idv';",
+        'const file = await readRecords(process.argv[2]);',
+        'const items = [];',
+        'for await (const r of file) items.push(r.item);',
+        'const sandbox = await startSandbox();',
+        'for await (const r of validateEmails(items.slice(0, 2), { baseUrl: sandbox.url, apiKey: sandbox.apiKey, cache: false })) console.log(r.item, r.status);',
+        'console.log(file.layout.encoding);',
+        'await sandbox.close();',
+      ].join('\n'),
+    );
+    const outfile = join(tmp, 'bundled', 'check.mjs');
+    // ES module output: the CommonJS packages idv loads for code pages (iconv-lite) need a require (docs/api.md)
+    const banner = { js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);" };
+    const built = await esbuild.build({ entryPoints: [entry], bundle: true, platform: 'node', format: 'esm', outfile, metafile: true, logLevel: 'silent', banner });
+    const inputs = Object.keys(built.metafile.inputs);
+    expect(inputs.some((p) => p.includes('node_modules/idv/dist/index.js'))).toBe(true);
+    expect(inputs.filter((p) => /node_modules\/(ora|chalk|commander)\//.test(p))).toEqual([]);
+    const r = await execa(process.execPath, [outfile, fixture('spreadsheet-semicolon.csv')], { cwd: tmp, env: home.env, extendEnv: false, reject: false, timeout: 60_000 });
+    expect([r.exitCode, r.stderr, r.stdout]).toEqual([0, '', 'camille.lefevre@orange.fr ok\nhelene.dubois@free.fr ok\nwindows-1252']);
+  });
+
+  it('bundled for a browser (its `browser` condition), it fails with one line saying idv is server-side only', async () => {
+    const esbuild = await import('esbuild');
+    const outfile = join(tmp, 'browser', 'check.mjs');
+    await esbuild.build({ entryPoints: [join(project, 'check.mjs')], bundle: true, platform: 'browser', format: 'esm', outfile, logLevel: 'silent' });
+    const r = await execa(process.execPath, [outfile], { cwd: tmp, env: home.env, extendEnv: false, reject: false, timeout: 60_000 });
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).toContain("Error: idv is server-side only: call it from Node (a server, a worker, a script), never from a browser, where the API key would be anyone's.");
+    expect(r.stdout).toBe('');
   });
 });

@@ -20,7 +20,7 @@ import { IdvError } from '../../errors.js';
 import { keyRefusedMessage } from '../../key.js';
 import { resolveTarget, type Target } from './target.js';
 import type { Client } from '../../api/client.js';
-import { openCache } from './open-cache.js';
+import { openCache } from '../../engine/open-cache.js';
 import { RunInputs } from './inputs.js';
 import { checkBom, chooseFormat, openOutputs, splitFormat, writesWorkbookColumns } from './outputs.js';
 import { runPipeline, type Finished } from './pipeline.js';
@@ -54,7 +54,10 @@ async function validate(options: ValidateOptions, io: Io, parts: RunParts, log: 
   const target = await resolveTarget(options, io);
   const plan = (parts.plan = new Plan());
   try {
-    const cache = await openCache(options, io, target, plan, log);
+    const cache =
+      options.cache && !target.sandbox
+        ? await openCache({ baseUrl: target.baseUrl, kind: options.kind, ttl: options.cacheTtl, env: io.env, platform: io.platform }, plan, (text) => log.warning(text))
+        : null;
     const opened = await inputs.open(layoutOverrides(options, format), log);
     if (options.dryRun) return await dryRun(options, io, format, planRecords(opened.records, checkerFor(options.kind), plan), parts);
     const outputs = await openOutputs(options, io, format, opened.first, opened.live);

@@ -59,10 +59,15 @@ async function sendableKey(io: Io): Promise<FoundKey> {
   const found = await findKey(io.env, { uid: io.uid, platform: io.platform, warn: (line) => warn(io, line), config: io.configFile });
   if (!found) throw new IdvError('auth', noKeyMessage(io.env));
   io.secrets.add(found.key, MIN_KEY_LENGTH);
+  return sendable(found, keyFix(found));
+}
+
+/** The key, refused (auth) when it cannot be one: it must travel in a header, and be long enough to be masked. `fix`: what to do about it. */
+export function sendable<K extends { key: string; source: string }>(found: K, fix: string): K {
   if (!keyLooksSendable(found.key)) {
-    throw new IdvError('auth', `The API key from ${found.source} holds white space or characters other than ASCII, so it cannot be sent; ${keyFix(found)}.`);
+    throw new IdvError('auth', `The API key from ${found.source} holds white space or characters other than ASCII, so it cannot be sent; ${fix}.`);
   }
   const short = keyTooShort(found.key);
-  if (short) throw new IdvError('auth', `The API key from ${found.source} is too short to be one (${short}); ${keyFix(found)}.`);
+  if (short) throw new IdvError('auth', `The API key from ${found.source} is too short to be one (${short}); ${fix}.`);
   return found;
 }
