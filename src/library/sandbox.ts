@@ -1,5 +1,5 @@
 // startSandbox: the service's emulator (sandbox/server.ts), as `idv sandbox` runs it, for a program's own tests:
-// its quota and window, a key of its own, loopback only.
+// its quota and window, a key of its own, a latency and faults at a rate, a request log; loopback only.
 import { usageError } from '../errors.js';
 import { startSandbox as start } from '../sandbox/server.js';
 import type { Sandbox, SandboxOptions } from './types.js';
@@ -11,10 +11,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   }
   let sandbox;
   try {
-    sandbox = await start({ port: options.port, key: options.apiKey, quota: options.quota, window: window === undefined ? undefined : window / 1000 });
+    const { port, apiKey: key, quota, latency, faults, seed, log } = options;
+    sandbox = await start({ port, key, quota, window: window === undefined ? undefined : window / 1000, latency, faults, seed, log });
   } catch (err) {
     if (err instanceof RangeError || (err instanceof Error && err.message.startsWith('sandbox: '))) throw usageError(err.message.replace(/^sandbox: /, 'startSandbox: '));
     throw err;
   }
-  return { url: sandbox.url, apiKey: sandbox.key, close: () => sandbox.close() };
+  return { url: sandbox.url, apiKey: sandbox.key, seed: sandbox.seed, close: () => sandbox.close() };
 }

@@ -165,6 +165,14 @@ export interface SandboxOptions {
   quota?: number;
   /** The quota's window, in milliseconds (whole seconds); default 3,600,000. */
   window?: number;
+  /** The wait before each answer, in milliseconds: a fixed one, or a range each answer's wait is drawn from; default 0. */
+  latency?: number | { min: number; max: number };
+  /** Faults at a rate, as `idv sandbox --faults` takes them: `5xx=10%,timeout=2%,reset=1%,429=1%/30s`; default none. */
+  faults?: string;
+  /** The seed faults and latencies are drawn from (0 to 2^32 - 1): the same seed replays them; default a random one. */
+  seed?: number;
+  /** Told one line a request as its exchange ends (time, endpoint, items, status, latency, fault; the key masked). */
+  log?: (line: string) => void;
 }
 
 /** A running sandbox: the service's emulator on loopback. */
@@ -173,6 +181,8 @@ export interface Sandbox {
   url: string;
   /** The key it accepts: give it as `apiKey`. */
   apiKey: string;
+  /** The seed its faults and latencies are drawn from. */
+  seed: number;
   /** Stop it, closing every connection. */
   close(): Promise<void>;
 }

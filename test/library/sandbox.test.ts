@@ -46,3 +46,35 @@ describe('startSandbox', () => {
     await expect(fetch(`${sb.url}/emails/validate`, { method: 'POST' })).rejects.toThrow();
   });
 });
+
+describe('startSandbox: a slow, failing service to rehearse against', () => {
+  it('faults at a rate, drawn from its seed (the same seed, the same faults), each request in its log; the run retries them', async () => {
+    const logs: string[][] = [[], []];
+    const outcomes: string[] = [];
+    const keys: string[] = [];
+    for (const n of [0, 1]) {
+      const sb = await startSandbox({ faults: '503=50%', seed: 42, log: (l) => logs[n]!.push(l), latency: { min: 1, max: 5 } });
+      try {
+        expect(sb.seed).toBe(42);
+        keys.push(sb.apiKey);
+        const run = validateEmails(['a@example.com', 'b@example.com', 'c@example.com', 'd@example.com'], { baseUrl: sb.url, apiKey: sb.apiKey, cache: false, batchSize: 1, concurrency: 1, retries: 10 });
+        for await (const r of run) expect(r.status).toBe('ok');
+        outcomes.push(String((await run.done).retries));
+      } finally {
+        await sb.close();
+      }
+    }
+    expect(Number(outcomes[0])).toBeGreaterThan(0);
+    expect(outcomes[1]).toBe(outcomes[0]);
+    const statuses = (lines: string[]) => lines.map((l) => / (200|503) /.exec(l)?.[1]);
+    expect(statuses(logs[1]!)).toEqual(statuses(logs[0]!));
+    expect(statuses(logs[0]!)).toContain('503');
+    expect(logs[0]![0]).toMatch(/ POST \/emails\/validate 1 item → (200|503) in \d+ ms; key \*{4}[0-9a-f]{4}$/); // the key masked
+    expect(logs.flat().filter((l) => keys.some((k) => l.includes(k)))).toEqual([]);
+  });
+
+  it('a fault grammar it cannot read is a usage error naming the option', async () => {
+    await expect(startSandbox({ faults: '5xx=ten' })).rejects.toMatchObject({ kind: 'usage', message: expect.stringMatching(/^startSandbox: faults: /) });
+    await expect(startSandbox({ latency: -1 })).rejects.toMatchObject({ kind: 'usage', message: expect.stringMatching(/^startSandbox: latency must be/) });
+  });
+});
