@@ -7,7 +7,7 @@ import base, { ALL } from './vitest.config.js';
 
 const only = process.env.IDV_MUTATE_TESTS?.split(',').filter(Boolean);
 const timeout = Number(process.env.IDV_MUTATE_TEST_TIMEOUT) || undefined;
-const { projects: _, ...test } = base.test!;
+const test = base.test!;
 
 export default {
   ...base,

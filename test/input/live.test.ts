@@ -1,56 +1,110 @@
 // When a live input's records may go in part-filled batches (src/input/live.ts): at once once the blocks that
 // came after a pause are taken in, else 200 ms after a block came; never while blocks keep coming at once.
-import { describe, expect, it } from 'vitest';
+// On fake timers: the test says when each block comes, and the clock moves only when the test moves it.
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { PAUSE_MS } from '../../src/input/content.js';
 import { liveRecords } from '../../src/input/live.js';
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+beforeEach(() => void vi.useFakeTimers({ now: 0 }));
+afterEach(() => void vi.useRealTimers());
 
-/** Blocks given at these times (ms from the start); what go() was told, and when, relative to the start. */
-async function timeline(at: number[], firstWaited = false) {
-  const start = performance.now();
+/**
+ * A live input the test feeds (`give` hands blocks over, all at once), read through liveRecords: what the
+ * consumer took and what go() was told, in one log, each with the fake clock's time.
+ */
+function live(firstWaited: boolean) {
+  const log: string[] = [];
+  const ready: number[] = [];
+  let wake: (() => void) | null = null;
+  let ended = false;
   async function* blocks() {
-    for (let i = 0; i < at.length; i++) {
-      const wait = at[i]! - (performance.now() - start);
-      if (wait > 0) await sleep(wait);
-      yield i;
+    for (;;) {
+      while (ready.length === 0 && !ended) await new Promise<void>((r) => (wake = r));
+      if (ready.length === 0) return;
+      yield ready.shift()!;
     }
-    await sleep(400); // the stream goes on (its end would send whatever is queued anyway)
   }
-  const told: Array<[boolean, number]> = [];
-  const taken: number[] = [];
-  for await (const block of liveRecords(blocks(), (now) => told.push([now, performance.now() - start]), firstWaited)) taken.push(block);
-  return { taken, go: told.filter(([now]) => now).map(([, ms]) => ms) };
+  const done = (async () => {
+    const at = () => `@${Date.now()}`;
+    for await (const block of liveRecords(blocks(), (now) => log.push(`go(${now}) ${at()}`), firstWaited, () => Date.now())) log.push(`took ${block} ${at()}`);
+  })();
+  /** The run of everything ready now (immediates included), as after the input's bytes came. */
+  const settle = () => vi.advanceTimersByTimeAsync(0);
+  return {
+    log,
+    async give(...bs: number[]) {
+      ready.push(...bs);
+      wake?.();
+      await settle();
+    },
+    async end() {
+      ended = true;
+      wake?.();
+      await settle();
+      await done;
+    },
+  };
 }
 
 describe('live records', () => {
-  it('blocks a pause apart: each goes at once', async () => {
-    const { taken, go } = await timeline([0, 300, 600], true);
-    expect(taken).toEqual([0, 1, 2]);
-    expect(go).toHaveLength(3);
-    go.forEach((ms, i) => expect(ms - i * 300).toBeLessThan(60));
+  it('blocks a pause apart: each goes at once, once taken in (no wait for a batch to fill)', async () => {
+    const input = live(true);
+    await input.give(0);
+    await vi.advanceTimersByTimeAsync(300);
+    await input.give(1);
+    await vi.advanceTimersByTimeAsync(300);
+    await input.give(2);
+    await input.end();
+    expect(input.log).toEqual(['go(false) @0', 'took 0 @0', 'go(true) @0', 'go(false) @300', 'took 1 @300', 'go(true) @300', 'go(false) @600', 'took 2 @600', 'go(true) @600']);
   });
 
-  it('blocks 50 ms apart: they go 200 ms after the first of them, not each at once', async () => {
-    const { go } = await timeline([0, 50, 100, 150]);
-    expect(go.length).toBeGreaterThanOrEqual(1);
-    expect(go[0]).toBeGreaterThan(180);
-    expect(go[0]).toBeLessThan(300);
+  it(`blocks 50 ms apart: they go ${PAUSE_MS} ms after the first of them, not each at once, nor when they stop coming`, async () => {
+    const input = live(false);
+    for (const block of [0, 1, 2, 3]) {
+      await input.give(block);
+      if (block < 3) await vi.advanceTimersByTimeAsync(50);
+    }
+    await vi.advanceTimersByTimeAsync(PAUSE_MS - 150 - 1);
+    expect(input.log.filter((l) => l.startsWith('go(true)'))).toEqual([]);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(input.log.filter((l) => l.startsWith('go(true)'))).toEqual([`go(true) @${PAUSE_MS}`]);
+    expect(input.log.filter((l) => l.startsWith('took'))).toEqual(['took 0 @0', 'took 1 @50', 'took 2 @100', 'took 3 @150']);
+    await input.end();
+  });
+
+  it('a block that comes a pause after the last one goes at once, though the input did not start with a wait', async () => {
+    const input = live(false);
+    await input.give(0);
+    await vi.advanceTimersByTimeAsync(2 * PAUSE_MS - 1); // the first block's batch went at 200 ms
+    await input.give(1); // 399 ms after the first: after a pause
+    await input.end();
+    expect(input.log).toEqual([
+      'go(false) @0',
+      'took 0 @0',
+      `go(true) @${PAUSE_MS}`,
+      `go(false) @${2 * PAUSE_MS - 1}`,
+      `took 1 @${2 * PAUSE_MS - 1}`,
+      `go(true) @${2 * PAUSE_MS - 1}`,
+    ]);
   });
 
   it('blocks that come together after a pause go together, once none is left', async () => {
-    const { go } = await timeline([0, 0, 0], true);
-    expect(go).toHaveLength(1);
-    expect(go[0]).toBeLessThan(60);
+    const input = live(true);
+    await input.give(0, 1, 2);
+    await input.end();
+    expect(input.log).toEqual(['go(false) @0', 'took 0 @0', 'go(false) @0', 'took 1 @0', 'go(false) @0', 'took 2 @0', 'go(true) @0']);
   });
 
-  it('a consumer that stops early leaves no timer', async () => {
+  it('a consumer that stops early, its batch timer started, leaves no timer', async () => {
     const told: boolean[] = [];
     async function* blocks() {
       yield 1;
       yield 2;
+      yield 3;
     }
-    for await (const _ of liveRecords(blocks(), (now) => told.push(now), false)) break;
-    await sleep(300);
-    expect(told).toEqual([false]);
+    for await (const block of liveRecords(blocks(), (now) => told.push(now), false)) if (block === 2) break;
+    expect(vi.getTimerCount()).toBe(0);
+    await vi.advanceTimersByTimeAsync(10 * PAUSE_MS);
+    expect(told).toEqual([false, false]);
   });
 });
