@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `npm run bench`: start-up, throughput against the fastest hand-written client, peak memory,
-// cached rerun, a small run with a big cache, a live stream's line-to-result time and memory, a 1,000,000-row
-// workbook, and a 10,000,000-line dry run.
+// cached rerun, a small run with a big cache, a live stream's line-to-result time and memory, a 32 MB line
+// against 32 MB of lines, a 1,000,000-row workbook, and a 10,000,000-line dry run.
 // Plain Node ESM, built-ins only. Run after `npm run build` (the npm script does it).
 //
 //   node bench/run.mjs           full run (~1.5 min on an idle 2-core machine; must stay under 10)
@@ -724,6 +724,37 @@ async function bigDryRun() {
   line(`dry run      ${fmtN(n)} lines: ${fmtMs(r.ms)}${fmtCpu(r.cpuMs)}, peak RSS ${fmtMB(r.rssKB)}`);
 }
 
+// A 32 MB line without a line break against 32 MB of 1 KB lines, through --dry-run: the one line must cost about
+// what reading 32 MB costs (a few times at most), never a cost that grows with the square of its length.
+async function longLine() {
+  const MB = 1024 * 1024;
+  const size = QUICK ? 8 : 32;
+  const oneLine = join(OUT, `one-line-${size}mb.txt`);
+  const lines = join(OUT, `lines-${size}mb.txt`);
+  if (!existsSync(oneLine)) writeFileSync(oneLine, 'a'.repeat(size * MB));
+  if (!existsSync(lines)) writeFileSync(lines, ('b'.repeat(1023) + '\n').repeat(size * 1024));
+  const cpu = async (file) => {
+    // --max-row-size: past the 16 MiB a row holds by default
+    const r = await runMeasured([IDV, 'emails', file, '--dry-run', '--no-cache', '-f', 'json', '--max-row-size', '64MiB']);
+    if (r.code !== 0) throw new Error(`idv emails ${file} --dry-run: ${describeFailure(r)}`);
+    return r;
+  };
+  const rounds = QUICK ? 1 : 3;
+  const plain = [];
+  const long = [];
+  for (let i = 0; i < rounds; i++) {
+    plain.push(await cpu(lines));
+    long.push(await cpu(oneLine));
+  }
+  const ms = (rs) => median(rs.map((r) => (Number.isNaN(r.cpuMs) ? r.ms : r.cpuMs)));
+  const what = Number.isNaN(plain[0].cpuMs) ? 'wall' : 'CPU';
+  const ratio = ms(long) / ms(plain);
+  line(
+    `long line    one ${size} MB line ${fmtMs(ms(long))} ${what} · ${size} MB of 1 KB lines ${fmtMs(ms(plain))} ${what}; ratio ${ratio.toFixed(2)}× ` +
+      `(target < 5×: ${verdict(ratio < 5)}); peak RSS ${fmtMB(median(long.map((r) => r.rssKB)))}`,
+  );
+}
+
 // --- main ------------------------------------------------------------------------------------------
 const started = now();
 const loadStart = loadavg()[0];
@@ -748,7 +779,7 @@ note('generating lists in bench/out/ …');
 if (!ONLY) for (const n of new Set([CFG.tpSize, Math.min(10_000, CFG.tpSize), ...CFG.memSizes, CFG.cachedSize])) dataFile(n);
 
 let failed = false;
-const SECTIONS = [startup, throughput, library, httpLayer, memory, cachedRerun, bigCache, streams, workbooks, bigDryRun];
+const SECTIONS = [startup, throughput, library, httpLayer, memory, cachedRerun, bigCache, streams, longLine, workbooks, bigDryRun];
 for (const section of ONLY ? SECTIONS.filter((s) => ONLY.includes(s.name)) : SECTIONS) {
   try {
     await section();

@@ -105,6 +105,8 @@ export interface RunOptions {
   input?: string | Buffer;
   cwd?: string;
   timeout?: number;
+  /** After a kill(), the SIGKILL execa sends if the process has not ended (default 5 s; false: none, for a test that waits out a grace itself). */
+  forceKillAfterDelay?: number | false;
 }
 
 /** Run the built idv; never rejects: look at exitCode, stdout, stderr. */
@@ -117,6 +119,7 @@ export function idv(args: string[], o: RunOptions = {}): Promise<Result> {
     timeout: o.timeout ?? 30_000,
     stripFinalNewline: false,
   };
+  if (o.forceKillAfterDelay !== undefined) options.forceKillAfterDelay = o.forceKillAfterDelay;
   if (o.input !== undefined) options.input = o.input;
   else options.stdin = 'ignore';
   return execa('node', [IDV, ...args], options as Options) as unknown as Promise<Result>;

@@ -146,9 +146,10 @@ describe('reads of the config and of a key are bounded', () => {
 
   it('idv auth login waiting on standard input: a signal ends the wait (exit 130)', async () => {
     const stop = new AbortController();
-    const never = new Readable({ read() {} });
+    let reading = false;
+    const never = new Readable({ read: () => void (reading = true) });
     const pending = run(['auth', 'login'], { env: home.env, input: never, signal: stop.signal });
-    await new Promise((r) => setTimeout(r, 200));
+    await vi.waitFor(() => expect(reading).toBe(true), { timeout: 20_000 }); // waiting on it
     stop.abort('SIGINT');
     const r = await pending;
     expect(r.exitCode).toBe(130);

@@ -66,3 +66,29 @@ export async function untilBusy(pid: number, cpuMs: number, fallbackMs: number, 
     await sleep(POLL_MS);
   }
 }
+
+/** Signal numbers of the signals tests send. */
+const SIGNAL_NUMBER = { SIGHUP: 1, SIGINT: 2, SIGTERM: 15 } as const;
+
+/**
+ * Resolves once `signal`, sent to process `pid`, is no longer pending: delivered to it (its handler has it). A
+ * second signal of the same kind sent before that would merge with the first. Without /proc, after `fallbackMs`.
+ */
+export async function untilDelivered(pid: number, signal: keyof typeof SIGNAL_NUMBER, fallbackMs: number, timeoutMs = 15_000): Promise<void> {
+  const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+  if (!existsSync('/proc/self/status')) return void (await sleep(fallbackMs));
+  const bit = 1n << BigInt(SIGNAL_NUMBER[signal] - 1);
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    let pending: bigint;
+    try {
+      const status = await readFile(`/proc/${pid}/status`, 'utf8');
+      pending = ['SigPnd', 'ShdPnd'].reduce((all, field) => all | BigInt(`0x${new RegExp(`^${field}:\\s*([0-9a-f]+)`, 'm').exec(status)![1]}`), 0n);
+    } catch {
+      return; // it has exited
+    }
+    if ((pending & bit) === 0n) return;
+    if (Date.now() > end) throw new Error(`${signal} sent to process ${pid} was still pending after ${timeoutMs} ms`);
+    await sleep(5);
+  }
+}

@@ -180,7 +180,7 @@ describe('the common half, through either transport', () => {
     }
   });
 
-  const open = (kind: 'direct' | 'proxy', timeoutMs = 5000): Promise<Transport> =>
+  const open = (kind: 'direct' | 'proxy', timeoutMs = 20_000): Promise<Transport> =>
     kind === 'direct'
       ? directTransport(new URL(`http://127.0.0.1:${originPort}`), { timeoutMs, connections: 1 })
       : proxyTransport(new URL('http://api.example.test'), { timeoutMs, connections: 1 }, { http: proxyUrl });
@@ -263,18 +263,17 @@ describe('the common half, through either transport', () => {
       it('no answer within the time limit: TimeoutError at the limit', async () => {
         next = () => undefined;
         const t0 = Date.now();
+        // A limit not applied would wait for ever on this server: the test's time-out says so.
         await expect(postWith(kind, { timeoutMs: 300 })).rejects.toThrow(new TimeoutError(300));
-        expect(Date.now() - t0).toBeGreaterThanOrEqual(290);
-        expect(Date.now() - t0).toBeLessThan(3000);
+        expect(Date.now() - t0).toBeGreaterThanOrEqual(290); // not before it
       });
 
       it("the caller's abort ends the wait at once, with its reason", async () => {
         next = () => undefined;
         const stop = new AbortController();
         setTimeout(() => stop.abort(new Error('SIGINT')), 100);
-        const t0 = Date.now();
-        await expect(postWith(kind, { signal: stop.signal })).rejects.toThrow('SIGINT');
-        expect(Date.now() - t0).toBeLessThan(2000);
+        // A time limit of an hour: only the abort can end this wait before the test's time-out.
+        await expect(postWith(kind, { signal: stop.signal, timeoutMs: 3_600_000 })).rejects.toThrow('SIGINT');
       });
     });
   }

@@ -2,7 +2,8 @@
 // alive, wins; a release or the end (or death) of the winner lets the next one go on; the claims file is
 // followed by a next generation holding what live runs still hold (never truncated nor renamed over), so that it
 // stays small while runs go on; it is never opened through a link.
-import { describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { statSync } from 'node:fs';
 import { readdir, readFile, rm, stat, symlink, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Claims, keyHex, type ClaimsOptions } from '../../src/cache/claims.js';
@@ -11,7 +12,15 @@ import { folderPerTest } from './helpers.js';
 
 const dir = folderPerTest('idv-claims-');
 const SCOPE = '0123456789abcdef';
-const join2 = async (o: ClaimsOptions = {}) => (await Claims.join(dir(), SCOPE, o))!;
+// The runs' clock is the test's: it moves only when a test moves it, and each beat (an interval, on fake
+// timers) only when the test moves the timers; so no heartbeat is ever late because the machine is busy.
+let clock = 0;
+beforeEach(() => {
+  clock = Date.now();
+  vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+});
+afterEach(() => void vi.useRealTimers());
+const join2 = async (o: ClaimsOptions = {}) => (await Claims.join(dir(), SCOPE, { now: () => clock, ...o }))!;
 /** The claims files in the folder (every generation), sorted. */
 const claimFiles = async () => (await readdir(dir())).filter((n) => /\.claims(\.\d+)?$/.test(n)).sort();
 /** What a run past its limit does first: seal the file (its next generation then follows). */
@@ -19,7 +28,7 @@ const sealNow = (run: Claims) => (run as unknown as { nextGeneration(): boolean 
 const heartbeat = (run: Claims) => join(dir(), `${SCOPE}.${run.run}.run`);
 /** Make a heartbeat look last touched `ms` ago. */
 const age = async (path: string, ms: number) => {
-  const then = (Date.now() - ms) / 1000;
+  const then = (clock - ms) / 1000;
   await utimes(path, then, then);
 };
 const [a, b, c, d] = ['a@x.com', 'b@x.com', 'c@x.com', 'd@x.com'].map(keyHex);
@@ -114,11 +123,13 @@ describe('claims', () => {
     try {
       holder.claim([a!]);
       waiter.claim([a!]);
-      await new Promise((r) => setTimeout(r, 1_200)); // the holder beats meanwhile
-      const { mtimeMs } = await import('node:fs').then((fs) => fs.statSync(join(dir(), `${SCOPE}.${holder.run}.run`)));
-      expect(Date.now() - mtimeMs).toBeLessThan(1_500);
+      for (let second = 0; second < 90; second++) {
+        clock += 1000;
+        vi.advanceTimersByTime(1000);
+      }
+      expect(Math.round(statSync(heartbeat(holder)).mtimeMs)).toBe(clock); // touched at the last beat
       waiter.poll();
-      expect(waiter.verdict(a!)).toBe('wait');
+      expect(waiter.verdict(a!)).toBe('wait'); // untouched, 90 s would be stale even for a process seen running
     } finally {
       holder.close();
       waiter.close();
@@ -251,7 +262,7 @@ describe('claims', () => {
       other.claim([a!]);
       expect(run.claim([a!])).toEqual(['wait']);
       await rm(join(dir(), `${SCOPE}.${run.run}.run`));
-      await new Promise((r) => setTimeout(r, 1_100)); // its next beat notices
+      vi.advanceTimersByTime(1000); // its next beat notices
       expect(run.lost).toBe(true);
       expect(run.verdict(a!)).toBe('send');
     } finally {

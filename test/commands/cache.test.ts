@@ -1,6 +1,6 @@
 // `idv cache stats | clear`, as a user runs them: clear asks in a terminal (--yes skips the question, and is
 // required when standard input is not a terminal) and says how many results it removed.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { appendFile, readdir } from 'node:fs/promises';
 import { PassThrough } from 'node:stream';
 import { cacheDir, openScope } from '../../src/cache/store.js';
@@ -62,8 +62,9 @@ describe('idv cache clear', () => {
   it('Ctrl-C at the question ends it with exit 130 and removes nothing', async () => {
     const stop = new AbortController();
     const input = new PassThrough(); // a terminal nobody types into
-    const running = run(['cache', 'clear'], { env: home.env, stdinIsTTY: true, input, signal: stop.signal });
-    await new Promise((r) => setTimeout(r, 50));
+    let asked = '';
+    const running = run(['cache', 'clear'], { env: home.env, stdinIsTTY: true, input, signal: stop.signal, onStderr: (t) => (asked += t) });
+    await vi.waitFor(() => expect(asked).toContain('[y/N]'), { timeout: 20_000 }); // at the question
     stop.abort('SIGINT');
     const r = await running;
     expect(r.exitCode).toBe(130);

@@ -1,6 +1,6 @@
 // `idv sandbox` (src/commands/sandbox.ts): what it prints, that it serves until a signal, then closes; its
 // flags' ranges.
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { join } from 'node:path';
 import { fakeIo as sharedFakeIo, run as runCli } from '../fake-io.js';
 import { ROOT } from '../helpers.js';
@@ -28,7 +28,7 @@ describe('idv sandbox command', () => {
     const ac = new AbortController();
     const { io, out, err } = fakeIo(ac.signal);
     const done = runSandboxCommand({ port: 0, quota: 50, window: 3600, key: 'sk_cmd_test' }, io);
-    for (let i = 0; i < 100 && !err().includes('Ctrl-C'); i++) await new Promise((r) => setTimeout(r, 10));
+    await vi.waitFor(() => expect(err()).toContain('Ctrl-C'), { timeout: 20_000 }); // listening
     const lines = out().split('\n');
     const m = /^idv sandbox listening on (http:\/\/127\.0\.0\.1:(\d+))$/.exec(lines[0]!);
     expect(m).not.toBeNull();

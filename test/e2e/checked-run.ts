@@ -105,8 +105,8 @@ export function spawnIdv(args: string[], env: Record<string, string>) {
     timeout: 25_000,
     stripFinalNewline: false,
   });
-  const chunks: Array<{ t: number; n: number }> = [];
-  p.stdout?.on('data', (b: Buffer) => chunks.push({ t: Date.now(), n: b.length }));
+  const chunks: Array<{ n: number }> = [];
+  p.stdout?.on('data', (b: Buffer) => chunks.push({ n: b.length }));
   const ended = { done: false };
   void p.then(() => (ended.done = true));
   return { p, chunks, ended };

@@ -1,12 +1,12 @@
 // A nightly job that resumes: the cache and --no-cache, --cache-ttl, two runs at once sharing the cache, a damaged
 // cache log, idv cache stats/clear, and a rerun after kill -9 that sends nothing the first run saw answered. Runs are
 // in this process; the built program is spawned where a process matters (kill -9, two runs at once).
-import { describe, it, expect } from 'vitest';
+import { describe, it, expect, vi } from 'vitest';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fixture, idv, makeHome, sandbox, sentItems } from '../helpers.js';
-import { hygiene, runChecked, runProcess, items, listOf, csv, setup, since, until, sleep, spawnIdv, cacheLogs, FAST } from './checked-run.js';
+import { hygiene, runChecked, runProcess, items, listOf, csv, setup, since, until, spawnIdv, cacheLogs, FAST } from './checked-run.js';
 
 // --- cache and resume ----------------------------------------------------------------------------
 
@@ -92,16 +92,21 @@ describe.concurrent('cache and resume', () => {
     // Entries written a moment ago (here: stamped with the current second, as a run that just finished
     // writes them) must not count as fresh with a TTL of 0.
     const [log] = await cacheLogs(home);
-    for (let i = 0; i < 3; i++) {
-      await sleep(1000 - (Date.now() % 1000)); // to the start of the next second (polling for it missed it under load)
-      const sec = Math.floor(Date.now() / 1000);
-      const text = await readFile(log!, 'utf8');
-      await writeFile(log!, text.replace(/^\d+\t/gm, `${sec}\t`));
-      const n = sb.requests.length;
-      const r2 = await runChecked(['emails', file, '--cache-ttl', '0s', ...FAST], env);
-      expect(r2.exitCode, String(r2.stderr)).toBe(0);
-      expect(r2.stdout).toBe(csv(xs));
-      expect(since(sb, n).flatMap((q) => q.items ?? []), `run ${i + 2} with --cache-ttl 0s`).toEqual(xs.map(([e]) => e));
+    const sec = Math.floor(Date.now() / 1000) + 1;
+    await writeFile(log!, (await readFile(log!, 'utf8')).replace(/^\d+\t/gm, `${sec}\t`));
+    // The runs' clock stopped within the second the entries are stamped with: at its start and at its end.
+    for (const ms of [0, 999]) {
+      vi.useFakeTimers({ toFake: ['Date'], now: sec * 1000 + ms });
+      try {
+        const n = sb.requests.length;
+        const r2 = await runChecked(['emails', file, '--cache-ttl', '0s', ...FAST], env);
+        expect(r2.exitCode, String(r2.stderr)).toBe(0);
+        expect(r2.stdout).toBe(csv(xs));
+        expect(since(sb, n).flatMap((q) => q.items ?? []), `a run ${ms} ms into the entries' second, --cache-ttl 0s`).toEqual(xs.map(([e]) => e));
+      } finally {
+        vi.useRealTimers();
+      }
+      await writeFile(log!, (await readFile(log!, 'utf8')).replace(/^\d+\t/gm, `${sec}\t`)); // the run wrote its answers anew
     }
   });
 
@@ -230,10 +235,11 @@ describe.concurrent('cache and resume', () => {
 describe.concurrent('kill -9 and resume', () => {
   it('a rerun after SIGKILL sends no item the first run saw answered', async ({ onTestFinished }) => {
     const xs = items(40);
-    const { sb, env, file } = await setup(onTestFinished, { delayMs: 200 }, xs);
+    const { sb, env, file } = await setup(onTestFinished, {}, xs);
+    const release = sb.hold(2); // two answers; the third request is held, in flight when the process is killed
     const proc = spawnIdv(['emails', file, '--batch-size', '5', '--concurrency', '1', '--retries', '2'], env);
     const { p } = proc;
-    await until(() => sb.requests.filter((r) => r.status === 200).length >= 2, 15_000, 'two answers', proc);
+    await until(() => sb.requests.filter((r) => r.status === 200).length >= 2 && sb.requests.length >= 3, 20_000, 'two answers', proc);
     // Kill once the client has stored what the server answered so far (a fixed sleep is not enough on a busy
     // machine): the next request is then in flight, its answer lost with the process.
     const answered = new Set(sb.requests.filter((r) => r.status === 200).flatMap((r) => r.items ?? []));
@@ -243,9 +249,10 @@ describe.concurrent('kill -9 and resume', () => {
       const text = log ? readFileSync(join(dir, log), 'utf8') : '';
       return [...answered].every((e) => text.includes(`\t${e}\n`));
     };
-    await until(logged, 15_000, 'the answers in the cache', proc);
+    await until(logged, 20_000, 'the answers in the cache', proc);
     p.kill('SIGKILL');
     const r1 = await p;
+    release(); // the rerun's requests are answered
     hygiene(r1);
     expect(r1.signal).toBe('SIGKILL');
     expect(answered.size).toBeGreaterThanOrEqual(10);

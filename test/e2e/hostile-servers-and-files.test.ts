@@ -42,7 +42,7 @@ describe('time: every wait bounded and slept below the timer limit', () => {
         signal: ctrlC.signal,
         onStderr: (t) => stderr.push(t),
       });
-      await vi.waitFor(() => expect(stderr.join('')).toMatch(/waiting 720h( 1s)? for it to reset/), { timeout: 5000 });
+      await vi.waitFor(() => expect(stderr.join('')).toMatch(/waiting 720h( 1s)? for it to reset/), { timeout: 20_000 });
       await new Promise((r) => setTimeout(r, 300));
       ctrlC.abort('SIGINT');
       const r = await running;
@@ -184,15 +184,16 @@ describe('files: -o keeps the mode it replaces; failures leave nothing behind', 
   });
 
   it('SIGHUP (a closed terminal) mid-run: exit 129, -o left as it was, no .tmp', async () => {
-    const { sb, env } = await sandbox({ delayMs: 300 }, home);
+    const { sb, env } = await sandbox({}, home);
+    const release = sb.hold(); // every request held: the run is surely mid-way when the signal comes
     try {
       const file = await list(Array.from({ length: 2000 }, (_, i) => `u${i}@example.com`));
       const out = join(home.dir, 'out.csv');
       await writeFile(out, 'old\n');
       const child = execa('node', [IDV, 'emails', file, '-q', '-o', out], { env, extendEnv: false, reject: false });
-      await vi.waitFor(() => expect(sb.requests.length).toBeGreaterThan(0), { timeout: 10_000 });
+      await vi.waitFor(() => expect(sb.requests.length).toBeGreaterThan(0), { timeout: 20_000 });
       child.kill('SIGHUP');
-      const r = await child;
+      const r = await child.finally(release);
       expect(r.exitCode).toBe(129);
       expect(r.stderr).toBe('idv: Interrupted (SIGHUP); results received so far are kept in the cache.');
       expect(await readFile(out, 'utf8')).toBe('old\n');
@@ -279,7 +280,7 @@ describe('a hostile proxy', () => {
     try {
       const port = (proxy.address() as import('node:net').AddressInfo).port;
       const giveUp = new AbortController();
-      const stuck = setTimeout(() => giveUp.abort('SIGINT'), 15_000);
+      const stuck = setTimeout(() => giveUp.abort('SIGINT'), 25_000); // only to stop a hang
       const r = await run(['emails', await list(['a@example.com']), '--retries', '1', '--timeout', '2'], {
         env: { ...home.env, IDV_BASE_URL: 'https://api.example.test', IDV_API_KEY: 'sk_test_0123456789abcdef', HTTPS_PROXY: `http://127.0.0.1:${port}` },
         signal: giveUp.signal,

@@ -127,7 +127,7 @@ describe('each layer alone', () => {
 
   it('the client masks the key in the reason it gives for a refused batch', async () => {
     const { sb } = await sandbox({ key: KEY }, home);
-    const client = await createClient({ baseUrl: sb.url, key: KEY, timeoutMs: 5000, connections: 1, env: {}, secrets: new Secrets() });
+    const client = await createClient({ baseUrl: sb.url, key: KEY, timeoutMs: 20_000, connections: 1, env: {}, secrets: new Secrets() });
     try {
       sb.inject({ kind: 'status', status: 400, body: JSON.stringify({ message: echo('Bad request for') }) });
       const outcome = await client.validate('/emails/validate', 'emails', ['a@example.com'], new AbortController().signal);

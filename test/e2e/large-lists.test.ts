@@ -1,6 +1,6 @@
 // Large lists end and cost what their size costs: reading, dispatch and writing never all wait on each other (a
 // part-filled batch is not held back while 50,000 records wait for output), and a 32 MB line without a line
-// break costs about what reading 32 MB costs.
+// break is one record (what it costs is `npm run bench`'s).
 import { describe, expect, it } from 'vitest';
 import { writeFile, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -50,26 +50,20 @@ describe('reading, dispatch and writing never all wait on each other', () => {
   });
 });
 
-describe('a 32 MB line without a line break costs about what reading 32 MB costs', () => {
-  it('its CPU time is within a few times that of 32 MB of 1 KB lines', async () => {
+describe('a 32 MB line without a line break', () => {
+  // What it costs against 32 MB of lines is a figure of `npm run bench` (long line): no test times a machine.
+  it('is read as one record (invalid: it cannot be an address), beside a list of 32 MB of 1 KB lines read whole', async () => {
     const MB = 1024 * 1024;
     const oneLine = join(home.dir, 'one-line.txt');
     await writeFile(oneLine, 'a'.repeat(32 * MB));
     const lines = join(home.dir, 'lines.txt');
     await writeFile(lines, ('b'.repeat(1023) + '\n').repeat(32 * 1024));
-    // CPU time of this process, not wall time: other work on a busy machine does not count.
-    const cpu = async (file: string) => {
-      const start = process.cpuUsage();
+    const dryRun = async (file: string) => {
       const r = await run(['emails', file, '--dry-run', '-f', 'json', '--max-row-size', '64MiB']); // past the 16 MiB a row holds by default
-      const used = process.cpuUsage(start);
       expect(r.exitCode, r.stderr).toBe(0);
-      return { ms: (used.user + used.system) / 1000, out: JSON.parse(r.stdout) as Record<string, number> };
+      return JSON.parse(r.stdout) as Record<string, number>;
     };
-    await cpu(lines); // warm up (modules loaded, code compiled)
-    const plain = await cpu(lines);
-    const long = await cpu(oneLine);
-    expect(long.out).toMatchObject({ records: 1, unique: 0, invalid: 1, cached: 0, quota: 0 });
-    expect(plain.out.records).toBe(32 * 1024);
-    expect(long.ms, `32 MB line ${long.ms.toFixed(0)} ms CPU, 32 MB of lines ${plain.ms.toFixed(0)} ms`).toBeLessThan(5 * plain.ms + 500);
+    expect(await dryRun(oneLine)).toMatchObject({ records: 1, unique: 0, invalid: 1, cached: 0, quota: 0 });
+    expect(await dryRun(lines)).toMatchObject({ records: 32 * 1024, unique: 0, invalid: 32 * 1024 });
   });
 });

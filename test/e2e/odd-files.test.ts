@@ -17,14 +17,17 @@ const isRoot = process.getuid?.() === 0;
 const mkfifo = (path: string) => execFileSync('mkfifo', [path]);
 const stackLines = (stderr: string) => stderr.split('\n').filter((l) => /^\s+at\s|node:internal/.test(l));
 
-/** Start the built idv, wait until it is up, send `sig`; its result and how long it took to end after the signal. */
+/**
+ * Start the built idv, wait until it is up and waiting, send `sig`; its result. What it waits on never comes, so
+ * only the signal can end it: one that is not heard runs into the 25 s deadline, which only stops the hang.
+ */
 async function signalled(args: string[], sig: 'SIGINT' | 'SIGTERM' | 'SIGHUP', env: Record<string, string> = home.env) {
-  const child = execa('node', [IDV, ...args], { env, extendEnv: false, reject: false, cwd: home.dir, stdin: 'ignore', timeout: 20_000, stripFinalNewline: false });
+  const child = execa('node', [IDV, ...args], { env, extendEnv: false, reject: false, cwd: home.dir, stdin: 'ignore', timeout: 25_000, stripFinalNewline: false });
   await untilWaiting(child.pid!, 1500); // loaded and waiting
-  const sent = Date.now();
   child.kill(sig);
   const r = await child;
-  return { exitCode: r.exitCode, stdout: String(r.stdout), stderr: String(r.stderr), ms: Date.now() - sent };
+  expect(r.timedOut, 'the signal was not heard').toBe(false);
+  return { exitCode: r.exitCode, stdout: String(r.stdout), stderr: String(r.stderr) };
 }
 
 describe('a FIFO nobody writes to', () => {
@@ -33,13 +36,13 @@ describe('a FIFO nobody writes to', () => {
     await mkdir(dir, { recursive: true, mode: 0o700 });
     const config = join(dir, 'config.json');
     mkfifo(config);
-    const r = await idv(['emails', '--base-url', 'https://api.example.test', '-'], { env: home.env, input: 'ada@example.com\n', timeout: 10_000 });
+    const r = await idv(['emails', '--base-url', 'https://api.example.test', '-'], { env: home.env, input: 'ada@example.com\n', timeout: 25_000 });
     expect([r.exitCode, r.stdout, r.stderr]).toEqual([
       3,
       '',
       `idv: Refusing the config file ${config}: it is not a regular file; remove it and store the key with idv auth login, or set IDV_API_KEY.\n`,
     ]);
-    const completion = await idv(['completion', 'bash'], { env: home.env, timeout: 10_000 });
+    const completion = await idv(['completion', 'bash'], { env: home.env, timeout: 25_000 });
     expect(completion.exitCode).toBe(0);
     expect((await lstat(config)).isFIFO()).toBe(true);
   });
@@ -52,7 +55,6 @@ describe('a FIFO nobody writes to', () => {
       expect(r.stdout).toBe('');
       expect(r.stderr).toBe(`idv: Interrupted (${sig}); results received so far are kept in the cache.\n`);
       expect(stackLines(r.stderr)).toEqual([]);
-      expect(r.ms).toBeLessThan(3000);
     });
   }
 
@@ -78,13 +80,11 @@ describe('a reader that stops reading', () => {
     child.stderr.on('data', (c) => (stderr += c));
     const ended = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
     await untilWaiting(child.pid!, 3000); // its standard output is full, never read
-    const sent = Date.now();
     child.kill('SIGTERM');
-    const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+    const timer = setTimeout(() => child.kill('SIGKILL'), 25_000); // only to stop a hang: the signal alone can end it
     const code = await ended;
     clearTimeout(timer);
     expect([code, stderr]).toEqual([143, 'idv: Interrupted (SIGTERM); results received so far are kept in the cache.\n']);
-    expect(Date.now() - sent).toBeLessThan(3000);
   });
 
   it('-o a FIFO whose reader stops reading: SIGINT ends the run at once (130)', async () => {
@@ -94,7 +94,6 @@ describe('a reader that stops reading', () => {
     try {
       const r = await signalled(['emails', '--sandbox', '-q', 'list.txt', '-o', 'out'], 'SIGINT');
       expect([r.exitCode, r.stdout, r.stderr]).toEqual([130, '', 'idv: Interrupted (SIGINT); results received so far are kept in the cache.\n']);
-      expect(r.ms).toBeLessThan(3000);
     } finally {
       await reader.close();
     }
@@ -107,7 +106,6 @@ describe('outputs that are not regular files', () => {
     mkfifo(join(home.dir, 'out'));
     const r = await signalled(['emails', '--sandbox', 'list.txt', '-o', 'out'], 'SIGINT');
     expect([r.exitCode, r.stdout, r.stderr]).toEqual([130, '', 'idv: Interrupted (SIGINT); results received so far are kept in the cache.\n']);
-    expect(r.ms).toBeLessThan(3000);
     expect((await lstat(join(home.dir, 'out'))).isFIFO()).toBe(true);
     expect((await readdir(home.dir)).sort()).toEqual(['list.txt', 'out']);
   });

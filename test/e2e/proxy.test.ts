@@ -247,11 +247,9 @@ describe.concurrent('proxy failures', () => {
   it('a proxy that never answers CONNECT: --timeout 1 --retries 0 ends within seconds with "no answer within 1 s"', async () => {
     const c = await chain();
     const silent = await silentProxy();
-    const started = Date.now();
     const r = await idvIn(c, ['emails', c.list, '-f', 'csv', '--retries', '0', '--timeout', '1'], { ...c.env, HTTPS_PROXY: silent.url });
     expect(silent.received()).toMatch(/^CONNECT api\.example\.test:443 HTTP\/1\.1\r\n/);
-    // Ended by --timeout: a busy machine may take seconds; a hang (undici's own 300 s CONNECT limit) fails the test.
-    expect(Date.now() - started).toBeLessThan(20_000);
+    // Ended by --timeout, as its message says; a hang (undici's own 300 s CONNECT limit) fails at the test's time-out.
     expect(r.exitCode).toBe(1);
     expect(r.stdout).toBe(LIST_ERROR_CSV);
     expect(r.stderr).toContain('no answer within 1 s');
@@ -259,35 +257,34 @@ describe.concurrent('proxy failures', () => {
     expect(c.sb.requests).toEqual([]);
   });
 
-  it('SIGTERM while a proxy CONNECT is unanswered: exit 143 within a few seconds', async () => {
+  it('SIGTERM while a proxy CONNECT is unanswered: exit 143 once the grace for requests in flight is over', async () => {
     const c = await chain();
     const silent = await silentProxy();
     const { env } = await spawnedEnv(c);
     const proc = idv(['emails', c.list, '-f', 'csv', '--retries', '0'], {
       env: { ...env, HTTPS_PROXY: silent.url },
+      forceKillAfterDelay: false, // idv ends by itself, or the test's time-out says it did not
     }) as ReturnType<typeof idv> & { kill(signal?: NodeJS.Signals): boolean };
-    const deadline = Date.now() + 10_000;
+    const deadline = Date.now() + 20_000;
     while (!silent.received().startsWith('CONNECT ') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
     expect(silent.received()).toMatch(/^CONNECT api\.example\.test:443 /);
-    const killedAt = Date.now();
-    proc.kill('SIGTERM'); // execa follows up with SIGKILL after 5 s (forceKillAfterDelay)
+    proc.kill('SIGTERM');
+    // The CONNECT is never answered (undici would wait 300 s): only the grace's end stops the wait.
     const r = await proc;
-    expect(r.signal).toBeUndefined(); // not SIGKILLed by execa: idv itself ended
-    expect(Date.now() - killedAt).toBeLessThan(5_000); // in-flight requests get "a few seconds"
+    expect(r.signal).toBeUndefined(); // idv itself ended
     expect(r.exitCode).toBe(143);
     expect(r.stdout).toBe('');
     expect(stackLines(String(r.stderr))).toEqual([]);
   });
 
-  it('the service hangs behind the proxy: --timeout 1 --retries 0 → "no answer within 1 s", exit 1', async () => {
+  it('the service hangs behind the proxy: --timeout 5 --retries 0 → "no answer within 5 s", exit 1', async () => {
     const c = await chain();
     c.sb.inject({ kind: 'hang' });
-    const started = Date.now();
-    const r = await idvIn(c, ['emails', c.list, '-f', 'csv', '--retries', '0', '--timeout', '1'], { ...c.env, HTTPS_PROXY: c.proxy.url });
-    expect(Date.now() - started).toBeLessThan(20_000); // --timeout 1, not the default 30 s, even on a busy machine
+    // 5 s, not 1: the tunnel, TLS and the request must reach the service within it, on a loaded machine as well
+    const r = await idvIn(c, ['emails', c.list, '-f', 'csv', '--retries', '0', '--timeout', '5'], { ...c.env, HTTPS_PROXY: c.proxy.url });
     expect(r.exitCode).toBe(1);
     expect(r.stdout).toBe(LIST_ERROR_CSV);
-    expect(r.stderr).toContain('no answer within 1 s');
+    expect(r.stderr).toContain('no answer within 5 s'); // --timeout 5 ended it, not the default 30 s
     expect(c.proxy.connects.map((x) => x.target)).toEqual(['api.example.test:443']);
     expect([...sentItems(c.sb)].sort()).toEqual([...LIST_SENT].sort());
   });
@@ -315,7 +312,8 @@ describe.concurrent('proxy failures', () => {
   it('an unanswered CONNECT frees its connection at --timeout: the retry tunnels anew and the run succeeds', async () => {
     // One connection (--concurrency 1): were the stuck tunnel kept for undici's 300 s, the retry would queue behind it.
     const c = await chain({ silentFirst: 1 });
-    const r = await idvIn(c, ['emails', c.list, '-f', 'csv', '--retries', '1', '--timeout', '1', '--concurrency', '1'], { ...c.env, HTTPS_PROXY: c.proxy.url });
+    // 5 s, not 1: the retry's tunnel and answer must come within it too, on a loaded machine as well
+    const r = await idvIn(c, ['emails', c.list, '-f', 'csv', '--retries', '1', '--timeout', '5', '--concurrency', '1'], { ...c.env, HTTPS_PROXY: c.proxy.url });
     expect(r.exitCode).toBe(0);
     expect(r.stdout).toBe(LIST_CSV);
     expect(c.proxy.connects.length).toBe(2);

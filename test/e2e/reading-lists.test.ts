@@ -50,7 +50,7 @@ describe.concurrent('input sources', () => {
         extendEnv: false,
         reject: false,
         stdin: 'ignore',
-        timeout: 15_000,
+        timeout: 25_000,
       });
       expect(r.exitCode).toBe(2);
       expect(String(r.stdout)).toMatch(/idv emails|FILE|pipe/i);

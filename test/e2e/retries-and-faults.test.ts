@@ -83,20 +83,19 @@ describe.concurrent('retries and faults', () => {
     expect(r.stderr).toBe('');
   });
 
-  it('a hung request with --timeout 1 is retried and then succeeds', async ({ onTestFinished }) => {
+  it('a hung request with --timeout 5 is retried and then succeeds', async ({ onTestFinished }) => {
     const xs = items(5);
     const { sb, env, file } = await setup(onTestFinished, {}, xs);
     sb.inject({ kind: 'hang' });
-    const t0 = Date.now();
-    const r = await runChecked(['emails', file, '--timeout', '1', ...FAST], env);
+    // 5 s, not 1: the retry's answer must come within it too, on a loaded machine as well
+    const r = await runChecked(['emails', file, '--timeout', '5', '--verbose', ...FAST], env);
     expect(r.exitCode, String(r.stderr)).toBe(0);
     expect(r.stdout).toBe(csv(xs));
     expect(sentBatches(sb)).toHaveLength(2);
-    // the client gave up on the hung request after about --timeout 1, not the default 30 s
-    const hung = sb.requests[0]!.endedAt - sb.requests[0]!.startedAt;
-    expect(hung).toBeGreaterThanOrEqual(500);
-    expect(hung).toBeLessThan(6000);
-    expect(Date.now() - t0).toBeLessThan(20_000);
+    // the client gave up on the hung request at --timeout 5, not the default 30 s (which the test's time-out would meet)
+    const requests = String(r.stderr).split('\n').filter((l) => l.startsWith('idv: POST '));
+    expect(requests.map((l) => l.replace(/ in \d+ ms;.*/, ''))).toEqual(['idv: POST /emails/validate 5 items → no answer within 5 s', 'idv: POST /emails/validate 5 items → 200']);
+    expect(sb.requests[0]!.endedAt - sb.requests[0]!.startedAt).toBeGreaterThanOrEqual(4500); // not before it
   });
 
   it('Retry-After: 1 on a 503 is honoured', async ({ onTestFinished }) => {
@@ -107,9 +106,7 @@ describe.concurrent('retries and faults', () => {
     expect(r.exitCode, String(r.stderr)).toBe(0);
     expect(r.stdout).toBe(csv(xs));
     expect(sb.requests).toHaveLength(2);
-    const gap = sb.requests[1]!.startedAt - sb.requests[0]!.endedAt;
-    expect(gap).toBeGreaterThanOrEqual(900);
-    expect(gap).toBeLessThan(6000);
+    expect(sb.requests[1]!.startedAt - sb.requests[0]!.endedAt).toBeGreaterThanOrEqual(900); // a longer wait would meet the test's time-out
   });
 
   it('Retry-After as an HTTP date is honoured', async ({ onTestFinished }) => {

@@ -79,13 +79,15 @@ describe('--report', () => {
   });
 
   it('an interrupted run (Ctrl-C), an error run, a refused key and a usage error', async () => {
-    const { sb, env } = await sandbox({ delayMs: 200 }, home);
+    const { sb, env } = await sandbox({}, home);
+    const release = sb.hold(1); // one answer, then a request held until Ctrl-C
     try {
       const report = join(home.dir, 'run.json');
       const ctrlC = new AbortController();
       const running = run(['emails', await list(addresses(30)), '-q', '--report', report, '--batch-size', '5', '--concurrency', '1'], { env, signal: ctrlC.signal });
-      await new Promise((r) => setTimeout(r, 300));
+      await expect.poll(() => sb.requests.length, { timeout: 20_000 }).toBe(2);
       ctrlC.abort('SIGINT');
+      release();
       expect((await running).exitCode).toBe(130);
       expect(await readJson(report)).toMatchObject({ exitCode: 130, reason: 'interrupted', message: expect.stringMatching(/^Interrupted \(SIGINT\)/) });
 
@@ -110,7 +112,8 @@ describe('--report of a run that stopped early still says what it read, sent and
   const addresses = (n: number) => Array.from({ length: n }, (_, i) => `user${String(i).padStart(2, '0')}@example.com`);
 
   it('interrupted (Ctrl-C) after two answers: records, unique, sent and requests are those of the run, not 0', async () => {
-    const { sb, env } = await sandbox({ delayMs: 150 }, home);
+    const { sb, env } = await sandbox({}, home);
+    const release = sb.hold(2); // two answers, then the third request held until Ctrl-C
     try {
       const report = join(home.dir, 'run.json');
       const ctrlC = new AbortController();
@@ -118,8 +121,9 @@ describe('--report of a run that stopped early still says what it read, sent and
         env,
         signal: ctrlC.signal,
       });
-      await expect.poll(() => sentBatches(sb).length, { timeout: 10_000 }).toBeGreaterThanOrEqual(2);
+      await expect.poll(() => sentBatches(sb).length, { timeout: 20_000 }).toBe(3);
       ctrlC.abort('SIGINT');
+      release(); // within the grace
       expect((await running).exitCode).toBe(130);
       const paid = sentBatches(sb); // the one in flight at Ctrl-C was given its grace and answered
       expect(await readJson(report)).toMatchObject({

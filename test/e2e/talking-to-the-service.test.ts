@@ -1,6 +1,6 @@
 // What idv sends the service and how it reads the answers: the key header, batch size and concurrency, unknown
 // statuses, items missing from an answer; which base URLs are accepted. idv runs in this process (test/fake-io.ts) against the sandbox, asserting exact output, exit codes and what the server received.
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import http from 'node:http';
 import { fixture, makeHome, sentBatches, sentItems } from '../helpers.js';
 import { run } from '../fake-io.js';
@@ -43,9 +43,13 @@ describe.concurrent('API client', () => {
   });
 
   it('--concurrency 2 bounds the requests in flight', async () => {
-    await withSandbox({ delayMs: 200 }, async ({ sb, env }) => {
+    await withSandbox({}, async ({ sb, env }) => {
       const input = Array.from({ length: 20 }, (_, i) => `c${i}@gmail.com`).join('\n');
-      const r = await run(['emails', '--batch-size', '2', '--concurrency', '2'], { env, input });
+      const release = sb.hold(); // answers wait until two requests are in flight at once
+      const running = run(['emails', '--batch-size', '2', '--concurrency', '2'], { env, input });
+      await vi.waitFor(() => expect(sb.maxInFlight).toBe(2), { timeout: 20_000 });
+      release();
+      const r = await running;
       expect(r.exitCode).toBe(0);
       expect(sentBatches(sb)).toHaveLength(10);
       expect(sb.maxInFlight).toBe(2);
@@ -53,9 +57,13 @@ describe.concurrent('API client', () => {
   });
 
   it('default concurrency is 4 and default batch size 100', async () => {
-    await withSandbox({ delayMs: 200 }, async ({ sb, env }) => {
+    await withSandbox({}, async ({ sb, env }) => {
       const input = Array.from({ length: 12 }, (_, i) => `d${i}@gmail.com`).join('\n');
-      const r = await run(['emails', '--batch-size', '1'], { env, input });
+      const release = sb.hold(); // answers wait until four requests are in flight at once
+      const running = run(['emails', '--batch-size', '1'], { env, input });
+      await vi.waitFor(() => expect(sb.maxInFlight).toBe(4), { timeout: 20_000 });
+      release();
+      const r = await running;
       expect(r.exitCode).toBe(0);
       expect(sb.maxInFlight).toBe(4);
       sb.requests.length = 0;

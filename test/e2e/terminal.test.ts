@@ -261,8 +261,9 @@ onlyOn('script').describe('on a terminal (util-linux script)', { concurrent: tru
 
   // 6 ----------------------------------------------------------------------------------------
   it('Ctrl-C on the terminal: exit 130, a one-line message, no stack trace, no table', async () => {
-    // Slow answers, so that the run is surely in flight when ^C is typed.
-    await withSandbox({ delayMs: 1500 }, async ({ env, path }) => {
+    // The first batch answered, the second held: the run is surely in flight when ^C is typed.
+    await withSandbox({}, async ({ sb, env, path }) => {
+      const release = sb.hold(1);
       const list = path('twenty.txt');
       await writeFile(list, Array.from({ length: 20 }, (_, i) => `person${i + 1}@example.com`).join('\n') + '\n');
       const run: TtyRun = { args: ['emails', list, '--batch-size', '5', '--concurrency', '1'], env };
@@ -270,7 +271,7 @@ onlyOn('script').describe('on a terminal (util-linux script)', { concurrent: tru
       // Wait until the first answer is counted on the terminal (the second request is then in flight)…
       await new Promise<void>((resolve, reject) => {
         let seen = '';
-        const timer = setTimeout(() => reject(new Error(`no progress within 10 s; saw ${JSON.stringify(seen)}`)), 10_000);
+        const timer = setTimeout(() => reject(new Error(`no progress within 20 s; saw ${JSON.stringify(seen)}`)), 20_000); // only to stop a hang
         child.stdout!.on('data', (b: Buffer) => {
           seen += b.toString();
           if (/Validating 5 of ~?20\b/.test(seen)) {
@@ -281,7 +282,7 @@ onlyOn('script').describe('on a terminal (util-linux script)', { concurrent: tru
       });
       // …then type ^C: the pty's line discipline turns it into SIGINT for the foreground process (idv).
       child.stdin!.write('\x03');
-      const r = (await child) as unknown as Result;
+      const r = (await child.finally(release)) as unknown as Result;
       const out = r.stdout as string;
       expect(r.exitCode).toBe(130);
       const plain = stripAnsi(out);

@@ -1,6 +1,6 @@
 // Sources to records (src/input/read.ts): CSV records, an input error for a quote never closed, a named file
 // read whole and let go.
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { Readable } from 'node:stream';
 import { mkdtempSync, readdirSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -99,8 +99,7 @@ describe('reading a named file (src/input/read.ts)', () => {
         break;
       }
       await early.close();
-      await new Promise((r) => setTimeout(r, 50)); // fs.close's callback
-      expect(openOn(file)).toBe(0);
+      await vi.waitFor(() => expect(openOn(file)).toBe(0), { timeout: 20_000 }); // fs.close's callback
       // a file that is not there: the reason, named
       await expect(openSource(sourcesFor([join(dir, 'gone.txt')], fakeIo)[0]!, 'emails', {})).rejects.toThrow(/Cannot read .*gone\.txt: no such file\./);
     } finally {

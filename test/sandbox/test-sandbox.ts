@@ -1,7 +1,7 @@
 // The sandbox as tests use it: the shipped parts (the settings' checks, the service model, the HTTP
 // plumbing) put together with what only a test needs: a record of every request, the most validate
 // requests handled at once, faults queued for the next validate requests, a batch limit, the quota set by
-// hand, a clock, and a delay before every validate answer.
+// hand, a clock, a delay before every validate answer, and validate answers held until the test lets them go.
 import type { BatchLimit, Fault } from '../../src/sandbox/answer.js';
 import { listenOnLoopback, type Incoming } from '../../src/sandbox/http-server.js';
 import { QuotaWindow } from '../../src/sandbox/quota.js';
@@ -61,6 +61,8 @@ export class TestSandbox {
   private inFlight = 0;
   private readonly faults: Fault[] = [];
   private batchLimit: BatchLimit | undefined;
+  private validates = 0;
+  private holding: { gate: Promise<void>; from: number } | null = null;
   private closeServer: () => Promise<void> = async () => undefined;
 
   constructor(
@@ -76,7 +78,11 @@ export class TestSandbox {
       batchLimit: () => this.batchLimit,
       arrived: (incoming) => this.record(incoming),
     });
-    const server = await listenOnLoopback({ host, port }, respond);
+    const server = await listenOnLoopback({ host, port }, async (incoming) => {
+      const reply = await respond(incoming);
+      if (reply && incoming.path.endsWith('/validate')) await this.heldBack(incoming);
+      return reply;
+    });
     this.url = server.url;
     this.port = server.port;
     this.closeServer = () => server.close();
@@ -92,6 +98,23 @@ export class TestSandbox {
   inject(fault: Fault, times = 1): void {
     checkInteger('times', times, 0);
     for (let i = 0; i < times; i++) this.faults.push(fault);
+  }
+
+  /**
+   * The next `after` validate requests are answered; those after them wait before their answer goes (their
+   * quota taken as they came), until the function returned is called: a test holds the service still at a point
+   * of its choosing while it sees what the client does meanwhile (a signal while a request is in flight, requests
+   * at once).
+   */
+  hold(after = 0): () => void {
+    checkInteger('after', after, 0);
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((r) => (release = r));
+    this.holding = { gate, from: this.validates + after };
+    return () => {
+      if (this.holding?.gate === gate) this.holding = null;
+      release();
+    };
   }
 
   /** Refuse batches with more than n items: 413, or 400 naming the size. null = no limit. */
@@ -110,6 +133,12 @@ export class TestSandbox {
   /** Start a fresh window with the full quota. */
   refill(): void {
     this.quota.refill();
+  }
+
+  /** A validate request's answer waits while it is held (or until its client goes away). */
+  private async heldBack(incoming: Incoming): Promise<void> {
+    const index = this.validates++;
+    if (this.holding && index >= this.holding.from) await Promise.race([this.holding.gate, incoming.ended]);
   }
 
   /** Every request is recorded as it arrives; its items once its body is read; a validate one counts as in flight. */

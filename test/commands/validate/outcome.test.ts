@@ -113,9 +113,8 @@ describe('idv emails --wait --max-wait 1m, the quota resetting in an hour', () =
       const { sb, env } = await sandbox({ quota: 1, window: 3600 }, home);
       try {
         const file = await writeList(home, ['a@example.com', 'b@example.com', 'c@example.com']);
-        const started = Date.now();
+        // A wait of the 1m it may, or the hour, would meet the test's time-out; the message says it did not wait.
         const r = await run(['emails', file, '-q', '--wait', '--max-wait', '1m', '--batch-size', '1', '--concurrency', '1'], { env });
-        expect(Date.now() - started).toBeLessThan(10_000);
         expect(r.exitCode).toBe(4);
         expect(r.stdout).toBe('email,status\na@example.com,ok\nb@example.com,quota_exceeded\nc@example.com,quota_exceeded\n');
         expect(r.stderr).toMatch(/; did not wait: reset in (59m \d\ds|1h) exceeds --max-wait 1m; run the same command again then/);

@@ -73,10 +73,8 @@ onlyOn('devices').describe('devices, FIFOs and standard output are written in pl
     ready.then(() => (settled = true), () => (settled = true));
     await new Promise((r) => setTimeout(r, 300));
     expect(settled).toBe(false);
-    const t0 = Date.now();
     stop.abort('SIGTERM');
-    const err = await failure(ready);
-    expect(Date.now() - t0).toBeLessThan(1000);
+    const err = await failure(ready); // with no reader ever, only the signal ends it (else: the test's time-out)
     expect(err).toMatchObject({ kind: 'interrupted', signal: 'SIGTERM' });
     expect((await lstat(path)).isFIFO()).toBe(true);
   });
@@ -203,7 +201,7 @@ onlyOn('devices').describe('a path that changes as it is opened', () => {
     await sink.ready();
     await sink.write('a\n');
     await sink.abort();
-    await Promise.race([end, new Promise((r) => setTimeout(r, 2000))]);
+    await end; // a write end left open would keep the reader waiting: the test's time-out says so
     expect(ended).toBe(true);
   });
 });
@@ -310,12 +308,12 @@ onlyOn('devices').describe('FIFOs and terminals in place: the end is reported as
     await sink.write('a\n');
     expect(pipes()).toBe(before + 1);
     await sink.abort();
-    await vi.waitFor(() => expect(pipes()).toBe(before), { timeout: 500, interval: 1 }); // a handle closes a moment later
+    await vi.waitFor(() => expect(pipes()).toBe(before), { timeout: 20_000, interval: 1 }); // a handle closes a moment later
     closeSync(reader);
   });
 
   it('a terminal (-o /dev/pts/N): the records reach it, and the end does not wait for a close a terminal never makes', async () => {
-    const child = spawn('script', ['-qfec', 'tty && exec sleep 10', '/dev/null'], { stdio: ['pipe', 'pipe', 'ignore'] });
+    const child = spawn('script', ['-qfec', 'tty && exec sleep 60', '/dev/null'], { stdio: ['pipe', 'pipe', 'ignore'] });
     try {
       let shown = '';
       child.stdout.on('data', (c: Buffer) => (shown += c.toString()));
@@ -329,7 +327,7 @@ onlyOn('devices').describe('FIFOs and terminals in place: the end is reported as
       const sink = fileSink(path);
       await writeThrough(sink, 'email,status\n', 'a@example.com,ok\n');
       expect(sink.replaces).toBe(false);
-      await vi.waitFor(() => expect(shown).toBe(`${path}\r\nemail,status\r\na@example.com,ok\r\n`), { timeout: 1000, interval: 2 });
+      await vi.waitFor(() => expect(shown).toBe(`${path}\r\nemail,status\r\na@example.com,ok\r\n`), { timeout: 20_000, interval: 2 });
     } finally {
       child.kill();
     }
