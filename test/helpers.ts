@@ -94,6 +94,9 @@ export async function writeList(home: Home, lines: string[], name = 'list.txt'):
   return p;
 }
 
+/** A run's elapsed time in its summary, as a pattern: `2.4 s` under ten seconds, `12s`, `1m 5s` from there (a busy machine). */
+export const ELAPSED = '(?:\\d+\\.\\d s|\\d+m \\d+s|\\d+[ms])';
+
 /** `n` distinct addresses of the sandbox's `ok` class, in order: user00@example.com, user01@… */
 export const addresses = (n: number) => Array.from({ length: n }, (_, i) => `user${String(i).padStart(2, '0')}@example.com`);
 

@@ -12,14 +12,14 @@ import { existsSync } from 'node:fs';
 import { chmod, mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { delimiter as PATH_SEP, join } from 'node:path';
-import { IDV, makeHome, ROOT, sandbox, sentItems, type Home } from '../helpers.js';
+import { ELAPSED, IDV, makeHome, ROOT, sandbox, sentItems, type Home } from '../helpers.js';
 import { run } from '../fake-io.js';
 
 const KEY = 'sk_test_0123456789abcdef';
 const NO_KEY = 'idv: No API key found: IDV_API_KEY is not set, and with no home folder no key can be stored; export IDV_API_KEY=<key>, or set HOME and run idv auth login.\n';
 const LIST = 'ada@example.com\nbob@mailinator.com\n';
 const LIST_CSV = 'email,status\nada@example.com,ok\nbob@mailinator.com,disposable\n';
-const SUMMARY = /^2 records in \d+\.\d s\n {2}ok {10}1 {3}50\.0%\n {2}disposable {2}1 {3}50\.0%\n0 items from the cache · 2 items sent in 1 request/m;
+const SUMMARY = new RegExp(`^2 records in ${ELAPSED}\\n {2}ok {10}1 {3}50\\.0%\\n {2}disposable {2}1 {3}50\\.0%\\n0 items from the cache · 2 items sent in 1 request`, 'm');
 
 function findOnPath(name: string): string | null {
   for (const dir of (process.env.PATH ?? '/usr/bin:/bin').split(PATH_SEP)) {
@@ -306,7 +306,7 @@ async function onTerminal(cols: number, term: string): Promise<{ transcript: str
 const BIG_CSV = 'email,status\n' + BIG.replace(/\n/g, ',ok\n');
 /** The summary as a terminal shows it (bars; \r\n from the pty), and nothing else. */
 const BIG_SUMMARY = new RegExp(
-  '^3,000 records in \\d+\\.\\d s\\r\\n {2}ok {6}3,000 {2}100\\.0% {2}█{20}\\r\\n' +
+  `^3,000 records in ${ELAPSED}\\r\\n {2}ok {6}3,000 {2}100\\.0% {2}█{20}\\r\\n` +
     '0 items from the cache · 3,000 items sent in 300 requests\\r\\n$',
 );
 

@@ -11,7 +11,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { fixture, idv, ROOT, sandbox, sentBatches, sentItems, type Home, withHome } from '../helpers.js';
+import { ELAPSED, fixture, idv, ROOT, sandbox, sentBatches, sentItems, type Home, withHome } from '../helpers.js';
 
 /** IDV_BINARY=path tests another build (e.g. `node scripts/build-binary.mjs --node 26 --out /tmp/idv26`). */
 const BIN = process.env.IDV_BINARY || join(ROOT, 'dist-bin', 'idv');
@@ -102,7 +102,7 @@ describe.concurrent.skipIf(!built)('the single executable (dist-bin/idv)', () =>
       await writeFile(list, LIST);
       const r = await bin(['emails', list, '--sandbox'], { env: home.env });
       expect(r.stdout).toBe(CSV);
-      expect(r.stderr).toMatch(/^7 records in \d+\.\d s\n {2}ok {10}3 {3}42\.9%\n {2}alias {7}1 {3}14\.3%\n {2}disposable {2}1 {3}14\.3%\n {2}fake {8}1 {3}14\.3%\n {2}invalid {5}1 {3}14\.3%\n0 items from the cache · 5 items sent in 1 request\n$/);
+      expect(r.stderr).toMatch(new RegExp(`^7 records in ${ELAPSED}\\n {2}ok {10}3 {3}42\\.9%\\n {2}alias {7}1 {3}14\\.3%\\n {2}disposable {2}1 {3}14\\.3%\\n {2}fake {8}1 {3}14\\.3%\\n {2}invalid {5}1 {3}14\\.3%\\n0 items from the cache · 5 items sent in 1 request\\n$`));
       expect(r.exitCode).toBe(0);
       expect(existsSync(home.env.XDG_CACHE_HOME!)).toBe(false);
     });

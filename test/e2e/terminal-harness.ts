@@ -4,7 +4,7 @@ import { execa, type Result } from 'execa';
 import { existsSync, readFileSync } from 'node:fs';
 import { delimiter as PATH_SEP, join } from 'node:path';
 import { parse as parseCsv } from 'csv-parse/sync';
-import { fixture, IDV, makeHome, ROOT, sandbox, type Home } from '../helpers.js';
+import { ELAPSED, fixture, IDV, makeHome, ROOT, sandbox, type Home } from '../helpers.js';
 import type { TestSandboxOptions } from '../sandbox/test-sandbox.js';
 
 // ---------------------------------------------------------------------------------------------
@@ -46,8 +46,7 @@ export const coloured = (status: string, text = status) => `${ESC}[${COLOUR[stat
 export const bold = (text: string) => `${ESC}[1m${text}${ESC}[22m`;
 
 export const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-/** The run's elapsed time in the summary: `2.4 s` under ten seconds, `12s`, `1m 5s` from there (a busy machine). */
-export const ELAPSED = '(?:\\d+\\.\\d s|\\d+m \\d+s|\\d+[ms])';
+export { ELAPSED } from '../helpers.js';
 export const crlf = (s: string) => s.replace(/\n/g, '\r\n');
 /** The lines the spinner drew: each frame's text between the escapes that clear and redraw it. */
 export const spinnerLines = (transcript: string) =>
