@@ -8,8 +8,9 @@ export default defineConfig({
   oxc: { include: /\.(m?ts|cts|[jt]sx)$/ },
   test: {
     include: ALL,
-    testTimeout: 30_000,
-    hookTimeout: 30_000,
+    // Deadlines that only stop a hang: no test asserts a time, and a loaded machine may take a while.
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
     // Two test files a core, four at least (vitest's default on a 2-core machine is one), eight at most (each
     // end-to-end file starts sandboxes and processes): those files spend most of their time waiting (quota
     // windows, Retry-After, slow answers, the grace after a signal), so one file's waits overlap another's work.
