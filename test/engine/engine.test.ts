@@ -2,7 +2,7 @@
 // what reading waits on (the taker, the window) and what goes when it waits, and every way a run stops: the
 // caller's signal (what was paid for is still given), a refused key, the quota before anything was validated,
 // a taker that stops reading, an input that never ends.
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { Client, Outcome } from '../../src/api/client.js';
 import { Engine, type EngineOptions, type Result } from '../../src/engine/engine.js';
 import { IdvError } from '../../src/errors.js';
@@ -65,10 +65,8 @@ function heldClient() {
   return { client, held };
 }
 const ok = (items: string[], status = 'ok'): Outcome => ({ type: 'ok', results: new Map(items.map((i) => [i, status])), rate: {} });
-const until = async (cond: () => boolean) => {
-  for (let i = 0; i < 500 && !cond(); i++) await new Promise((r) => setTimeout(r, 5));
-  expect(cond()).toBe(true);
-};
+/** Until `cond()` holds: a deadline only to stop a hang. */
+const until = (cond: () => boolean) => vi.waitFor(() => expect(cond()).toBe(true), { timeout: 20_000, interval: 5 });
 
 describe('Engine', () => {
   it('gives every record a result in input order, with where its status came from; each item sent once, an invalid one never', async () => {
