@@ -1,6 +1,6 @@
 // The last net at the CLI edge (src/cli.cts), in a real process: a run whose event loop empties unfinished exits 1
 // with one line, never 0 with records unwritten; an error nothing caught is one masked line, exit 1, -o intact.
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { execa } from 'execa';
 import { join } from 'node:path';
 import { fixture, IDV, makeHome, ROOT, sandbox, homeForEachTest } from './helpers.js';
@@ -48,16 +48,21 @@ describe('the last net at the CLI edge: an error nothing caught', () => {
   const home = homeForEachTest();
   const list = home.list;
   it('an error nothing caught, quoting the key: one masked line, exit 1, -o intact, no .tmp, never Node\'s raw stack with the key', async () => {
-    const { sb, env } = await sandbox({ delayMs: 3000 }, home);
+    const { sb, env } = await sandbox({}, home);
+    const release = sb.hold(); // the request stays in flight until the error has ended the run
     try {
       const file = await list(['a@example.com', 'b@example.com']);
       const out = join(home.dir, 'out.csv');
       await writeFile(out, 'old\n');
-      const r = await execa('node', ['--require', join(ROOT, 'test', 'throws-later.cjs'), IDV, 'emails', file, '-o', out], {
-        env: { ...env, THROW_AFTER_MS: '300' },
+      const trigger = join(home.dir, 'throw-now');
+      const running = execa('node', ['--require', join(ROOT, 'test', 'throws-later.cjs'), IDV, 'emails', file, '-o', out], {
+        env: { ...env, IDV_TEST_TRIGGER: trigger },
         extendEnv: false,
         reject: false,
       });
+      await vi.waitFor(() => expect(sb.requests).toHaveLength(1), { timeout: 20_000 }); // at work
+      await writeFile(trigger, '');
+      const r = await running.finally(release);
       expect(r.stderr).toBe('idv: unexpected error: boom: Authorization: Bearer **** (set IDV_DEBUG=1 for details)');
       expect(r.exitCode).toBe(1);
       expect(r.stdout).toBe('');
@@ -72,16 +77,21 @@ describe('the last net at the CLI edge: an error nothing caught', () => {
 describe("Ctrl-Break (Windows' SIGBREAK)", () => {
   const home = homeForEachTest();
   it('is heard as Ctrl-C: no new requests, -o as it was, one line, exit 130', async () => {
-    const { sb, env } = await sandbox({ delayMs: 3000 }, home);
+    const { sb, env } = await sandbox({}, home);
+    const release = sb.hold(); // the request is in flight when Ctrl-Break comes, and stays so
     try {
       const file = await home.list(['a@example.com', 'b@example.com']);
       const out = join(home.dir, 'out.csv');
       await writeFile(out, 'old\n');
-      const r = await execa('node', ['--require', join(ROOT, 'test', 'breaks-later.cjs'), IDV, 'emails', file, '-o', out], {
-        env: { ...env, BREAK_AFTER_MS: '500' },
+      const trigger = join(home.dir, 'break-now');
+      const running = execa('node', ['--require', join(ROOT, 'test', 'breaks-later.cjs'), IDV, 'emails', file, '-o', out], {
+        env: { ...env, IDV_TEST_TRIGGER: trigger },
         extendEnv: false,
         reject: false,
       });
+      await vi.waitFor(() => expect(sb.requests).toHaveLength(1), { timeout: 20_000 }); // at work
+      await writeFile(trigger, '');
+      const r = await running.finally(release);
       expect([r.exitCode, r.stdout, r.stderr]).toEqual([130, '', 'idv: Interrupted (SIGINT); results received so far are kept in the cache.']);
       expect(await readFile(out, 'utf8')).toBe('old\n');
       expect(sb.requests).toHaveLength(1);
