@@ -79,10 +79,10 @@ export function stopSignal(reason: unknown): StopSignal {
   return reason === 'SIGTERM' || reason === 'SIGHUP' ? reason : 'SIGINT';
 }
 
-/** A run stopped by SIGINT, SIGTERM or SIGHUP (the abort reason names which). @internal */
+/** A run stopped by SIGINT, SIGTERM or SIGHUP (the abort reason names which); a validating run says more (outcome.ts). @internal */
 export function interruptedError(reason: unknown): IdvError {
   const sig = stopSignal(reason);
-  return new IdvError('interrupted', `Interrupted (${sig}); results received so far are kept in the cache.`, sig);
+  return new IdvError('interrupted', `Interrupted (${sig}).`, sig);
 }
 
 /** What a failed file-system call says: the reason in words, and its code (`permission denied (EACCES)`). @internal */

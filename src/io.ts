@@ -34,6 +34,8 @@ export interface Io {
   platform?: NodeJS.Platform;
   /** The config file as main.ts read it at the start of the run (once: its key is masked, then used). */
   configFile?: ConfigRead;
+  /** The command line's words after `idv` (main.ts), for the command a stopped run says goes on. */
+  argv?: readonly string[];
   /** How hosts are reached; absent (cli.cts leaves it so): the system's certificates and resolver. */
   network?: NetworkOptions;
 }

@@ -14,7 +14,7 @@ import { version } from './version.js';
 export async function runCli(argv: string[], given: Io): Promise<number> {
   // The config file is read here, once, and passed on to the command that uses its key.
   const configFile = await readConfigFile(given.env, given.platform);
-  const io = withIo(given, { configFile });
+  const io = withIo(given, { configFile, argv });
   // Both keys, from the first message on (a usage error may quote an argument that is one): the environment's
   // and the stored one, whichever is in use.
   io.secrets.add(io.env.IDV_API_KEY, MIN_KEY_LENGTH);

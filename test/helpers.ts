@@ -156,3 +156,11 @@ export function sentBatches(sb: TestSandbox): string[][] {
 export function sentItems(sb: TestSandbox): string[] {
   return sentBatches(sb).flat();
 }
+
+/**
+ * The line of an interrupted `emails`/`domains` run (exit 130, 143, 129): how far it got and the command that goes
+ * on (its counts depend on when the signal came).
+ */
+export function interruptedLine(signal: string, end = '\n'): RegExp {
+  return new RegExp(`^idv: Interrupted \\(${signal}\\): [^\\n]*\\. To (go on without paying for them again|run it again): idv [^\\n]*${end}$`);
+}

@@ -58,7 +58,7 @@ export function readsAsItem(kind: Kind, operand: string): boolean {
 }
 
 /** A word as the shell takes it back: quoted unless it is plain. */
-const shellWord = (word: string) => (/^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`);
+export const shellWord = (word: string) => (/^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`);
 
 /**
  * Refuse (exit 2, before anything is read or sent) a FILE operand that does not exist and reads as an item:

@@ -1,6 +1,6 @@
-// The progress of a run in words, from a snapshot of its counts: how far (done of the total, estimated from
-// the bytes read while the input is still being read), the percentage, the rate, the time left, errors so far,
-// the quota left and what came from the cache. On a terminal it is one line no wider than the terminal: the
+// The progress of a run in words, from a snapshot of its counts: how far (done of the total: counted ahead when
+// that was cheap, else estimated from the bytes read while the input is still being read), the percentage, the
+// rate of items sent and the time left at that rate, errors so far, the quota left and what came from the cache. On a terminal it is one line no wider than the terminal: the
 // least important facts are left out first. Pure: the snapshot and the width come in, text goes out.
 
 import { displayWidth, fitToWidth } from '../display-width.js';
@@ -12,10 +12,16 @@ export interface ProgressFacts {
   readDone: boolean;
   /** Bytes read of the bytes the input holds, when every input's size is known (files, not a pipe). */
   bytes: { read: number; total: number } | null;
+  /** The records of the whole input, counted ahead (a file read in a moment): the exact total before it is read. */
+  counted?: number | null;
   /** Records that have their final status. */
   done: number;
-  /** Records a second over the last seconds; undefined until it can be told. */
+  /** Items the service answered so far (what the run paid for; cache hits are not sent). */
+  sent?: number;
+  /** Items sent a second over the last seconds (not cache hits, which cost no time); undefined until it can be told. */
   rate: number | undefined;
+  /** Items still to send, as far as can be told (the records not read yet as those read so far); the time left is these at the rate. */
+  toSend?: number;
   /** Items answered from the cache. */
   cached: number;
   /** Records that ended `error`. */
@@ -42,6 +48,7 @@ function roughly(x: number): number {
 /** The number of records: exact once read; while reading, the records so far scaled by the share of bytes read. */
 export function totalOf(f: ProgressFacts): Total | null {
   if (f.readDone) return { count: f.read, exact: true };
+  if (f.counted != null) return { count: Math.max(f.counted, f.read, f.done), exact: true };
   if (!f.bytes || f.bytes.read <= 0 || f.bytes.total <= 0 || f.read === 0) return null;
   const share = Math.min(1, f.bytes.read / f.bytes.total);
   return { count: Math.max(f.read, f.done, roughly(f.read / share)), exact: false };
@@ -83,8 +90,8 @@ function pieces(f: ProgressFacts, records: string): Piece[] {
     out.push({ text: `${n(f.done)}${records} done`, rank: Infinity });
     out.push({ text: `${n(f.read)} read`, rank: 6 });
   }
-  if (f.rate !== undefined) out.push({ text: `${formatRate(f.rate)}/s`, rank: 3 });
-  const left = total && f.rate ? (total.count - f.done) / f.rate : 0;
+  if (f.rate !== undefined) out.push({ text: `${formatRate(f.rate)} sent/s`, rank: 3 });
+  const left = f.rate && f.toSend !== undefined ? f.toSend / f.rate : 0;
   if (left > 0 && left < MAX_LEFT) out.push({ text: `${shortDuration(left)} left`, rank: 5 });
   if (f.errors > 0) out.push({ text: `${n(f.errors)} error${f.errors === 1 ? '' : 's'}`, rank: 4 });
   if (f.quotaLeft !== undefined) out.push({ text: `quota ${n(f.quotaLeft)} left`, rank: 1 });
@@ -124,7 +131,7 @@ export function progressLog(f: ProgressFacts): string {
 export const fit = fitToWidth;
 
 /**
- * Records a second over the last `spanMs`: samples of the count, at least `stepMs` apart, the oldest one kept
+ * A count (items sent) a second over the last `spanMs`: samples of the count, at least `stepMs` apart, the oldest one kept
  * as the span's start. Undefined until the samples cover `minMs`.
  */
 export class RateMeter {

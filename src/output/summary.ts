@@ -13,6 +13,8 @@ export interface SummaryFacts {
   skipped?: number;
   counts: ReadonlyMap<string, number>;
   fromCache: number;
+  /** Whether the run used a cache (not with --no-cache, --sandbox): without one, nothing is said of it. */
+  cacheUsed?: boolean;
   sentItems: number;
   requests: number;
   elapsedMs: number;
@@ -54,7 +56,11 @@ export function formatSummary(f: SummaryFacts, chalk: Chalk | null): string {
     const shape = bars ? `  ${paint(bar(n, f.records))}` : '';
     lines.push(`  ${paint(name)}  ${n.toLocaleString('en-US').padStart(countWidth)}  ${pct}${shape}`);
   }
-  const tail = [`${plural(f.fromCache, 'item')} from the cache`, `${plural(f.sentItems, 'item')} sent in ${plural(f.requests, 'request')}`];
+  // Only what happened: no cache line without a cache, no "0 items sent in 0 requests".
+  const tail = [
+    ...(f.cacheUsed === false ? [] : [`${plural(f.fromCache, 'item')} from the cache`]),
+    f.sentItems > 0 || f.requests > 0 ? `${plural(f.sentItems, 'item')} sent in ${plural(f.requests, 'request')}` : 'nothing sent',
+  ];
   if (f.remaining !== undefined) {
     let q = `quota left ${f.remaining.toLocaleString('en-US')}${f.quota !== undefined ? ` of ${f.quota.toLocaleString('en-US')}` : ''}`;
     if (f.resetAt !== undefined) q += `, resets in ${formatDuration((f.resetAt - f.now) / 1000)}`;

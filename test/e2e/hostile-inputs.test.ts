@@ -6,13 +6,13 @@ import { execa } from 'execa';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { IDV, homeForEachTest, sandbox } from '../helpers.js';
+import { IDV, homeForEachTest, interruptedLine, sandbox } from '../helpers.js';
 import { untilBusy } from '../process-wait.js';
 import { endlessPart, nestedGzip, repeatedDeflate, gzipAround, sheetXml, workbookOf } from '../input/packed.js';
 import { gzipSync } from 'node:zlib';
 
 const home = homeForEachTest();
-const INTERRUPTED = 'idv: Interrupted (SIGTERM); results received so far are kept in the cache.\n';
+const INTERRUPTED = expect.stringMatching(interruptedLine('SIGTERM'));
 
 /** Start the built idv on `args` in the home (its TMPDIR there too). */
 async function start(args: string[]) {

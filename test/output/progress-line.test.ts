@@ -3,6 +3,7 @@
 // left out first; the same facts on one line for the --verbose log.
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
+import { displayWidth } from '../../src/display-width.js';
 import { fit, percentOf, progressLine, progressLog, RateMeter, shortDuration, totalOf, type ProgressFacts } from '../../src/output/progress-line.js';
 
 const facts = (more: Partial<ProgressFacts> = {}): ProgressFacts => ({
@@ -10,7 +11,9 @@ const facts = (more: Partial<ProgressFacts> = {}): ProgressFacts => ({
   readDone: false,
   bytes: { read: 452_000, total: 1_183_736 },
   done: 15_200,
+  sent: 15_200,
   rate: 1_520,
+  toSend: 34_960,
   cached: 0,
   errors: 0,
   quotaLeft: undefined,
@@ -25,6 +28,7 @@ describe('totalOf', () => {
     ['nothing read yet: unknown', facts({ read: 0, bytes: { read: 0, total: 100 } }), null],
     ['bytes past the size (a file that grew): never below what is read', facts({ read: 900, done: 10, bytes: { read: 2_000, total: 1_000 } }), { count: 900, exact: false }],
     ['small estimates as they are', facts({ read: 30, done: 0, bytes: { read: 100, total: 1_000 } }), { count: 300, exact: false }],
+    ['counted ahead (a file read in a moment): exact before it is read', facts({ counted: 50_000 }), { count: 50_000, exact: true }],
   ])('%s', (_name, f, expected) => {
     expect(totalOf(f)).toEqual(expected);
   });
@@ -61,10 +65,10 @@ describe('shortDuration', () => {
 describe('progressLine', () => {
   const every = facts({ errors: 3, quotaLeft: 9_200, cached: 4_800 });
   it.each([
-    [120, every, 'Validating 15,200 of ~50,100 · 30% · 1,520/s · 23s left · 3 errors · quota 9,200 left · 4,800 from cache'],
-    [97, every, 'Validating 15,200 of ~50,100 · 30% · 1,520/s · 23s left · 3 errors · quota 9,200 left'],
-    [77, every, 'Validating 15,200 of ~50,100 · 30% · 1,520/s · 23s left · 3 errors'],
-    [56, every, '15,200 of ~50,100 · 30% · 1,520/s · 23s left · 3 errors'],
+    [120, every, 'Validating 15,200 of ~50,100 · 30% · 1,520 sent/s · 23s left · 3 errors · quota 9,200 left · 4,800 from cache'],
+    [102, every, 'Validating 15,200 of ~50,100 · 30% · 1,520 sent/s · 23s left · 3 errors · quota 9,200 left'],
+    [82, every, 'Validating 15,200 of ~50,100 · 30% · 1,520 sent/s · 23s left · 3 errors'],
+    [61, every, '15,200 of ~50,100 · 30% · 1,520 sent/s · 23s left · 3 errors'],
     [45, every, '15,200 of ~50,100 · 30% · 23s left · 3 errors'],
     [34, every, '15,200 of ~50,100 · 30% · 23s left'],
     [23, every, '15,200 of ~50,100 · 30%'],
@@ -72,18 +76,24 @@ describe('progressLine', () => {
     [12, every, '15,200 of ~…'],
   ])('at %i columns: %s', (width, f, line) => {
     expect(progressLine(f, width)).toBe(line);
-    expect(line.length).toBeLessThanOrEqual(width);
+    expect(displayWidth(line)).toBeLessThanOrEqual(width);
   });
 
   it.each([
-    ['read: the exact total', facts({ readDone: true, read: 50_000 }), 'Validating 15,200 of 50,000 · 30% · 1,520/s · 23s left'],
-    ['a pipe still being read: done and read, no percentage', facts({ bytes: null }), 'Validating 15,200 done · 19,130 read · 1,520/s'],
+    ['read: the exact total', facts({ readDone: true, read: 50_000 }), 'Validating 15,200 of 50,000 · 30% · 1,520 sent/s · 23s left'],
+    ['counted ahead: the exact total while reading', facts({ counted: 50_000 }), 'Validating 15,200 of 50,000 · 30% · 1,520 sent/s · 23s left'],
+    ['a pipe still being read: done and read, no percentage', facts({ bytes: null, toSend: undefined }), 'Validating 15,200 done · 19,130 read · 1,520 sent/s'],
     ['no rate yet: no time left', facts({ rate: undefined }), 'Validating 15,200 of ~50,100 · 30%'],
-    ['stalled: no time left', facts({ rate: 0 }), 'Validating 15,200 of ~50,100 · 30% · 0.0/s'],
-    ['nearly stalled: no time left of years', facts({ rate: 0.001 }), 'Validating 15,200 of ~50,100 · 30% · 0.0/s'],
-    ['a slow run', facts({ rate: 2.46, readDone: true, read: 16_000 }), 'Validating 15,200 of 16,000 · 95% · 2.5/s · 5m 26s left'],
-    ['all done', facts({ readDone: true, read: 15_200 }), 'Validating 15,200 of 15,200 · 100% · 1,520/s'],
-    ['one error', facts({ errors: 1, readDone: true, read: 15_200 }), 'Validating 15,200 of 15,200 · 100% · 1,520/s · 1 error'],
+    ['stalled: no time left', facts({ rate: 0 }), 'Validating 15,200 of ~50,100 · 30% · 0.0 sent/s'],
+    ['nearly stalled: no time left of years', facts({ rate: 0.001 }), 'Validating 15,200 of ~50,100 · 30% · 0.0 sent/s'],
+    ['a slow run', facts({ rate: 2.46, readDone: true, read: 16_000, toSend: 800 }), 'Validating 15,200 of 16,000 · 95% · 2.5 sent/s · 5m 26s left'],
+    ['all done', facts({ readDone: true, read: 15_200, toSend: 0 }), 'Validating 15,200 of 15,200 · 100% · 1,520 sent/s'],
+    ['one error', facts({ errors: 1, readDone: true, read: 15_200, toSend: 0 }), 'Validating 15,200 of 15,200 · 100% · 1,520 sent/s · 1 error'],
+    [
+      'a resumed run: most records from the cache, the time left is that of the few still to send at the rate they are sent',
+      facts({ readDone: true, read: 51_300, done: 12_043, cached: 11_000, sent: 1_043, rate: 25, toSend: 1_150 }),
+      'Validating 12,043 of 51,300 · 23% · 25 sent/s · 46s left · 11,000 from cache',
+    ],
     ['nothing read yet', facts({ read: 0, done: 0, bytes: { read: 0, total: 10 } }), 'Reading…'],
   ])('%s', (_name, f, line) => {
     expect(progressLine(f, 80)).toBe(line);
@@ -96,7 +106,10 @@ describe('progressLine', () => {
       readDone: fc.boolean(),
       bytes: fc.option(fc.record({ read: count, total: count }), { nil: null }),
       done: count,
+      counted: fc.option(count, { nil: null }),
+      sent: count,
       rate: fc.option(fc.double({ min: 0, max: 1e7, noNaN: true }), { nil: undefined }),
+      toSend: fc.option(count, { nil: undefined }),
       cached: count,
       errors: count,
       quotaLeft: fc.option(count, { nil: undefined }),
@@ -104,7 +117,7 @@ describe('progressLine', () => {
     fc.assert(
       fc.property(arb, fc.integer({ min: 1, max: 300 }), (f, width) => {
         const line = progressLine(f, width);
-        expect(line.length).toBeLessThanOrEqual(width);
+        expect(displayWidth(line)).toBeLessThanOrEqual(width);
         expect(line).not.toContain('\n');
         expect(line).not.toMatch(/NaN|Infinity/);
       }),
@@ -116,7 +129,7 @@ describe('progressLine', () => {
 describe('progressLog', () => {
   it('every fact, one line, the count named', () => {
     expect(progressLog(facts({ errors: 3, quotaLeft: 9_200, cached: 4_800 }))).toBe(
-      '15,200 of ~50,100 records · 30% · 1,520/s · 23s left · 3 errors · quota 9,200 left · 4,800 from cache',
+      '15,200 of ~50,100 records · 30% · 1,520 sent/s · 23s left · 3 errors · quota 9,200 left · 4,800 from cache',
     );
     expect(progressLog(facts({ bytes: null, rate: undefined }))).toBe('15,200 records done · 19,130 read');
   });

@@ -33,6 +33,13 @@ describe('formatSummary', () => {
     );
   });
 
+  it('names only what happened: no cache line without a cache (--sandbox, --no-cache); "nothing sent" when nothing was', () => {
+    expect(formatSummary(facts({ cacheUsed: false, remaining: undefined }), null).split('\n').at(-2)).toBe('36,889 items sent in 369 requests');
+    expect(formatSummary(facts({ cacheUsed: true, fromCache: 50_000, sentItems: 0, requests: 0, remaining: undefined }), null).split('\n').at(-2)).toBe(
+      '50,000 items from the cache · nothing sent',
+    );
+  });
+
   it('on a wide terminal, one closing line; bars where they fit', () => {
     const text = formatSummary(facts({ width: 132, bars: true }), null);
     expect(text.split('\n')[1]).toBe('  ok          41,234   82.5%  ████████████████░░░░');

@@ -13,6 +13,11 @@ import { fileLayout, type FileLayout } from './dry-run.js';
 import { emptyInputLine } from './wrote.js';
 import type { RunLog } from './run-log.js';
 
+/** Inputs at most this large in all are counted ahead (RunInputs.countAhead): idv reads them in about a second. */
+export const COUNT_AHEAD_BYTES = 32 * 1024 * 1024;
+/** Nor more records than this (a compressed file may hold far more than its size says). */
+const COUNT_AHEAD_RECORDS = 2_000_000;
+
 export class RunInputs {
   /** Each source once opened (its layout, what reading it found), by its place among the sources. */
   private readonly opened: OpenedSource[] = [];
@@ -20,6 +25,8 @@ export class RunInputs {
 
   private constructor(
     private readonly options: ValidateOptions,
+    /** The sources as given (counting ahead opens them again; `sources` count the bytes the run reads). */
+    private readonly given: Source[],
     private readonly sources: Source[],
     private readonly sizes: Map<string, number>,
     private readonly counted: ByteCount,
@@ -37,7 +44,7 @@ export class RunInputs {
     const sizes = await statInputFiles(options.files, io.cwd);
     // A size of 0 is an empty file or a FIFO: no total can be told from it.
     const counted = countBytes(given, (s) => (isItemsSource(s) ? 0 : sizes.get(s.path) || undefined));
-    return new RunInputs(options, counted.sources, sizes, counted);
+    return new RunInputs(options, given, counted.sources, sizes, counted);
   }
 
   /**
@@ -57,6 +64,37 @@ export class RunInputs {
       live: all.some((s) => 'records' in s && s.live),
       records: this.read(all, open, log),
     };
+  }
+
+  /**
+   * Every record of the inputs, counted ahead of the run and silently, when that is cheap: files on disk (no
+   * standard input or FIFO, no workbook) of COUNT_AHEAD_BYTES in all at most, which idv reads in about a second.
+   * Read with the run's layout overrides, so the count is the run's own. Null when it is not cheap, or when
+   * `over()` says the run needs it no more.
+   */
+  async countAhead(overrides: ReadOptions, over: () => boolean): Promise<number | null> {
+    const sizes = this.given.map((s) => (isItemsSource(s) ? 0 : this.sizes.get(s.path)));
+    // No size (standard input, a FIFO: a size of 0 too) but for the items given with --item, which hold no bytes.
+    if (sizes.some((n, i) => !n && !isItemsSource(this.given[i]!))) return null;
+    if (sizes.reduce((a, b) => a! + b!, 0)! > COUNT_AHEAD_BYTES) return null;
+    let records = 0;
+    for (const source of this.given) {
+      if (isItemsSource(source)) {
+        records += source.items.length;
+        continue;
+      }
+      const opened = await this.openOne(source, overrides, null);
+      try {
+        if (opened.live || opened.sheet !== undefined) return null;
+        for await (const block of opened.records) {
+          records += block.length;
+          if (over() || records > COUNT_AHEAD_RECORDS) return null;
+        }
+      } finally {
+        await opened.close();
+      }
+    }
+    return records;
   }
 
   /** Bytes read of the bytes the inputs hold, when every size is known. */

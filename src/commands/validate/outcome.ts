@@ -1,11 +1,12 @@
 // How a finished run ends: exit 0, or the error that says why not (quota 4, errors 1). Pure.
-import { IdvError } from '../../errors.js';
+import { IdvError, type StopSignal } from '../../errors.js';
 import { formatDuration } from '../../duration.js';
 import { clockTime, notWaited } from '../../output/summary.js';
 import { ERROR, QUOTA_EXCEEDED } from '../../statuses.js';
 import { MAX_EMPTY_WINDOWS, type QuotaStop } from '../../dispatch/quota-gate.js';
 import type { ValidateOptions } from './flags.js';
 import type { Finished } from './pipeline.js';
+import { shellWord } from '../../input/items.js';
 
 export interface Ending {
   /** Records per status. */
@@ -17,6 +18,8 @@ export interface Ending {
   cached: boolean;
   /** Why the last batch failed, in words. */
   lastFailure?: string;
+  /** The service's host, named with a failure to reach it. */
+  host?: string;
   /** --max-spend, and how many items it left unsent; whether the service's quota stopped the run. */
   maxSpend?: number;
   capped: number;
@@ -68,14 +71,15 @@ export function outcomeOf(e: Ending): IdvError | null {
     return new IdvError('quota', `Quota used up: ${records(over)} not validated (quota_exceeded)${waitGaveUp(e)}. ${when}${then}`);
   }
   if (errors > 0) {
-    const why = e.lastFailure ? `: ${e.lastFailure}` : '';
+    const reaching = e.host && /^(network error|no answer)/.test(e.lastFailure ?? '') ? ` reaching ${e.host}` : '';
+    const why = e.lastFailure ? `: ${e.lastFailure}${reaching}` : '';
     return new IdvError('failed', `${records(errors)} could not be validated (error${why}); run the same command again to retry them.`);
   }
   return null;
 }
 
 /** How a run that went to its end ended, for outcomeOf(). */
-export function endingOf(options: ValidateOptions, done: Finished, cached: boolean): Ending {
+export function endingOf(options: ValidateOptions, done: Finished, cached: boolean, host?: string): Ending {
   const { stats } = done;
   return {
     counts: done.counts,
@@ -83,10 +87,55 @@ export function endingOf(options: ValidateOptions, done: Finished, cached: boole
     now: Date.now(),
     cached,
     lastFailure: done.lastFailure,
+    host,
     maxSpend: options.maxSpend,
     capped: stats.capped,
     quotaStopped: stats.quotaStopped,
     quotaStop: stats.quotaStop,
     wait: options.wait ? { maxWaitSeconds: options.maxWaitSeconds, waitedMs: stats.waitedMs } : undefined,
   };
+}
+
+/** How far an interrupted run got, and what it keeps. */
+export interface Interruption {
+  signal: StopSignal;
+  /** Records with their result, and records read (of the total, when it is known). */
+  passed: number;
+  read: number;
+  total: number | null;
+  /** Items the service answered: what the run paid for. */
+  sent: number;
+  /** Where results are kept: the cache, nowhere (--no-cache), or the sandbox (which costs nothing). */
+  kept: 'cache' | 'nothing' | 'sandbox';
+  /** -o FILE, left as it was; null for standard output. */
+  output: string | null;
+  /** The command line as given (its words after `idv`); the platform, for its quoting. */
+  argv: readonly string[];
+  platform?: NodeJS.Platform;
+}
+
+/**
+ * An interruption, in one line: what was done (records with their result, items sent), what is kept (the cache,
+ * or nothing), what became of -o, and the command that goes on, quoted for the shell.
+ */
+export function interruptionOf(i: Interruption): IdvError {
+  const of = i.total !== null ? `of ${records(i.total)}` : `of the ${records(i.read)} read`;
+  const done = i.passed > 0 ? `${i.passed.toLocaleString('en-US')} ${of} had their result` : `no record had its result yet (${records(i.read)} read)`;
+  const sent = i.sent > 0 ? `${items(i.sent)} validated by the service` : 'nothing sent';
+  const kept = {
+    cache: i.sent > 0 ? '; those results are kept in the cache' : '',
+    nothing: i.sent > 0 ? '; with --no-cache they are not kept, and running again pays for them again' : '',
+    sandbox: '; the sandbox keeps nothing (and costs nothing)',
+  }[i.kept];
+  const output = i.output !== null ? `; -o ${i.output} is left as it was` : '';
+  const again = shellLine(['idv', ...i.argv], i.platform);
+  const next = i.kept === 'cache' && i.sent > 0 ? `To go on without paying for them again: ${again}` : `To run it again: ${again}`;
+  return new IdvError('interrupted', `Interrupted (${i.signal}): ${done}, ${sent}${kept}${output}. ${next}`, i.signal);
+}
+
+const items = (n: number) => `${n.toLocaleString('en-US')} item${n === 1 ? '' : 's'}`;
+
+/** Words as a shell reads them back: a word of plain characters as it is, any other quoted (cmd's "…" on Windows, else '…'). */
+export function shellLine(words: readonly string[], platform?: NodeJS.Platform): string {
+  return words.map((w) => (platform === 'win32' && !/^[\w@%+=:,./-]+$/.test(w) ? `"${w.replace(/"/g, '""')}"` : shellWord(w))).join(' ');
 }

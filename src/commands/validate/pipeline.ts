@@ -13,6 +13,7 @@ import { OrderedWriter, type Output, type SplitOutputs } from '../../output/orde
 import { Engine, type Finished } from '../../engine/engine.js';
 import type { Progress } from '../../output/progress.js';
 import { startProgressReport, type ProgressReport } from './progress-report.js';
+import { totalOf } from '../../output/progress-line.js';
 import { clockTime } from '../../output/summary.js';
 import { formatDuration } from '../../duration.js';
 import type { ValidateOptions } from './flags.js';
@@ -40,6 +41,10 @@ export interface Pipeline {
   log: RunLog;
   /** Bytes read of the bytes the input holds, when every input's size is known (for the total while reading). */
   bytes?: () => { read: number; total: number } | null;
+  /** The input's records counted ahead, once counted (a file read in a moment): the exact total; else null. */
+  counted?: () => number | null;
+  /** Given how many records have their result, live, so that a run that stops can say how far it got. */
+  onPassed?(passed: () => number): void;
   /** Given the dispatcher's live counts once it exists, so that a run that stops early can still tell them. */
   onStats?(stats: DispatchStats): void;
   /** A live input (standard input, a FIFO): sent and written as it comes (input/live.ts); `waited`: its first records waited for a pause. */
@@ -100,6 +105,7 @@ class PipelineRun {
     });
     this.engine.signal.addEventListener('abort', () => this.writer.stop(), { once: true });
     p.onStats?.(this.engine.stats);
+    p.onPassed?.(() => this.engine.passed);
     this.report = progressReport(p, this.engine, this.countdown);
   }
 
@@ -143,19 +149,36 @@ function progressReport(p: Pipeline, engine: Engine, countdown: { running(): boo
   const { options, plan, progress } = p;
   return startProgressReport({
     progress,
-    facts: () => ({
-      read: plan.counts.records,
-      readDone: engine.readDone,
-      bytes: p.bytes?.() ?? null,
-      done: engine.passed,
-      cached: plan.counts.cached,
-      errors: engine.counts.get('error') ?? 0,
-      quotaLeft: engine.stats.rateAt !== undefined ? engine.stats.rate?.remaining : undefined,
-    }),
+    facts: () => {
+      const { counts } = plan;
+      const f = {
+        read: counts.records,
+        readDone: engine.readDone,
+        bytes: p.bytes?.() ?? null,
+        counted: p.counted?.() ?? null,
+        done: engine.passed,
+        sent: engine.stats.sent,
+        cached: counts.cached,
+        errors: engine.counts.get('error') ?? 0,
+        quotaLeft: engine.stats.rateAt !== undefined ? engine.stats.rate?.remaining : undefined,
+      };
+      return { ...f, toSend: toSend(counts, f.sent, totalOf({ ...f, rate: undefined })?.count ?? null) };
+    },
     // While the countdown to the quota's reset runs, it keeps the line (it stops itself at the reset).
     paused: () => countdown.running(),
     log: options.verbose && !options.quiet ? (line) => p.log.line(line) : null,
   });
+}
+
+/**
+ * Items still to send: those read and not sent yet (distinct, not from the cache), and when the total is known,
+ * the records not read yet as many as those read so far needed sending. Undefined when it cannot be told.
+ */
+function toSend(counts: Plan['counts'], sent: number, total: number | null): number | undefined {
+  const needed = counts.unique - counts.cached;
+  const left = Math.max(0, needed - sent);
+  if (total === null || counts.records === 0) return total === null ? undefined : left;
+  return left + Math.round(Math.max(0, total - counts.records) * (needed / counts.records));
 }
 
 /** The wait for the quota (--wait): a countdown on the spinner line on a terminal, one line otherwise. */

@@ -32,7 +32,7 @@ export function startProgressReport(o: ReportOptions): ProgressReport {
   const meter = new RateMeter();
   const snapshot = (): ProgressFacts => {
     const f = o.facts();
-    return { ...f, rate: meter.sample(now(), f.done) };
+    return { ...f, rate: meter.sample(now(), f.sent ?? 0) };
   };
   const live = o.progress.live;
   const changed = () => {

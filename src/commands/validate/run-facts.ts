@@ -12,12 +12,17 @@ import type { Finished } from './pipeline.js';
 
 /** What a run has learnt so far: each part is there once the run got that far. */
 export interface RunParts {
-  options: Pick<ValidateOptions, 'kind' | 'maxSpend' | 'output' | 'dryRun'>;
+  options: Pick<ValidateOptions, 'kind' | 'maxSpend' | 'output' | 'dryRun' | 'sandbox' | 'cache'>;
   started: number;
   inputs?: RunInputs;
   plan?: { counts: PlanCounts };
   /** The dispatcher's counts, live. */
   dispatched?: DispatchStats;
+  /** Records with their result so far, live; the input's records counted ahead, once counted. */
+  passed?: () => number;
+  counted?: number | null;
+  /** Where the run's results are kept: the cache, nowhere (--no-cache, a cache idv could not use), the sandbox. */
+  kept?: 'cache' | 'nothing' | 'sandbox';
   finished?: Finished;
 }
 

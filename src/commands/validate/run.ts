@@ -16,7 +16,7 @@ import { isCacheable, KNOWN_STATUSES, STATUSES_OF } from '../../statuses.js';
 import { version } from '../../version.js';
 import { columnsOf } from '../../wrap.js';
 import type { ValidateOptions } from './flags.js';
-import { IdvError } from '../../errors.js';
+import { IdvError, type StopSignal } from '../../errors.js';
 import { keyRefusedMessage } from '../../key.js';
 import { resolveTarget, type Target } from './target.js';
 import type { Client } from '../../api/client.js';
@@ -25,7 +25,7 @@ import { RunInputs } from './inputs.js';
 import { checkBom, chooseFormat, openOutputs, splitFormat, writesWorkbookColumns } from './outputs.js';
 import { runPipeline, type Finished } from './pipeline.js';
 import { HeldOpen } from '../../output/sink.js';
-import { endingOf, outcomeOf } from './outcome.js';
+import { endingOf, interruptionOf, outcomeOf } from './outcome.js';
 import { dryRunFacts, formatDryRun, formatLayouts } from './dry-run.js';
 import { factsOf, type RunParts } from './run-facts.js';
 import { RunLog } from './run-log.js';
@@ -38,8 +38,8 @@ export async function run(options: ValidateOptions, io: Io): Promise<void> {
   try {
     await validate(options, io, parts, log);
   } catch (err) {
-    failure = err;
-    throw err;
+    failure = err instanceof IdvError && err.kind === 'interrupted' && err.signal ? interruption(err.signal, parts, io) : err;
+    throw failure;
   } finally {
     log.handBack();
     if (options.report) await saveReport(options.report, io, factsOf(parts), failure, log);
@@ -53,16 +53,23 @@ async function validate(options: ValidateOptions, io: Io, parts: RunParts, log: 
   const inputs = (parts.inputs = await RunInputs.check(options, io));
   const target = await resolveTarget(options, io);
   const plan = (parts.plan = new Plan());
+  let over = false; // the run needs no count ahead any more
   try {
     const cache =
       options.cache && !target.sandbox
         ? await openCache({ baseUrl: target.baseUrl, kind: options.kind, ttl: options.cacheTtl, env: io.env, platform: io.platform }, plan, (text) => log.warning(text))
         : null;
-    const opened = await inputs.open(layoutOverrides(options, format), log);
+    parts.kept = target.sandbox ? 'sandbox' : cache ? 'cache' : 'nothing';
+    const overrides = layoutOverrides(options, format);
+    const opened = await inputs.open(overrides, log);
     if (options.dryRun) return await dryRun(options, io, format, planRecords(opened.records, checkerFor(options.kind), plan), parts);
     const outputs = await openOutputs(options, io, format, opened.first, opened.live);
     const progress = await createProgress(io.stderr, io.stderrIsTTY && !options.quiet, io.colorErr, io.env);
     log.takeOver(progress);
+    // The total, exact before the input is read when that is cheap: only for a progress shown.
+    if (!opened.live && (progress.live || (options.verbose && !options.quiet))) {
+      inputs.countAhead(overrides, () => over).then((n) => void (parts.counted = n), () => undefined);
+    }
     const client = await connect(options, io, target, log);
     let done: Finished | null;
     try {
@@ -71,23 +78,44 @@ async function validate(options: ValidateOptions, io: Io, parts: RunParts, log: 
         ...{ options, io, target, client, plan, cache, progress, log },
         records: opened.records,
         bytes: () => inputs.bytes(),
+        counted: () => parts.counted ?? null,
         onStats: (stats) => (parts.dispatched = stats),
+        onPassed: (passed) => (parts.passed = passed),
         ...(opened.live ? { live: { waited: opened.first.paused } } : {}),
       });
     } catch (err) {
       throw err instanceof HeldOpen ? heldOpenNote(err, cache !== null) : refusedKey(err, target);
     } finally {
+      over = true;
       await client.close();
     }
     if (done === null) return; // standard output was closed by its reader: end quietly
     parts.finished = done;
-    if (!options.quiet) await tellTheEnd(options, io, factsOf(parts), done, log);
-    const outcome = outcomeOf(endingOf(options, done, cache !== null));
+    if (!options.quiet) await tellTheEnd(options, io, factsOf(parts), done, log, cache !== null);
+    const outcome = outcomeOf(endingOf(options, done, cache !== null, new URL(target.baseUrl).host));
     if (outcome) throw outcome;
   } finally {
+    over = true;
     plan.close();
     await target.close();
   }
+}
+
+/** An interruption said with how far the run got, what it keeps, and the command that goes on. */
+function interruption(signal: StopSignal, parts: RunParts, io: Io): IdvError {
+  const facts = factsOf(parts);
+  const passed = parts.passed?.() ?? 0;
+  return interruptionOf({
+    signal,
+    passed,
+    read: facts.records,
+    total: parts.counted ?? null,
+    sent: facts.sent,
+    kept: parts.kept ?? (parts.options.sandbox ? 'sandbox' : parts.options.cache ? 'cache' : 'nothing'),
+    output: parts.options.output ?? null,
+    argv: io.argv ?? [],
+    platform: io.platform,
+  });
 }
 
 /** The service refused the key (401): said naming where the key came from, and the fix for that place. */
@@ -127,9 +155,9 @@ async function dryRun(options: ValidateOptions, io: Io, format: Format, records:
 }
 
 /** The summary (none when there was nothing to validate: the warning said so), then what -o and --split wrote. */
-async function tellTheEnd(options: ValidateOptions, io: Io, facts: RunFacts, done: Finished, log: RunLog): Promise<void> {
+async function tellTheEnd(options: ValidateOptions, io: Io, facts: RunFacts, done: Finished, log: RunLog, cacheUsed: boolean): Promise<void> {
   if (facts.records > 0) {
-    const summary = { ...summaryFacts(facts, done), bars: io.stderrIsTTY, width: columnsOf(io.stderr, io.stderrIsTTY) };
+    const summary = { ...summaryFacts(facts, done), cacheUsed, bars: io.stderrIsTTY, width: columnsOf(io.stderr, io.stderrIsTTY) };
     io.stderr.write(formatSummary(summary, io.colorErr ? await loadChalk(true) : null));
   }
   const { output, only, exclude, split } = options;

@@ -1,7 +1,7 @@
 // outcomeOf(): how a finished run ends, as a table: exit 0, the quota (4) — the service's or --max-spend's,
 // and why --wait gave up or did not wait — or errors (1), the quota winning over errors; the reset in local time.
 import { describe, expect, it } from 'vitest';
-import { outcomeOf, type Ending } from '../../../src/commands/validate/outcome.js';
+import { interruptionOf, outcomeOf, shellLine, type Ending } from '../../../src/commands/validate/outcome.js';
 import { run } from '../../fake-io.js';
 import { idv, sandbox, sentItems, withHome, writeList } from '../../helpers.js';
 
@@ -49,6 +49,11 @@ describe('outcomeOf', () => {
       'errors alone: exit 1 with the last failure',
       { counts: counts({ ok: 1, error: 2 }), lastFailure: 'the service answered HTTP 503' },
       { kind: 'failed', message: '2 records could not be validated (error: the service answered HTTP 503); run the same command again to retry them.' },
+    ],
+    [
+      'errors from a host that could not be reached: the host named',
+      { counts: counts({ error: 2 }), lastFailure: 'network error (ENOTFOUND)', host: 'api.example.com' },
+      { kind: 'failed', message: '2 records could not be validated (error: network error (ENOTFOUND) reaching api.example.com); run the same command again to retry them.' },
     ],
     [
       '--wait gave up after resets that validated nothing',
@@ -136,6 +141,55 @@ describe('idv emails --wait --max-wait 1m, the quota resetting in an hour', () =
         // The reset is whole seconds from the sandbox's window, a moment before or after this line's clock.
         const at = [Date.now() + 3_540_000, Date.now() + 3_599_000, Date.now() + 3_602_000].map((t) => local.format(new Date(t)));
         expect(r.stderr).toMatch(new RegExp(`It resets in (59m \\d\\ds|1h) \\(at (${at.join('|')}) GMT\\+5:30\\)`));
+      } finally {
+        await sb.close();
+      }
+    });
+  });
+});
+
+describe('interruptionOf: what an interrupted run did, what it keeps, and the command that goes on', () => {
+  const base = { signal: 'SIGINT' as const, passed: 2, read: 4, total: null, sent: 2, kept: 'cache' as const, output: null, argv: ['emails', 'list.csv'] };
+  it.each([
+    ['with the cache', {}, 'Interrupted (SIGINT): 2 of the 4 records read had their result, 2 items validated by the service; those results are kept in the cache. To go on without paying for them again: idv emails list.csv'],
+    ['the total counted ahead, and -o left as it was', { total: 50_000, read: 12_000, passed: 12_043, sent: 3_100, output: 'clean.csv' }, 'Interrupted (SIGINT): 12,043 of 50,000 records had their result, 3,100 items validated by the service; those results are kept in the cache; -o clean.csv is left as it was. To go on without paying for them again: idv emails list.csv'],
+    ['--no-cache: the results are lost, a rerun pays again', { kept: 'nothing' as const }, 'Interrupted (SIGINT): 2 of the 4 records read had their result, 2 items validated by the service; with --no-cache they are not kept, and running again pays for them again. To run it again: idv emails list.csv'],
+    ['--sandbox: nothing kept, nothing paid', { kept: 'sandbox' as const }, 'Interrupted (SIGINT): 2 of the 4 records read had their result, 2 items validated by the service; the sandbox keeps nothing (and costs nothing). To run it again: idv emails list.csv'],
+    ['before any answer', { passed: 0, sent: 0, read: 3 }, 'Interrupted (SIGINT): no record had its result yet (3 records read), nothing sent. To run it again: idv emails list.csv'],
+  ])('%s', (_name, more, message) => {
+    const e = interruptionOf({ ...base, ...more });
+    expect([e.kind, e.signal, e.message]).toEqual(['interrupted', 'SIGINT', message]);
+  });
+
+  it('the command line is quoted back for the shell it runs in', () => {
+    expect(shellLine(['idv', 'emails', 'my list.csv', "O'Brien.csv", '--only', 'ok,alias', '-o', 'a&b.csv'])).toBe(
+      `idv emails 'my list.csv' 'O'\\''Brien.csv' --only ok,alias -o 'a&b.csv'`,
+    );
+    expect(shellLine(['idv', 'emails', 'C:\\Users\\Ann\\my list.csv', 'say "hi".csv'], 'win32')).toBe('idv emails "C:\\Users\\Ann\\my list.csv" "say ""hi"".csv"');
+  });
+});
+
+describe('Ctrl-C in a run: the line says how far it got, and its command goes on where it stopped', () => {
+  it('two of four records answered, the next batch hanging: Ctrl-C says so; the same command then sends only the other two', async () => {
+    await withHome(async (home) => {
+      const { sb, env } = await sandbox({}, home);
+      try {
+        const list = await writeList(home, ['a@example.com', 'b@example.com', 'c@example.com', 'd@example.com'], 'my list.txt');
+        sb.inject({ kind: 'none' });
+        sb.inject({ kind: 'hang' });
+        const args = ['emails', list, '--batch-size', '2', '--concurrency', '1', '--retries', '0', '-f', 'csv'];
+        const ctrlC = new AbortController();
+        const running = run(args, { env, signal: ctrlC.signal });
+        await expect.poll(() => sb.requests.length, { timeout: 10_000 }).toBe(2);
+        ctrlC.abort('SIGINT');
+        const r = await running;
+        expect(r.stderr).toBe(
+          `idv: Interrupted (SIGINT): 2 of the 4 records read had their result, 2 items validated by the service; those results are kept in the cache. To go on without paying for them again: idv emails '${list}' --batch-size 2 --concurrency 1 --retries 0 -f csv\n`,
+        );
+        expect(r.exitCode).toBe(130);
+        const again = await run(args, { env });
+        expect(again.exitCode).toBe(0);
+        expect(sentItems(sb).slice(-2)).toEqual(['c@example.com', 'd@example.com']);
       } finally {
         await sb.close();
       }

@@ -26,19 +26,19 @@ describe('startProgressReport', () => {
   beforeEach(() => void vi.useFakeTimers({ now: 0 }));
   afterEach(() => void vi.useRealTimers());
 
-  const counts = { read: 20_000, readDone: true, bytes: null, done: 0, cached: 0, errors: 0, quotaLeft: undefined };
+  const counts = { read: 20_000, readDone: true, bytes: null, done: 0, sent: 0, toSend: 20_000, cached: 0, errors: 0, quotaLeft: undefined };
 
-  it('on a terminal: the line on each change and each second, with the rate once a second is seen', () => {
+  it('on a terminal: the line on each change and each second, with the rate of items sent once a second is seen', () => {
     const { progress, drawn } = fakeProgress(true);
     const c = { ...counts };
     const report = startProgressReport({ progress, facts: () => c, log: null, paused: () => false, now: () => Date.now() });
     report.changed();
     expect(drawn).toEqual(['Validating 0 of 20,000 · 0%']);
-    c.done = 2_000;
+    Object.assign(c, { done: 2_000, sent: 2_000, toSend: 18_000 });
     vi.advanceTimersByTime(1_000);
-    expect(drawn.at(-1)).toBe('Validating 2,000 of 20,000 · 10% · 2,000/s · 9s left');
+    expect(drawn.at(-1)).toBe('Validating 2,000 of 20,000 · 10% · 2,000 sent/s · 9s left');
     vi.advanceTimersByTime(1_000); // nothing new: the rate falls
-    expect(drawn.at(-1)).toBe('Validating 2,000 of 20,000 · 10% · 1,000/s · 18s left');
+    expect(drawn.at(-1)).toBe('Validating 2,000 of 20,000 · 10% · 1,000 sent/s · 18s left');
     report.stop();
     vi.advanceTimersByTime(5_000);
     expect(drawn).toHaveLength(3);
@@ -63,7 +63,7 @@ describe('startProgressReport', () => {
     const c = { ...counts };
     const report = startProgressReport({ progress, facts: () => c, log: (l) => logged.push(l), paused: () => false, now: () => Date.now() });
     for (let s = 1; s <= 11; s++) {
-      c.done = s * 1_000;
+      Object.assign(c, { done: s * 1_000, sent: s * 1_000, toSend: 20_000 - s * 1_000 });
       vi.advanceTimersByTime(1_000);
       report.changed();
     }
@@ -71,9 +71,21 @@ describe('startProgressReport', () => {
     expect(drawn).toEqual([]);
     expect(LOG_EVERY_MS).toBe(5_000);
     expect(logged).toEqual([
-      'idv: progress: 5,000 of 20,000 records · 25% · 1,000/s · 15s left',
-      'idv: progress: 10,000 of 20,000 records · 50% · 1,000/s · 10s left',
+      'idv: progress: 5,000 of 20,000 records · 25% · 1,000 sent/s · 15s left',
+      'idv: progress: 10,000 of 20,000 records · 50% · 1,000 sent/s · 10s left',
     ]);
+  });
+
+  it('cache hits move the count, not the rate: a resumed run\'s time left is that of what it still sends', () => {
+    const { progress, drawn } = fakeProgress(true);
+    const c = { ...counts, read: 51_300, toSend: 2_000 };
+    const report = startProgressReport({ progress, facts: () => c, log: null, paused: () => false, now: () => Date.now() });
+    Object.assign(c, { done: 11_000, cached: 11_000, sent: 0 }); // the first second: answers from the cache
+    vi.advanceTimersByTime(1_000);
+    Object.assign(c, { done: 11_050, sent: 50, toSend: 1_950 }); // then 50 items sent a second
+    vi.advanceTimersByTime(1_000);
+    expect(drawn.at(-1)).toBe('Validating 11,050 of 51,300 · 21% · 50 sent/s · 39s left · 11,000 from cache');
+    report.stop();
   });
 
   it('off a terminal without --verbose: nothing, and no timer left', () => {
