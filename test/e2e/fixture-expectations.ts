@@ -208,6 +208,7 @@ export function cachedCount(stderr: string): number | null {
   return m ? Number(m[1]!.replace(/,/g, '')) : null;
 }
 export function sentCount(stderr: string): number | null {
+  if (/\bnothing sent\b/.test(stderr)) return 0;
   const m = /(\d[\d,]*)\s+items?\s+sent/i.exec(stderr);
   return m ? Number(m[1]!.replace(/,/g, '')) : null;
 }
