@@ -670,8 +670,9 @@ function bestColumn(candidates: Column[], table: Table): ColumnChoice {
   );
   const chosen = ranked[0]!;
   const others = candidates.filter((c) => c !== chosen);
-  const next = others.sort((a, b) => Number(pool.includes(b)) - Number(pool.includes(a)) || b.shaped - a.shaped || b.rank - a.rank)[0];
-  const near = next && pool.includes(next) && next.shaped >= chosen.shaped * 0.5;
+  const inPool = new Set(pool); // asked in a sort: a lookup in the array made it quadratic in the columns
+  const next = others.sort((a, b) => Number(inPool.has(b)) - Number(inPool.has(a)) || b.shaped - a.shaped || b.rank - a.rank)[0];
+  const near = next && inPool.has(next) && next.shaped >= chosen.shaped * 0.5;
   return { column: chosen.i, runnerUp: next?.i ?? null, note: near ? closeCallNote(chosen, next, table) : undefined };
 }
 

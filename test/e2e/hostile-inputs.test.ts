@@ -57,6 +57,13 @@ describe('every phase of reading hears a signal', { timeout: 60_000 }, () => {
     expect([r.exitCode, r.stdout, r.stderr]).toEqual([143, '', INTERRUPTED]);
   });
 
+  it('detecting the layout of rows of 100,000 addresses each (one column to choose among as many)', async () => {
+    const row = (r: number) => Array.from({ length: 100_000 }, (_, i) => `u${r}_${i}@ex.com`).join(',') + '\n';
+    await writeFile(join(home.dir, 'wide.csv'), row(1) + row(2));
+    const r = await stopped(['wide.csv']);
+    expect([r.exitCode, r.stdout, r.stderr.split('\n').slice(-2).join('\n')]).toEqual([143, '', INTERRUPTED]); // after the note of a close choice
+  });
+
   it('copying a compressed workbook to a temporary file: the copy is removed', async () => {
     // A zip's first bytes naming a workbook's part, then gigabytes of zeros, inside gzip inside gzip.
     const inner = gzipAround(Buffer.concat([deflateStored(zipHead('xl/workbook.xml')), repeatedDeflate(Buffer.alloc(1 << 20), 1_500, false)]));
