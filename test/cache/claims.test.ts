@@ -4,6 +4,7 @@
 // stays small while runs go on; it is never opened through a link.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { statSync } from 'node:fs';
+import fc from 'fast-check';
 import { readdir, readFile, rm, stat, symlink, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Claims, keyHex, type ClaimsOptions } from '../../src/cache/claims.js';
@@ -286,5 +287,41 @@ describe('claims', () => {
     await symlink(victim, path);
     expect(await Claims.join(dir(), SCOPE)).toBeNull();
     expect(await readFile(victim, 'utf8')).toBe('mine\n');
+  });
+
+  it('whatever runs claim and release, and however often the file is sealed, no two runs holding an item both go for it', async () => {
+    const KEYS = Array.from({ length: 6 }, (_, i) => keyHex(`k${i}@x.com`));
+    const step = fc.record({ run: fc.integer({ min: 0, max: 2 }), what: fc.constantFrom('claim', 'release', 'poll'), keys: fc.subarray(KEYS, { minLength: 1 }) });
+    await fc.assert(
+      fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 40 }), async (steps) => {
+        for (const name of await readdir(dir())) await rm(join(dir(), name), { force: true });
+        const runs = [await join2({ growth: 300 }), await join2({ growth: 300 }), await join2({ growth: 300 })]; // a seal every few groups
+        const held = runs.map(() => new Set<string>());
+        const went = runs.map(() => new Set<string>()); // went for it: sent, or looked in the cache and sent (the gate never takes that back)
+        try {
+          for (const { run, what, keys } of steps) {
+            const r = runs[run]!;
+            if (what === 'claim') {
+              const fresh = keys.filter((k) => !held[run]!.has(k));
+              r.claim(fresh);
+              for (const k of fresh) held[run]!.add(k);
+            } else if (what === 'release') {
+              r.release(keys.filter((k) => held[run]!.has(k)));
+              for (const k of keys) held[run]!.delete(k), went[run]!.delete(k);
+            } else r.poll();
+            for (const x of runs) x.poll();
+            // Among the runs holding an item, at most one has gone for it (sent it, or looked in the cache to send it).
+            for (const k of KEYS) {
+              runs.forEach((x, i) => held[i]!.has(k) && !x.lost && x.verdict(k) !== 'wait' && went[i]!.add(k));
+              const going = runs.filter((_, i) => went[i]!.has(k));
+              expect(going.length, `${k} after ${what} by run ${run}`).toBeLessThanOrEqual(1);
+            }
+          }
+        } finally {
+          for (const r of runs) r.close();
+        }
+      }),
+      { seed: 37, numRuns: 150 },
+    );
   });
 });
