@@ -104,6 +104,12 @@ export class Claims {
   private others = new KeyTable();
   /** Some other run's claim was read: until then no key can have been claimed before this run's claim. */
   private othersClaimed = false;
+  /**
+   * Another run has been seen in this scope (a line of it read, or a generation followed): from then on a key no
+   * live run holds is looked up in the cache before it is sent, as another run may have answered and let go of
+   * it where this run no longer reads (before a seal).
+   */
+  private crowded = false;
   /** This run's keys not yet released: the mask of the runs that claimed each before this run did. */
   private readonly mine = new Map<string, number>();
   /** This run's keys that another run claimed after it, and so waits for. */
@@ -214,7 +220,7 @@ export class Claims {
     const m = this.mine.get(key);
     if (m === undefined || this.lost) return 'send';
     if (m === UNREAD || (m & RUN_BITS & ~this.deadMask()) !== 0) return 'wait';
-    return (m & BEFORE) !== 0 ? 'look' : 'send';
+    return (m & BEFORE) !== 0 || this.crowded ? 'look' : 'send';
   }
 
   /** Whether another run waits for some key this run claimed first and has not released. */
@@ -375,6 +381,7 @@ export class Claims {
     this.bitOfRun = new Map();
     for (const k of this.mine.keys()) this.mine.set(k, UNREAD); // decided again by their copies' places
     this.releaseAgain = [];
+    this.crowded ||= this.mine.size > 0; // what others answered before the seal is read no more (a run joining alone has nothing at stake)
     this.moved = this.rereading = true;
     return true;
   }
@@ -394,6 +401,7 @@ export class Claims {
       else if (m === undefined && this.rereading) this.releaseAgain.push(key); // released after the seal
       return false;
     }
+    this.crowded = true;
     const bit = this.bitOf(run);
     const v = this.others.getHashed(this.hash) ?? 0;
     if (release) {

@@ -38,7 +38,7 @@ describe('overlapping runs', () => {
       expect(new Set(sent).size).toBe(3000);
       expect(sent.length).toBe(3000);
       const note = 'idv: note: another idv run is validating some of these items against the same service; waiting for its answers instead of paying for them twice.\n';
-      expect(second.stderr.startsWith(note)).toBe(true);
+      expect(second.stderr.startsWith(note), second.stderr).toBe(true);
     } finally {
       await sb.close();
     }

