@@ -40,6 +40,21 @@ export function fitToWidth(text: string, width: number): string {
   return width <= 0 ? '' : cutToWidth(text, width - 1) + '…';
 }
 
+/** `text`, or when it is wider than `width` columns, its end after a `…` (`…@gmail.com`), at that width. */
+export function fitEndToWidth(text: string, width: number): string {
+  if (displayWidth(text) <= width) return text;
+  if (width <= 0) return '';
+  let out = '';
+  let used = 1;
+  for (const c of clusters(text).reverse()) {
+    const w = displayWidth(c);
+    if (used + w > width) break;
+    out = c + out;
+    used += w;
+  }
+  return '…' + out;
+}
+
 /** `text` padded with spaces on the right to `width` columns. */
 export function padEndTo(text: string, width: number): string {
   return text + ' '.repeat(Math.max(0, width - displayWidth(text)));

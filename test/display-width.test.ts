@@ -1,7 +1,7 @@
 // Widths in display columns, the one count every layout of idv uses (help, tables, progress, summary, wrap).
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { cutToWidth, displayWidth, fitToWidth, padEndTo, padStartTo } from '../src/display-width.js';
+import { cutToWidth, displayWidth, fitEndToWidth, fitToWidth, padEndTo, padStartTo } from '../src/display-width.js';
 
 describe('displayWidth', () => {
   it.each([
@@ -38,6 +38,12 @@ describe('cutting and padding to a width', () => {
     expect(fitToWidth('ok', 2)).toBe('ok');
     expect(fitToWidth('okay', 0)).toBe('');
     expect(fitToWidth('okay', 3)).toBe('ok…');
+  });
+
+  it('a cut may keep the end instead (a suggestion keeps its domain), at a display width', () => {
+    expect(fitEndToWidth('jonathan@gmail.com', 11)).toBe('…@gmail.com');
+    expect(fitEndToWidth('山田@例え.jp', 8)).toBe('…例え.jp');
+    expect(fitEndToWidth('short', 10)).toBe('short');
   });
 
   it('padding counts columns: a wide text gets fewer spaces', () => {

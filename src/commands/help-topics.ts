@@ -38,7 +38,7 @@ export const TOPICS: Readonly<Record<string, Topic>> = {
     blocks: [
       {
         prose:
-          'Output: one record per input record, in input order: a table on a terminal, as wide as the terminal (the item and status always shown in full; other columns cut or left out, marked …); CSV in a pipe; with -o, the format its extension names (.csv, .json, .ndjson, .xlsx), written atomically. --keep-columns keeps every input column and adds status; --split DIR writes one file per status; --report FILE an account of the run (JSON). csv, json and xlsx hold every column in full. For Excel: --bom begins CSV with the UTF-8 byte-order mark Excel needs to read it as UTF-8 (RenÃ©e without it); -o and --split CSV files keep the mark when the input had one, standard output gets it only with --bom, --no-bom never writes it.',
+          'Output: one record per input record, in input order: a table on a terminal, as wide as the terminal (the item, status and suggestion always shown; other columns cut or left out first, marked …); CSV in a pipe; with -o, the format its extension names (.csv, .json, .ndjson, .xlsx), written atomically. --keep-columns keeps every input column and adds status; --split DIR writes one file per status; --report FILE an account of the run (JSON). csv, json and xlsx hold every column in full. For Excel: --bom begins CSV with the UTF-8 byte-order mark Excel needs to read it as UTF-8 (RenÃ©e without it); -o and --split CSV files keep the mark when the input had one, standard output gets it only with --bom, --no-bom never writes it.',
       },
       {
         prose:

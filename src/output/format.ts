@@ -5,7 +5,7 @@ import { terminalSafe } from '../terminal-text.js';
 import { STATUS_COLOUR } from '../statuses.js';
 import { cellsOf, type TypedCell } from '../input/typed-row.js';
 import { usageError } from '../errors.js';
-import { displayWidth, fitToWidth, padEndTo } from '../display-width.js';
+import { displayWidth, fitEndToWidth, fitToWidth, padEndTo } from '../display-width.js';
 
 export type Format = 'table' | 'csv' | 'json' | 'ndjson' | 'xlsx';
 export const FORMATS: readonly Format[] = ['table', 'csv', 'json', 'ndjson', 'xlsx'];
@@ -252,20 +252,23 @@ function tableFormatter(o: FormatOptions): Formatter {
   const { names, values: raw, cells } = layout(o);
   // A table is for a person: cells from the file or the service are shown with control characters escaped.
   const values = (r: OutRecord) => raw(r).map(terminalSafe);
-  const must = o.keepColumns && o.delimiter !== null ? [o.itemColumn ?? 0, cells] : [0, 1];
+  // The item and status always, and --suggest's column (what it is for): [item, status, suggestion].
+  const must = [...(o.keepColumns && o.delimiter !== null ? [o.itemColumn ?? 0, cells] : [0, 1]), ...(o.suggest ? [cells + 1] : [])];
   const statusAt = must[1]!;
+  const suggestionAt = o.suggest ? cells + 1 : -1;
   const chalk = o.chalk ?? null;
   let plan: TablePlan | null = null;
   let held: OutRecord[] = [];
   const colour = (status: string, text: string) => (chalk ? statusColour(chalk, status)(text) : text);
-  const line = (cells: string[], status?: string) => {
+  const line = (cells: string[], status?: string, header = false) => {
     const { columns, widths } = plan!;
-    // A cell longer than its column (a record after the sample) may use what the line has to spare.
-    let spare = plan!.slack;
+    // A cell longer than its column (a record after the sample) may use what the line has to spare; a header
+    // cut to its column's cells stays within it, over them.
+    let spare = header ? 0 : plan!.slack;
     const out = columns.map((c, k) => {
       if (c === ELIDED) return '…';
       const width = widths[k]!;
-      const text = fitCell(cells[c] ?? '', width, Math.min(MAX_CELL, width + spare), k === columns.length - 1);
+      const text = fitCell(cells[c] ?? '', width, Math.min(MAX_CELL, width + spare), k === columns.length - 1, c === suggestionAt);
       spare -= Math.max(0, displayWidth(text) - width);
       return c === statusAt && status !== undefined ? colour(status, text) : text;
     });
@@ -273,10 +276,11 @@ function tableFormatter(o: FormatOptions): Formatter {
   };
   const render = (block: OutRecord[]) => block.map((r) => line(values(r), r.status) + '\n').join('');
   const begin = (): string => {
-    const natural = names.map((n) => Math.min(MAX_CELL, displayWidth(terminalSafe(n))));
-    for (const r of held) values(r).forEach((v, i) => (natural[i] = Math.max(natural[i] ?? 0, Math.min(MAX_CELL, displayWidth(v)))));
-    plan = planTable(natural, must, o.lineWidth);
-    const head = line(names.map((n) => terminalSafe(n.toUpperCase())));
+    const cellWidths = names.map(() => 0);
+    for (const r of held) values(r).forEach((v, i) => (cellWidths[i] = Math.max(cellWidths[i] ?? 0, Math.min(MAX_CELL, displayWidth(v)))));
+    const natural = names.map((n, i) => Math.max(cellWidths[i]!, Math.min(MAX_CELL, displayWidth(terminalSafe(n)))));
+    plan = planTable(natural, must, o.lineWidth, cellWidths);
+    const head = line(names.map((n) => terminalSafe(n.toUpperCase())), undefined, true);
     const out = (chalk ? chalk.bold(head) : head) + '\n' + render(held);
     held = [];
     return out;
@@ -305,14 +309,15 @@ interface TablePlan {
 
 /**
  * Which columns a line of `lineWidth` shows, and how wide: every column at its natural width when they fit;
- * else the `must` columns (item, status), then the others from the left while they fit, the first that does
- * not cut to what is left (MIN_CUT at least), a column of `…` for each run left out. When even that does
- * not fit, the item is cut.
+ * else the `must` columns (item, status, suggestion), then the others from the left while they fit, the first
+ * that does not cut to what is left (MIN_CUT at least), a column of `…` for each run left out. When even the
+ * `must` columns do not fit, the item and the suggestion are cut, the wider first; never the status.
  */
-export function planTable(natural: number[], must: number[], lineWidth?: number): TablePlan {
+export function planTable(natural: number[], must: number[], lineWidth?: number, cells?: number[]): TablePlan {
   const all = natural.map((_, i) => i);
   if (lineWidth === undefined) return { columns: all, widths: natural, slack: Infinity };
   if (span(natural) <= lineWidth) return { columns: all, widths: natural, slack: lineWidth - span(natural) };
+  natural = mustFitCells(natural, must, cells);
   // Each run left out costs a column of `…`: plan again with room for as many as the last plan left.
   let runs = 0;
   for (;;) {
@@ -321,6 +326,16 @@ export function planTable(natural: number[], must: number[], lineWidth?: number)
     if (marks <= runs) return { ...plan, slack: Math.max(0, lineWidth - span(plan.widths)) };
     runs = marks;
   }
+}
+
+/**
+ * When the line is short, the `must` columns (item, status, suggestion) are as wide as their cells, not their
+ * header (`PRIMARY EMAIL ADDRESS` over addresses of 15 columns is cut to `PRIMARY EMAIL …`, keeping MIN_CUT): no
+ * padding in them while another column is cut or left out.
+ */
+function mustFitCells(natural: number[], must: number[], cells?: number[]): number[] {
+  if (!cells) return natural;
+  return natural.map((w, i) => (must.includes(i) ? Math.max(cells[i] ?? 0, Math.min(w, MIN_CUT)) : w));
 }
 
 /** Columns at widths that span at most `room`, then ELIDED put where runs of columns were left out. */
@@ -346,18 +361,31 @@ function choose(natural: number[], must: number[], room: number): Omit<TablePlan
       widths.push(1);
     }
   }
-  const over = span(widths.filter((_, k) => columns[k] !== ELIDED)) - room;
-  const item = columns.indexOf(must[0]!);
-  if (over > 0 && item >= 0) widths[item] = Math.max(MIN_CUT, widths[item]! - over);
+  shrink(widths, must.filter((c, i) => i !== 1 && columns.includes(c)).map((c) => columns.indexOf(c)), span(widths.filter((_, k) => columns[k] !== ELIDED)) - room);
   return { columns, widths };
+}
+
+/**
+ * Take `over` columns from the `cut` ones (the item, the suggestion: never the status), the widest first, so
+ * that neither is cut to nothing while the other keeps its width; none below MIN_CUT.
+ */
+function shrink(widths: number[], cut: number[], over: number): void {
+  for (let left = over; left > 0; left--) {
+    const widest = cut.reduce((a, b) => (widths[b]! > widths[a]! ? b : a), cut[0]!);
+    if (widest === undefined || widths[widest]! <= MIN_CUT) return;
+    widths[widest]!--;
+  }
 }
 
 /** The columns `widths` take side by side, GAP apart. */
 const span = (widths: number[]) => widths.reduce((a, b) => a + b, 0) + GAP * Math.max(0, widths.length - 1);
 
-/** A cell: cut with `…` when wider than `limit`, padded to `width` unless it ends the line. */
-function fitCell(text: string, width: number, limit: number, last: boolean): string {
-  const shown = fitToWidth(text, limit);
+/**
+ * A cell: cut with `…` when wider than `limit`, padded to `width` unless it ends the line. A suggestion is cut at
+ * its start (`…@gmail.com`): its corrected domain is what it says.
+ */
+function fitCell(text: string, width: number, limit: number, last: boolean, keepEnd = false): string {
+  const shown = keepEnd ? fitEndToWidth(text, limit) : fitToWidth(text, limit);
   return last ? shown : padEndTo(shown, width);
 }
 

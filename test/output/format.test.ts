@@ -389,3 +389,26 @@ describe('formatters', () => {
     );
   });
 });
+
+describe('a table that gives room to what matters', () => {
+  it('--suggest at 40 columns: the suggestion stays (cut at its start, keeping the domain), never a lone …', async () => {
+    const recs = [rec('jonathan.smithson@gmial.com', 'ok'), rec('ann@example.com', 'ok')];
+    const text = await table(recs, { lineWidth: 40, suggest: (item: string) => (item.endsWith('@gmial.com') ? item.replace('gmial', 'gmail') : null) });
+    expect(text).toBe(
+      ['EMAIL            STATUS  SUGGESTION', 'jonathan.smith…  ok      …hson@gmail.com', 'ann@example.com  ok', ''].join('\n'),
+    );
+    for (const l of text.trimEnd().split('\n')) expect(displayWidth(l)).toBeLessThanOrEqual(40);
+  });
+
+  it('--keep-columns at 62: a header wider than its addresses is cut, not padded into every row, so another column fits', async () => {
+    const header = ['Name', 'Primary Email Address of the Contact', 'Company', 'City', 'Country'];
+    const recs = [0, 1, 2].map((i): OutRecord => ({ item: `a${i}@x.com`, status: 'ok', fields: [`Ann ${i}`, `a${i}@x.com`, 'Acme Corporation Ltd', 'Springfield', 'United States of America'] }));
+    const text = await table(recs, { keepColumns: true, header, delimiter: ',', width: 5, itemColumn: 1, lineWidth: 62 });
+    expect(text.split('\n')[0]).toBe('NAME   PRIMARY…  COMPANY               CITY         …  STATUS');
+    expect(text.split('\n')[1]).toBe('Ann 0  a0@x.com  Acme Corporation Ltd  Springfield  …  ok');
+  });
+
+  it('the status is never cut: the item and the suggestion give way, the wider first', () => {
+    expect(planTable([30, 10, 20], [0, 1, 2], 50)).toEqual({ columns: [0, 1, 2], widths: [18, 10, 18], slack: 0 });
+  });
+});
