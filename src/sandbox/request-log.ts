@@ -1,5 +1,5 @@
 // The sandbox's request log: one line a request as its exchange ends, in the words of idv's --verbose —
-// `2026-03-14T09:58:12.120Z POST /emails/validate 100 items → 503 in 212 ms (fault: 503); key ****a1b2` — the key
+// `2026-03-14T09:58:12.332Z POST /emails/validate 100 items → 503 in 212 ms (fault: 503); key ****a1b2` — the key
 // masked, and every character a client sent that could move the cursor shown escaped.
 import type { Fault } from './answer.js';
 import type { Incoming } from './http-server.js';
@@ -39,6 +39,7 @@ export function requestLine(e: Exchange): string {
   const fault = e.fault && e.fault.kind !== 'none' ? ` (fault: ${faultName(e.fault)})` : '';
   const token = /^Bearer\s+(\S+)\s*$/i.exec(incoming.authorization ?? '')?.[1];
   const key = token === undefined ? 'no key' : `key ${maskKey(token)}`;
-  const line = `${new Date(e.started).toISOString()} ${incoming.method} ${incoming.path}${count} → ${what} in ${e.ended - e.started} ms${fault}; ${key}`;
+  // Stamped when it ends, as it is written: the log's times only go forward; the latency says when it came.
+  const line = `${new Date(e.ended).toISOString()} ${incoming.method} ${incoming.path}${count} → ${what} in ${e.ended - e.started} ms${fault}; ${key}`;
   return terminalSafe(line);
 }
