@@ -774,9 +774,9 @@ class RecordRule {
 
   /** A row: the heading of the next section (with the title held above it), a title to hold, or a row of the section. */
   private take(row: string[], line: number, out: InputRecord[]): void {
-    // A row holding item-like text heads nothing and titles nothing (and most rows do: nothing else is asked).
-    const holdsText = row.some((c) => itemLike(this.kind, c));
-    const column = holdsText ? undefined : this.heading(row);
+    // A heading holds no item-like text: a row with an item in its item cell (nearly every row) is asked no more.
+    const placed = this.col !== null && this.title === null && this.inPlace(row[this.col] ?? '');
+    const column = placed ? undefined : this.heading(row);
     if (column !== undefined) {
       if (this.title) this.found.skip(this.title.line, 'section heading');
       this.title = null;
@@ -785,8 +785,13 @@ class RecordRule {
       return;
     }
     this.release(out);
-    if (!holdsText && sectionTitle(this.kind, row)) this.title = { row, line, blank: this.blank };
-    else this.one(row, line, out, holdsText);
+    if (!placed && sectionTitle(this.kind, row)) this.title = { row, line, blank: this.blank };
+    else this.one(row, line, out);
+  }
+
+  /** Whether an item cell holds item-like text (for addresses its `@` is enough to tell: a row costs no pattern). */
+  private inPlace(cell: string): boolean {
+    return this.kind === 'emails' ? cell.indexOf('@') > 0 : itemLike(this.kind, cell);
   }
 
   /** A title held that no heading followed: a row like any other. */
@@ -849,17 +854,19 @@ class RecordRule {
   }
 
   /** A row of the section read: the header again, a row held (a footer?), no record (a section without items), or a record. */
-  private one(row: string[], line: number, out: InputRecord[], holdsText = row.some((c) => itemLike(this.kind, c))): void {
+  private one(row: string[], line: number, out: InputRecord[]): void {
     const { col, header } = this;
-    if (col === null && !holdsText) {
+    // Asked only of the few rows the cheaper tests leave (most rows are neither short nor the header again).
+    const holdsText = () => row.some((c) => itemLike(this.kind, c));
+    if (col === null && !holdsText()) {
       this.found.skip(line, 'section without items');
       return;
     }
-    if (header !== null && col !== null && row[col] === header[col] && sameRow(row, header) && !holdsText) {
+    if (header !== null && col !== null && row[col] === header[col] && sameRow(row, header) && !holdsText()) {
       this.found.skip(line, 'header repeated');
       return;
     }
-    if ((row.length < this.width || this.width === 1) && this.held.length < FOOTER_MAX && !holdsText) {
+    if ((row.length < this.width || this.width === 1) && this.held.length < FOOTER_MAX && !holdsText()) {
       this.hold(row, line);
       return;
     }

@@ -42,7 +42,7 @@ export function namesSomeColumns(kind: Kind, row: readonly string[]): boolean {
 /** A section's title: one cell of text (the first; the others empty, as a report pads its lines), no item-like text. */
 export function sectionTitle(kind: Kind, row: readonly string[]): boolean {
   const first = row[0]?.trim() ?? '';
-  return first !== '' && !itemLike(kind, first) && row.every((c, i) => i === 0 || c.trim() === '');
+  return first !== '' && row.every((c, i) => i === 0 || c.trim() === '') && !itemLike(kind, first);
 }
 
 /**
