@@ -4,7 +4,7 @@
 import type { ValidationFacts } from './library/types.js';
 
 export type ErrorKind =
-  | 'usage' // bad flags or arguments, refused base URL
+  | 'usage' // bad flags or arguments, refused base URL, an output refused before anything is sent
   | 'input' // unreadable or malformed input
   | 'auth' // no key, or the service answered 401
   | 'quota' // quota used up (clean stop)

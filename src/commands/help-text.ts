@@ -45,7 +45,7 @@ export const FILES = [
 export const EXIT_CODES = [
   ['0', 'every record has a final status'],
   ['1', 'some records ended "error", or idv failed'],
-  ['2', 'usage error, unreadable input, refused base URL'],
+  ['2', 'usage error, unreadable input, refused base URL or output path'],
   ['3', 'no API key, or the service refused it'],
   ['4', 'quota used up (or --max-spend reached): results so far written; run again later to go on'],
   ['129, 130, 143', 'interrupted (SIGHUP, SIGINT, SIGTERM)'],

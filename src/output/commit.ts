@@ -1,17 +1,27 @@
-// All outputs of a run are put in place together or not at all: -o and every --split file agree with each
-// other and with the report. Each is first flushed to its temporary file (a full disk, a quota or a lost
-// permission fails there, and then every output is left as it was); only then are they renamed, one after
-// another. Renames in the folder that already holds the file rarely fail, but if one does, the message says
-// exactly which files are this run's and which were left as they were.
+// All outputs of a run are put in place together or not at all: -o, every --split file and the --report file
+// agree with each other. Each is first flushed to its temporary file (a full disk, a quota or a lost permission
+// fails there, and then every output is left as it was); only then are they renamed, one after another, in the
+// order given (the report last: it says how the run ended, so it goes in place only once the others are).
+// Renames in the folder that already holds the file rarely fail, but if one does, the message says exactly
+// which files are this run's and which were left as they were.
 import { IdvError } from '../errors.js';
-import type { Sink } from './sink.js';
+import { HeldOpen, type Sink } from './sink.js';
+
+/** The outputs of a run could not all be put in place (what was, and was not, is in the message). */
+export class OutputsNotPut extends IdvError {
+  constructor(message: string) {
+    super('failed', message);
+  }
+}
 
 export async function commitTogether(sinks: readonly Sink[]): Promise<void> {
+  let preparing: Sink | undefined;
   try {
-    for (const sink of sinks) await sink.prepare();
+    for (preparing of sinks) await preparing.prepare();
   } catch (err) {
     for (const sink of sinks) await sink.abort();
-    throw err;
+    const others = sinks.some((s) => s !== preparing && s.replaces);
+    throw notPut(err, others ? ['no other output of this run was put in place either'] : []);
   }
   const replaced: string[] = [];
   for (let i = 0; i < sinks.length; i++) {
@@ -21,18 +31,22 @@ export async function commitTogether(sinks: readonly Sink[]): Promise<void> {
     } catch (err) {
       const later = sinks.slice(i + 1);
       for (const s of later) await s.abort();
-      throw partly(err, replaced, later.filter((s) => s.replaces).map((s) => s.name));
+      throw notPut(err, partly(replaced, later.filter((s) => s.replaces).map((s) => s.name)));
     }
     if (sink.replaces) replaced.push(sink.name);
   }
 }
 
-/** The failed rename's own message, and what else is, and is not, this run's. */
-function partly(err: unknown, replaced: string[], kept: string[]): unknown {
-  if (replaced.length === 0 && kept.length === 0) return err;
-  const first = (err instanceof Error ? err.message : String(err)).replace(/\.$/, '');
-  const parts = [first];
+/** What else is, and is not, this run's after a failed rename. */
+function partly(replaced: string[], kept: string[]): string[] {
+  const parts: string[] = [];
   if (kept.length) parts.push(`also left as they were: ${kept.join(', ')}`);
   if (replaced.length) parts.push(`already replaced by this run: ${replaced.join(', ')}`);
-  return new IdvError('failed', parts.join('; ') + '.');
+  return parts;
+}
+
+/** The failure's own message and what else is so, as one OutputsNotPut; a file held open alone stays what it is, an unexpected error too. */
+function notPut(err: unknown, more: string[]): unknown {
+  if (!(err instanceof IdvError) || (err instanceof HeldOpen && more.length === 0)) return err;
+  return new OutputsNotPut([err.message.replace(/\.$/, ''), ...more].join('; ') + '.');
 }

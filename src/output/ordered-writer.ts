@@ -103,8 +103,8 @@ export class OrderedWriter {
     if (this.failure) throw this.failure;
   }
 
-  /** Everything is in: write the rest and each format's end, and put every output in place. */
-  async finish(): Promise<void> {
+  /** Everything is in: write the rest and each format's end, and put every output in place, with `also` after them (the report). */
+  async finish(also: readonly Sink[] = []): Promise<void> {
     this.writeBeginning();
     this.formatMain();
     // Each format's end once the writes before it ran: a --split file they made (a status first met in the
@@ -114,7 +114,7 @@ export class OrderedWriter {
     });
     await this.written();
     if (this.stopped) return;
-    await commitTogether(this.outputs().map((o) => o.sink));
+    await commitTogether([...this.outputs().map((o) => o.sink), ...also]);
   }
 
   /** Give up: nothing more is written; output files are left as they were. */

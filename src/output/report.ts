@@ -136,6 +136,87 @@ export function refusedRunReport(argv: string[]): { command: 'emails' | 'domains
   return null;
 }
 
+/**
+ * --report FILE through a run: opened with the other outputs, before anything is sent (a folder it cannot be
+ * written in is refused then, not found after paying); filled once the run's end is known and put in place with
+ * the other outputs, last (commit.ts); or, for a run that ended otherwise (before its outputs were opened,
+ * stopped, failed), written at its end. A report that could not be written once is not tried again.
+ */
+export class ReportFile {
+  private sink: Sink | null = null;
+  private state: 'none' | 'open' | 'filled' | 'put' | 'failed' = 'none';
+
+  constructor(private readonly make: () => Sink) {}
+
+  /** Open it as the other outputs are (a file's temporary file made beside it); what cannot be written fails here. */
+  async open(): Promise<void> {
+    const sink = (this.sink = this.make());
+    try {
+      await sink.ready();
+      this.state = 'open';
+    } catch (err) {
+      this.state = 'failed';
+      throw err;
+    }
+  }
+
+  /** It is not written at all: its path is another output's (the report would replace it). */
+  forgo(): void {
+    this.state = 'failed';
+  }
+
+  /** Give it up with the other outputs (one of them could not be opened): the run's end writes it afresh. */
+  async abort(): Promise<void> {
+    await this.sink?.abort();
+    if (this.state !== 'failed') this.state = 'none';
+  }
+
+  /**
+   * The report, holding `json`, as an output to put in place with the others; null when it is not a file that is
+   * replaced (standard output, a device, a FIFO: written in place at the run's end, after the others).
+   */
+  async fill(json: string): Promise<Sink | null> {
+    const sink = this.sink;
+    if (this.state !== 'open' || !sink?.replaces) return null;
+    await sink.write(json);
+    this.state = 'filled';
+    return {
+      name: sink.name,
+      replaces: true,
+      closed: false,
+      ready: () => sink.ready(),
+      write: (data) => sink.write(data),
+      prepare: () => this.step(sink.prepare()),
+      commit: async () => {
+        await this.step(sink.commit());
+        this.state = 'put';
+      },
+      abort: () => this.abort(),
+    };
+  }
+
+  /** A step of putting it in place; one that failed is the run's error, and the report is not tried again. */
+  private async step(step: Promise<void>): Promise<void> {
+    try {
+      await step;
+    } catch (err) {
+      this.state = 'failed';
+      throw err;
+    }
+  }
+
+  /** At the run's end, unless it was put in place with the outputs: `json` written now (afresh, when what was opened was given up or filled). */
+  async save(json: string): Promise<void> {
+    if (this.state === 'put' || this.state === 'failed') return;
+    if (this.state !== 'open') {
+      await this.sink?.abort();
+      this.sink = this.make();
+    }
+    this.state = 'put';
+    await writeReport(this.sink!, json);
+  }
+}
+
 /** Write the report to its sink (outputSink: a file is replaced atomically, keeping its mode; a device is written in place). */
 export async function writeReport(sink: Sink, json: string): Promise<void> {
   try {

@@ -7,7 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdir, mkdtemp, readdir, readFile, rm, statfs, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { idv } from '../helpers.js';
+import { idv, makeHome, sandbox, sentItems } from '../helpers.js';
 
 let mnt = '';
 let why = '';
@@ -40,7 +40,10 @@ describe('a full disk under -o and --split', () => {
       const r = await split();
       expect(r.exitCode).toBe(1);
       expect(r.stdout).toBe('');
-      expect(r.stderr).toMatch(/^idv: Cannot write \/\S+: no space left on the device \(ENOSPC\); (the previous file is left as it was|nothing was written)\.\n$/);
+      // Found as the last blocks are flushed, the message says no other output was put in place either.
+      expect(r.stderr).toMatch(
+        /^idv: Cannot write \/\S+: no space left on the device \(ENOSPC\); (the previous file is left as it was|nothing was written)(; no other output of this run was put in place either; this run kept no cache \(--no-cache, --sandbox\), so the same command pays for them again)?\.\n$/,
+      );
       expect(await readFile(join(mnt, 'out.csv'), 'utf8')).toBe('earlier -o\n');
       expect(await readFile(join(mnt, 'split', 'ok.csv'), 'utf8')).toBe('earlier ok\n');
       expect(await readFile(join(mnt, 'split', 'fake.csv'), 'utf8')).toBe('earlier fake\n');
@@ -58,6 +61,50 @@ describe('a full disk under -o and --split', () => {
     expect(out).toBe('email,status\n' + ITEMS.map((i) => `${i},ok\n`).join(''));
     expect(await readFile(join(mnt, 'split', 'ok.csv'), 'utf8')).toBe(out);
     expect(await readFile(join(mnt, 'split', 'fake.csv'), 'utf8')).toBe('email,status\n');
+  });
+});
+
+describe('a full disk under --report, -o and --split on another', () => {
+  it('the report cannot be written: exit 1 naming ENOSPC, -o, every split file and the report as they were; the results are in the cache, and the rerun sends nothing', async (t) => {
+    if (why) return t.skip();
+    const home = await makeHome();
+    const { sb, env } = await sandbox({ quota: 0 }, home); // no quota
+    try {
+      for (const name of await readdir(mnt)) await rm(join(mnt, name), { recursive: true, force: true });
+      const report = join(mnt, 'run.json');
+      await writeFile(report, 'earlier report\n');
+      const fs = await statfs(mnt);
+      await writeFile(join(mnt, 'filler'), Buffer.alloc(fs.bavail * fs.bsize));
+      await writeFile(join(home.dir, 'list.txt'), ITEMS.join('\n') + '\n');
+      await writeFile(join(home.dir, 'out.csv'), 'earlier -o\n');
+      await mkdir(join(home.dir, 'split'));
+      await writeFile(join(home.dir, 'split', 'ok.csv'), 'earlier ok\n');
+      const args = ['emails', 'list.txt', '-q', '-o', 'out.csv', '--split', 'split', '--report', report];
+      const r = await idv(args, { cwd: home.dir, env });
+      expect([r.exitCode, r.stdout, r.stderr]).toEqual([
+        1,
+        '',
+        `idv: Cannot write ${report}: no space left on the device (ENOSPC); the previous file is left as it was; no other output of this run was put in place either; the results are kept in the cache, so the same command sends nothing for them again.\n`,
+      ]);
+      expect(sentItems(sb).sort()).toEqual([...ITEMS].sort());
+      expect(await readFile(join(home.dir, 'out.csv'), 'utf8')).toBe('earlier -o\n');
+      expect(await readdir(join(home.dir, 'split'))).toEqual(['ok.csv']);
+      expect(await readFile(join(home.dir, 'split', 'ok.csv'), 'utf8')).toBe('earlier ok\n');
+      expect(await readFile(report, 'utf8')).toBe('earlier report\n');
+      expect((await readdir(mnt)).sort()).toEqual(['filler', 'run.json']);
+      expect((await readdir(home.dir)).filter((n) => n.endsWith('.tmp'))).toEqual([]);
+
+      // Room again: the same command writes everything, from the cache.
+      await rm(join(mnt, 'filler'));
+      const again = await idv(args, { cwd: home.dir, env });
+      expect([again.exitCode, again.stderr]).toEqual([0, '']);
+      expect(sentItems(sb)).toHaveLength(ITEMS.length);
+      expect(await readFile(join(home.dir, 'out.csv'), 'utf8')).toBe('email,status\n' + ITEMS.map((i) => `${i},ok\n`).join(''));
+      expect(JSON.parse(await readFile(report, 'utf8'))).toMatchObject({ exitCode: 0, reason: 'done', fromCache: ITEMS.length, sent: 0 });
+    } finally {
+      await sb.close();
+      await home.cleanup();
+    }
   });
 });
 

@@ -125,7 +125,7 @@ describe('outputs that are not regular files', () => {
     if (isRoot) execFileSync('mknod', ['-m', '666', join(home.dir, 'full'), 'c', '1', '7']);
     const r = await idv(['emails', '--sandbox', '-q', 'list.txt', '-o', full], { env: home.env, cwd: home.dir });
     const path = isRoot ? join(home.dir, 'full') : '/dev/full';
-    expect([r.exitCode, r.stdout, r.stderr]).toEqual([1, '', `idv: Cannot write ${path}: no space left on the device (ENOSPC).\n`]);
+    expect([r.exitCode, r.stdout, r.stderr]).toEqual([1, '', `idv: Cannot write ${path}: no space left on the device (ENOSPC); this run kept no cache (--no-cache, --sandbox), so the same command pays for them again.\n`]);
     const st = await lstat(path);
     expect([st.isCharacterDevice(), st.rdev]).toEqual([true, (await lstat('/dev/full')).rdev]);
   });
@@ -134,7 +134,7 @@ describe('outputs that are not regular files', () => {
     await writeFile(join(home.dir, 'list.txt'), 'ada@example.com\n');
     await symlink('/proc/self/fd/1', join(home.dir, 'out.csv'));
     const r = await idv(['emails', '--sandbox', '-q', 'list.txt', '-o', 'out.csv'], { env: home.env, cwd: home.dir });
-    expect(r.exitCode).toBe(1);
+    expect(r.exitCode).toBe(2);
     expect(r.stderr).toBe(
       `idv: Cannot write ${join(home.dir, 'out.csv')}: it is a symbolic link (to /proc/self/fd/1); idv neither writes through a link nor replaces one: give the path it leads to, or remove the link.\n`,
     );

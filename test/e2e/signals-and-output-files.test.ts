@@ -183,7 +183,7 @@ onlyOn('signals').describe('no temporary file is left behind, even by a second C
 onlyOn('signals').describe('-o naming a folder fails before anything is paid for', () => {
   const home = homeForEachTest();
   const list = home.list;
-  it('exit 1, one line, no request sent, no .tmp beside it, not after paying for the items', async () => {
+  it('exit 2, one line, no request sent, no .tmp beside it, not after paying for the items', async () => {
     const { sb, env } = await sandbox({}, home);
     try {
       const { mkdir } = await import('node:fs/promises');
@@ -191,7 +191,7 @@ onlyOn('signals').describe('-o naming a folder fails before anything is paid for
       await mkdir(folder);
       const r = await run(['emails', await list(Array.from({ length: 2000 }, (_, i) => `u${i}@example.com`)), '-q', '-o', folder], { env });
       expect(r.stderr).toBe(`idv: Cannot write ${folder}: it is a folder (EISDIR); give a file name.\n`);
-      expect(r.exitCode).toBe(1);
+      expect(r.exitCode).toBe(2);
       expect(sentBatches(sb)).toEqual([]);
       expect((await readdir(home.dir)).filter((n) => n.endsWith('.tmp'))).toEqual([]);
     } finally {
@@ -203,7 +203,7 @@ onlyOn('signals').describe('-o naming a folder fails before anything is paid for
 onlyOn('signals').describe('an output that cannot be made leaves no temporary file of the others', () => {
   const home = homeForEachTest();
   const list = home.list;
-  it('--split naming a file: exit 1 before any request, and no .tmp of -o left', async () => {
+  it('--split naming a file: exit 2 before any request, and no .tmp of -o left', async () => {
     const { sb, env } = await sandbox({}, home);
     try {
       const notAFolder = join(home.dir, 'split');
@@ -211,7 +211,7 @@ onlyOn('signals').describe('an output that cannot be made leaves no temporary fi
       const out = join(home.dir, 'out.csv');
       const r = await run(['emails', await list(['a@example.com']), '-q', '-o', out, '--split', notAFolder], { env });
       expect(r.stderr).toBe(`idv: Cannot make the --split folder ${notAFolder}: a file of that name is in the way (EEXIST).\n`);
-      expect(r.exitCode).toBe(1);
+      expect(r.exitCode).toBe(2);
       expect(sentBatches(sb)).toEqual([]);
       expect((await readdir(home.dir)).filter((n) => n.endsWith('.tmp'))).toEqual([]); // no .out.csv.1a2b3c4d.tmp
     } finally {

@@ -266,16 +266,16 @@ describe.concurrent('a failed write at scale', LARGE_RUNS, () => {
     });
   });
 
-  it('-o naming a folder: exit 1 before anything is sent, report "failed" (no record ended error)', async () => {
+  it('-o naming a folder: exit 2 before anything is sent, report "usage" (the command names an output it cannot write)', async () => {
     await withHome(async (home) => {
       const { sb, env } = await sandbox({ key: KEY }, home);
       try {
         const list = await writeList(home, addresses(3));
         const report = join(home.dir, 'run.json');
         const r = await run(['emails', list, '-o', home.dir, '--report', report, '-q'], { env: { ...home.env, ...env } });
-        expect(r.exitCode).toBe(1);
+        expect(r.exitCode).toBe(2);
         expect(r.stderr).toMatch(/^idv: Cannot write .*: it is a folder \(EISDIR\); give a file name\.\n$/);
-        expect(JSON.parse(await readFile(report, 'utf8'))).toMatchObject({ exitCode: 1, reason: 'failed' });
+        expect(JSON.parse(await readFile(report, 'utf8'))).toMatchObject({ exitCode: 2, reason: 'usage' });
         expect(sentBatches(sb)).toEqual([]);
       } finally {
         await sb.close();

@@ -57,7 +57,7 @@ describe('a line break in a file name cannot forge a line of its own', () => {
     const out = join(home.dir, 'gone\r\nidv: done', 'out.csv');
     const w = await run(['emails', '--sandbox', '-q', '-o', out], { input: 'a@example.com\n' });
     expect(w.stderr).toBe(`idv: Cannot write ${join(home.dir, 'gone\\r\\nidv: done', 'out.csv')}: no such folder (ENOENT); nothing was written.\n`);
-    expect(w.exitCode).toBe(1);
+    expect(w.exitCode).toBe(2);
 
     const noted = await list(['Notes:', 'email,name', 'a@example.com,A'], 'x\ny.csv');
     const n = await run(['emails', noted, '--sandbox', '-q']);

@@ -5,8 +5,8 @@ import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
-import { fileSink, stdoutSink, type Sink } from '../../src/output/sink.js';
-import { commitTogether } from '../../src/output/commit.js';
+import { fileSink, HeldOpen, stdoutSink, type Sink } from '../../src/output/sink.js';
+import { commitTogether, OutputsNotPut } from '../../src/output/commit.js';
 import { IdvError } from '../../src/errors.js';
 
 let dir: string;
@@ -87,9 +87,11 @@ describe('commitTogether', () => {
       if (++calls === 3) throw Object.assign(new Error('ENOSPC'), { code: 'ENOSPC' });
       return real.call(this);
     });
-    expect(await rejection(commitTogether(sinks))).toMatchObject({
+    const err = await rejection(commitTogether(sinks));
+    expect(err).toBeInstanceOf(OutputsNotPut);
+    expect(err).toMatchObject({
       kind: 'failed',
-      message: `Cannot write ${paths[2]}: no space left on the device (ENOSPC); the previous file is left as it was.`,
+      message: `Cannot write ${paths[2]}: no space left on the device (ENOSPC); the previous file is left as it was; no other output of this run was put in place either.`,
     });
     expect(await contents(paths)).toEqual(['earlier\n', 'earlier\n', 'earlier\n']);
     expect((await readdir(dir)).sort()).toEqual(['fake.csv', 'ok.csv', 'out.csv']);
@@ -114,11 +116,23 @@ describe('commitTogether', () => {
 describe('commitTogether: what a failed rename says (exit 1)', () => {
   const renameFailed = () => new IdvError('failed', 'Cannot write c.csv: permission denied (EACCES); the previous file is left as it was.');
 
-  it('the only file, or the first with nothing after it: its own error, untouched', async () => {
+  it('the only file, or the first with nothing after it: its own message, as outputs not put in place', async () => {
     const done: string[] = [];
-    const err = renameFailed();
-    expect(await rejection(commitTogether([fakeSink('c.csv', true, done, err)]))).toBe(err);
+    const got = await rejection(commitTogether([fakeSink('c.csv', true, done, renameFailed())]));
+    expect(got).toBeInstanceOf(OutputsNotPut);
+    expect(got).toMatchObject({ kind: 'failed', message: renameFailed().message });
     expect(done).toEqual(['prepare c.csv']);
+  });
+
+  it('a file held open by another program, alone: its own error, untouched (run.ts says what to do about it)', async () => {
+    const done: string[] = [];
+    const err = new HeldOpen('c.csv', 'Cannot write c.csv: another program has it open (EBUSY); close it there.');
+    expect(await rejection(commitTogether([fakeSink('c.csv', true, done, err)]))).toBe(err);
+  });
+
+  it('an unexpected error (a bug, not a file system’s answer): untouched', async () => {
+    const err = new TypeError('x is not a function');
+    expect(await rejection(commitTogether([fakeSink('c.csv', true, [], err), fakeSink('d.csv', true, [])]))).toBe(err);
   });
 
   it('the last of several: which files this run already replaced, in order', async () => {
@@ -157,9 +171,9 @@ describe('commitTogether: what a failed rename says (exit 1)', () => {
     });
   });
 
-  it('nothing else but outputs written in place: the failed rename’s own error', async () => {
+  it('nothing else but outputs written in place: the failed rename’s own message', async () => {
     const done: string[] = [];
-    const err = renameFailed();
-    expect(await rejection(commitTogether([fakeSink('standard output', false, done), fakeSink('c.csv', true, done, err), fakeSink('/dev/null', false, done)]))).toBe(err);
+    const got = await rejection(commitTogether([fakeSink('standard output', false, done), fakeSink('c.csv', true, done, renameFailed()), fakeSink('/dev/null', false, done)]));
+    expect(got).toMatchObject({ kind: 'failed', message: renameFailed().message });
   });
 });

@@ -9,7 +9,7 @@ import { run } from '../fake-io.js';
 import { IdvError } from '../../src/errors.js';
 import { Secrets } from '../../src/secrets.js';
 import type { Sink } from '../../src/output/sink.js';
-import { emptyFacts, ending, refusedRunReport, reportJson, writeReport, type RunFacts } from '../../src/output/report.js';
+import { emptyFacts, ending, refusedRunReport, ReportFile, reportJson, writeReport, type RunFacts } from '../../src/output/report.js';
 
 const home = homeForEachTest();
 
@@ -62,7 +62,7 @@ describe('the reason and exit code a report gives', () => {
     ['a capped run that the service’s quota stopped too', new IdvError('quota', 'Quota used up.'), { capped: 3, quotaStopped: true }, { exitCode: 4, reason: 'quota', message: 'Quota used up.' }],
     ['a quota stop that left nothing to the cap', new IdvError('quota', 'Quota used up.'), { capped: 0 }, { exitCode: 4, reason: 'quota', message: 'Quota used up.' }],
     ['records that ended error', new IdvError('failed', '2 records not validated.'), { statuses: { ok: 1, error: 2 } }, { exitCode: 1, reason: 'errors', message: '2 records not validated.' }],
-    ['a failure with no error record (-o naming a folder)', new IdvError('failed', 'Cannot write out: it is a folder.'), { statuses: { ok: 1 } }, { exitCode: 1, reason: 'failed', message: 'Cannot write out: it is a folder.' }],
+    ['a failure with no error record (-o on a disk that filled up)', new IdvError('failed', 'Cannot write out: no space left.'), { statuses: { ok: 1 } }, { exitCode: 1, reason: 'failed', message: 'Cannot write out: no space left.' }],
     ['the key refused', new IdvError('auth', 'The service refused the API key.'), {}, { exitCode: 3, reason: 'auth', message: 'The service refused the API key.' }],
     ['SIGTERM', new IdvError('interrupted', 'Interrupted.', 'SIGTERM'), {}, { exitCode: 143, reason: 'interrupted', message: 'Interrupted.' }],
     ['a usage error', new IdvError('usage', 'Unknown flag.'), {}, { exitCode: 2, reason: 'usage', message: 'Unknown flag.' }],
@@ -196,5 +196,79 @@ describe('writeReport', () => {
     );
     expect(got).toBe(err);
     expect(done).toEqual(['write 3', 'abort']);
+  });
+});
+
+describe('ReportFile: the report through a run', () => {
+  /** A sink that records what is done to it; `fails` makes that step throw. */
+  function recorder(done: string[], name: string, o: { replaces?: boolean; fails?: 'ready' | 'prepare' } = {}): Sink {
+    const fail = (step: string) => {
+      if (o.fails === step) throw new IdvError('failed', `Cannot write ${name}.`);
+    };
+    return {
+      ready: async () => (done.push(`${name} ready`), fail('ready')),
+      write: async (t) => void done.push(`${name} write ${t.trim()}`),
+      prepare: async () => (done.push(`${name} prepare`), fail('prepare')),
+      commit: async () => void done.push(`${name} commit`),
+      abort: async () => void done.push(`${name} abort`),
+      closed: false,
+      replaces: o.replaces ?? true,
+      name,
+    };
+  }
+  const maker = (done: string[], o: Parameters<typeof recorder>[2] = {}) => {
+    let n = 0;
+    return () => recorder(done, `sink${++n}`, o);
+  };
+
+  it('opened, filled and put in place with the outputs: nothing more at the run’s end', async () => {
+    const done: string[] = [];
+    const report = new ReportFile(maker(done));
+    await report.open();
+    const sink = (await report.fill('{"reason":"done"}'))!;
+    await sink.prepare();
+    await sink.commit();
+    await report.save('{"reason":"later"}');
+    expect(done).toEqual(['sink1 ready', 'sink1 write {"reason":"done"}', 'sink1 prepare', 'sink1 commit']);
+  });
+
+  it('filled but never put in place (the run stopped, or another output failed): given up, and written afresh at the end', async () => {
+    const done: string[] = [];
+    const report = new ReportFile(maker(done));
+    await report.open();
+    await report.fill('{"reason":"done"}');
+    await report.save('{"reason":"interrupted"}');
+    expect(done).toEqual(['sink1 ready', 'sink1 write {"reason":"done"}', 'sink1 abort', 'sink2 write {"reason":"interrupted"}', 'sink2 commit']);
+  });
+
+  it('one that could not be flushed, or opened, is not tried again at the end (its failure is the run’s)', async () => {
+    for (const fails of ['prepare', 'ready'] as const) {
+      const done: string[] = [];
+      const report = new ReportFile(maker(done, { fails }));
+      const opened = await report.open().then(() => true, () => false);
+      if (opened) await expect((await report.fill('{}'))!.prepare()).rejects.toThrow('Cannot write sink1.');
+      await report.abort();
+      await report.save('{"reason":"failed"}');
+      expect(done.filter((d) => d.startsWith('sink2'))).toEqual([]);
+    }
+  });
+
+  it('written in place (standard output, a device): not filled with the outputs, written at the run’s end', async () => {
+    const done: string[] = [];
+    const report = new ReportFile(maker(done, { replaces: false }));
+    await report.open();
+    expect(await report.fill('{}')).toBeNull();
+    await report.save('{"reason":"done"}');
+    expect(done).toEqual(['sink1 ready', 'sink1 write {"reason":"done"}', 'sink1 commit']);
+  });
+
+  it('never opened (the run ended before its outputs), or forgone (its path is another output’s)', async () => {
+    const done: string[] = [];
+    await new ReportFile(maker(done)).save('{"reason":"usage"}');
+    expect(done).toEqual(['sink1 write {"reason":"usage"}', 'sink1 commit']);
+    const forgone = new ReportFile(maker(done));
+    forgone.forgo();
+    await forgone.save('{"reason":"usage"}');
+    expect(done).toHaveLength(2);
   });
 });

@@ -1,8 +1,10 @@
-// The outputs of `idv emails|domains`: the format, the main output (standard output or -o) and the --split
-// files, opened before anything is sent: an output that cannot be written (-o naming a folder, a missing
-// folder, a --split folder that cannot be made) fails before anything is paid for, leaving no temporary file.
+// The outputs of `idv emails|domains`: the format, the main output (standard output or -o), the --split files
+// and the --report file, checked against each other (no two on one file) and opened before anything is sent: an
+// output that cannot be written (-o naming a folder, a missing or read-only folder, a link, a --split folder that
+// cannot be made) is refused before anything is paid for (exit 2), leaving no temporary file.
+import { basename, join } from 'node:path';
 import type { Io } from '../../io.js';
-import { usageError } from '../../errors.js';
+import { IdvError, usageError } from '../../errors.js';
 import { COLUMN } from '../../defaults.js';
 import { resolvePath } from '../../paths.js';
 import { STATUSES_OF } from '../../statuses.js';
@@ -15,6 +17,8 @@ import { workbookSink } from '../../output/workbook-sink.js';
 import { splitOutputs } from '../../output/split.js';
 import { suggest } from '../../output/suggest.js';
 import { loadChalk } from '../../output/colors.js';
+import { firstCollision, foldsCase, type NamedOutput } from '../../output/collisions.js';
+import type { ReportFile } from '../../output/report.js';
 import type { ValidateOptions } from './flags.js';
 
 export interface Outputs {
@@ -45,19 +49,31 @@ export function writesWorkbookColumns(options: ValidateOptions, format: Format):
   return options.keepColumns && (format === 'xlsx' || (options.split !== undefined && splitFormat(options) === 'xlsx'));
 }
 
-/** Open the main output and the --split folder, shaped by the first input's layout; nothing is left behind on failure. */
-export async function openOutputs(options: ValidateOptions, io: Io, format: Format, first: OpenedSource, live: boolean): Promise<Outputs> {
+/**
+ * Open the main output, the --split folder and files and the report, shaped by the first input's layout: one that
+ * cannot be written is refused (exit 2), and nothing is left behind.
+ */
+export async function openOutputs(options: ValidateOptions, io: Io, format: Format, first: OpenedSource, live: boolean, report: ReportFile | null): Promise<Outputs> {
   const layout = formatOptions(options, first);
   const toFile = !isStdout(options.output, io.cwd);
   const main = hasMainOutput(options, io, format) ? await mainOutput(options, io, format, { ...layout, bom: withBom(options, first, toFile) }, first, live) : null;
+  let split: SplitOutputs | null = null;
   try {
     await main?.sink.ready();
-    const splitLayout = { ...layout, bom: withBom(options, first, true) };
-    const split = options.split ? await splitOutputs(resolvePath(io.cwd, options.split), splitFormat(options), splitLayout, STATUSES_OF[options.kind], io.signal, io.platform) : null;
+    if (options.split) {
+      const splitLayout = { ...layout, bom: withBom(options, first, true) };
+      const another = async (path: string) =>
+        (await firstCollision([...namedOutputs(options, io).filter((o) => o.flag !== '--split'), splitFile(options, path)], foldsOn(io)))?.message ?? null;
+      split = await splitOutputs(resolvePath(io.cwd, options.split), splitFormat(options), splitLayout, STATUSES_OF[options.kind], io.signal, io.platform, another);
+    }
+    await report?.open();
     return { main, split };
   } catch (err) {
     await main?.sink.abort();
-    throw err;
+    for (const o of split?.made() ?? []) await o.sink.abort();
+    await report?.abort();
+    // Nothing has been sent: an output refused now is the command's to fix (exit 2), as a bad flag is.
+    throw err instanceof IdvError && err.kind === 'failed' ? usageError(err.message) : err;
   }
 }
 
@@ -76,6 +92,37 @@ export function checkBom(options: ValidateOptions, format: Format): void {
   const csv = format === 'csv' || (options.split !== undefined && splitFormat(options) === 'csv');
   if (options.bom && !csv) throw usageError(`--bom is for CSV output (a byte-order mark has no place in ${format}); drop it, or write CSV (-f csv).`);
 }
+
+/**
+ * Refuse (exit 2, before anything is read or sent) two outputs that are one file: one would replace the other.
+ * A report on another output's file is not written either (it would replace that file).
+ */
+export async function refuseCollidingOutputs(options: ValidateOptions, io: Io, report: ReportFile | null): Promise<void> {
+  const outputs = namedOutputs(options, io);
+  const collision = outputs.length > 1 ? await firstCollision(outputs, foldsOn(io)) : null;
+  if (!collision) return;
+  if (collision.outputs.some((o) => o.flag === '--report')) report?.forgo();
+  throw usageError(collision.message);
+}
+
+/** The files the run replaces, as the user named them: -o and --report (unless standard output), the --split folder and its files. */
+function namedOutputs(options: ValidateOptions, io: Io): NamedOutput[] {
+  const named: NamedOutput[] = [];
+  for (const [flag, given] of [['-o', options.output], ['--report', options.report]] as const) {
+    if (given !== undefined && !isStdout(given, io.cwd)) named.push({ flag, what: `${flag} ${given}`, path: resolvePath(io.cwd, given) });
+  }
+  if (options.split) {
+    const dir = resolvePath(io.cwd, options.split);
+    named.push({ flag: '--split', what: `--split ${options.split}`, path: dir, folder: true });
+    for (const status of STATUSES_OF[options.kind]) named.push(splitFile(options, join(dir, `${status}.${splitFormat(options)}`)));
+  }
+  return named;
+}
+
+const splitFile = (options: ValidateOptions, path: string): NamedOutput => ({ flag: '--split', what: `--split ${options.split} (its ${basename(path)})`, path });
+
+/** Whether a folder's file system ignores case, by what it does (the platform's custom where it cannot tell). */
+const foldsOn = (io: Io) => (dir: string) => foldsCase(dir, io.platform ?? 'linux');
 
 function formatOptions(options: ValidateOptions, first: OpenedSource): FormatOptions {
   return {

@@ -10,6 +10,7 @@ import type { DispatchStats } from '../../dispatch/scheduler.js';
 import type { Plan } from '../../plan/plan.js';
 import type { InputRecord } from '../../input/read.js';
 import { OrderedWriter, type Output, type SplitOutputs } from '../../output/ordered-writer.js';
+import type { Sink } from '../../output/sink.js';
 import { Engine, type Finished } from '../../engine/engine.js';
 import type { Progress } from '../../output/progress.js';
 import { startProgressReport, type ProgressReport } from './progress-report.js';
@@ -49,6 +50,8 @@ export interface Pipeline {
   onStats?(stats: DispatchStats): void;
   /** A live input (standard input, a FIFO): sent and written as it comes (input/live.ts); `waited`: its first records waited for a pause. */
   live?: { waited: boolean };
+  /** Once every result is in: outputs that depend on how the run ended (the report), put in place with the others, after them. */
+  alsoCommit?(done: Finished): Promise<readonly Sink[]>;
 }
 
 /** Run it to the end. Null: the reader of standard output went away, and the run ended quietly. */
@@ -117,10 +120,11 @@ class PipelineRun {
       writer.write(block);
       await writer.written();
     }
-    await writer.finish();
+    const done = engine.finished; // null when the run was stopped
+    await writer.finish(done && this.p.alsoCommit ? await this.p.alsoCommit(done) : []);
     if (this.stop.signal.aborted) throw interruptedError(this.stop.signal.reason);
     this.stopShowing();
-    return engine.finished!;
+    return done!;
   }
 
   /** The run stopped before its end: what it wrote is taken back, and the error says why (null: a reader that went away). */

@@ -10,7 +10,8 @@ import type { Format } from '../../output/format.js';
 import { loadChalk } from '../../output/colors.js';
 import { createProgress } from '../../output/progress.js';
 import { formatSummary } from '../../output/summary.js';
-import { reportJson, writeReport, type RunFacts } from '../../output/report.js';
+import { ReportFile, reportJson, type RunFacts } from '../../output/report.js';
+import { OutputsNotPut } from '../../output/commit.js';
 import { outputSink } from '../../output/sink.js';
 import { isCacheable, KNOWN_STATUSES, STATUSES_OF } from '../../statuses.js';
 import { version } from '../../version.js';
@@ -22,7 +23,7 @@ import { resolveTarget, type Target } from './target.js';
 import type { Client } from '../../api/client.js';
 import { openCache } from '../../engine/open-cache.js';
 import { RunInputs } from './inputs.js';
-import { checkBom, chooseFormat, openOutputs, splitFormat, writesWorkbookColumns } from './outputs.js';
+import { checkBom, chooseFormat, openOutputs, refuseCollidingOutputs, splitFormat, writesWorkbookColumns } from './outputs.js';
 import { runPipeline, type Finished } from './pipeline.js';
 import { HeldOpen } from '../../output/sink.js';
 import { endingOf, interruptionOf, outcomeOf } from './outcome.js';
@@ -34,22 +35,24 @@ import { wroteLines } from './wrote.js';
 export async function run(options: ValidateOptions, io: Io): Promise<void> {
   const parts: RunParts = { options, started: Date.now() };
   const log = new RunLog(io, options.verbose);
+  const report = options.report === undefined ? null : new ReportFile(() => outputSink(options.report, io));
   let failure: unknown = null;
   try {
-    await validate(options, io, parts, log);
+    await validate(options, io, parts, log, report);
   } catch (err) {
     failure = err instanceof IdvError && err.kind === 'interrupted' && err.signal ? interruption(err.signal, parts, io) : err;
     throw failure;
   } finally {
     log.handBack();
-    if (options.report) await saveReport(options.report, io, factsOf(parts), failure, log);
+    if (report) await saveReport(report, io, factsOf(parts), failure, log);
   }
 }
 
-async function validate(options: ValidateOptions, io: Io, parts: RunParts, log: RunLog): Promise<void> {
+async function validate(options: ValidateOptions, io: Io, parts: RunParts, log: RunLog, report: ReportFile | null): Promise<void> {
   const format = chooseFormat(options, io);
   checkBom(options, format);
   warnOddStatusNames(options, log);
+  await refuseCollidingOutputs(options, io, report);
   const inputs = (parts.inputs = await RunInputs.check(options, io));
   const target = await resolveTarget(options, io);
   const plan = (parts.plan = new Plan());
@@ -63,7 +66,7 @@ async function validate(options: ValidateOptions, io: Io, parts: RunParts, log: 
     const overrides = layoutOverrides(options, format);
     const opened = await inputs.open(overrides, log);
     if (options.dryRun) return await dryRun(options, io, format, planRecords(opened.records, checkerFor(options.kind), plan), parts);
-    const outputs = await openOutputs(options, io, format, opened.first, opened.live);
+    const outputs = await openOutputs(options, io, format, opened.first, opened.live, report);
     const progress = await createProgress(io.stderr, io.stderrIsTTY && !options.quiet, io.colorErr, io.env);
     log.takeOver(progress);
     // The total, exact before the input is read when that is cheap: only for a progress shown.
@@ -71,6 +74,13 @@ async function validate(options: ValidateOptions, io: Io, parts: RunParts, log: 
       inputs.countAhead(overrides, () => over).then((n) => void (parts.counted = n), () => undefined);
     }
     const client = await connect(options, io, target, log);
+    // How the run ends, once its results are all in: the report says it, and is put in place with the outputs.
+    let outcome = null as IdvError | null;
+    const ended = (done: Finished) => {
+      parts.finished = done;
+      outcome = outcomeOf(endingOf(options, done, cache !== null, new URL(target.baseUrl).host));
+      return report ? reportJson(version(), factsOf(parts), outcome, Date.now(), io.secrets) : null;
+    };
     let done: Finished | null;
     try {
       done = await runPipeline({
@@ -82,17 +92,20 @@ async function validate(options: ValidateOptions, io: Io, parts: RunParts, log: 
         onStats: (stats) => (parts.dispatched = stats),
         onPassed: (passed) => (parts.passed = passed),
         ...(opened.live ? { live: { waited: opened.first.paused } } : {}),
+        alsoCommit: async (finished) => {
+          const json = ended(finished);
+          const filled = json === null ? null : await report!.fill(json);
+          return filled ? [filled] : [];
+        },
       });
     } catch (err) {
-      throw err instanceof HeldOpen ? heldOpenNote(err, cache !== null) : refusedKey(err, target);
+      throw err instanceof HeldOpen ? heldOpenNote(err, cache !== null) : err instanceof OutputsNotPut ? cachedNote(err, cache !== null) : refusedKey(err, target);
     } finally {
       over = true;
       await client.close();
     }
     if (done === null) return; // standard output was closed by its reader: end quietly
-    parts.finished = done;
     if (!options.quiet) await tellTheEnd(options, io, factsOf(parts), done, log, cache !== null);
-    const outcome = outcomeOf(endingOf(options, done, cache !== null, new URL(target.baseUrl).host));
     if (outcome) throw outcome;
   } finally {
     over = true;
@@ -182,9 +195,10 @@ function summaryFacts(facts: RunFacts, done: Finished) {
   };
 }
 
-async function saveReport(path: string, io: Io, facts: RunFacts, failure: unknown, log: RunLog): Promise<void> {
+/** The report of a run whose report was not put in place with its outputs (written at its end, or not again when it failed). */
+async function saveReport(report: ReportFile, io: Io, facts: RunFacts, failure: unknown, log: RunLog): Promise<void> {
   try {
-    await writeReport(outputSink(path, io), reportJson(version(), facts, failure, Date.now(), io.secrets));
+    await report.save(reportJson(version(), facts, failure, Date.now(), io.secrets));
   } catch (err) {
     if (failure === null) throw err; // the run went well: a report that cannot be written is its failure
     log.warning((err as Error).message);
@@ -193,11 +207,16 @@ async function saveReport(path: string, io: Io, facts: RunFacts, failure: unknow
 
 /** An output another program held open: the paid results are in the cache (the rerun costs nothing), or were not kept. */
 function heldOpenNote(err: HeldOpen, cached: boolean): IdvError {
-  const note = cached
-    ? 'the results it would hold are kept in the cache, so the same command sends nothing for them again'
-    : 'this run kept no cache (--no-cache, --sandbox), so the same command pays for them again';
-  return new IdvError('failed', `${err.message.replace(/\.$/, '')}; ${note}.`);
+  return withNote(err, cached ? 'the results it would hold are kept in the cache, so the same command sends nothing for them again' : NO_CACHE);
 }
+
+/** Outputs that could not all be put in place (left as they were): the paid results are in the cache, or were not kept. */
+function cachedNote(err: OutputsNotPut, cached: boolean): IdvError {
+  return withNote(err, cached ? 'the results are kept in the cache, so the same command sends nothing for them again' : NO_CACHE);
+}
+
+const NO_CACHE = 'this run kept no cache (--no-cache, --sandbox), so the same command pays for them again';
+const withNote = (err: IdvError, note: string) => new IdvError('failed', `${err.message.replace(/\.$/, '')}; ${note}.`);
 
 /** A --cache-ttl name no cached result can have (idv's own statuses, never kept): the duration would do nothing. */
 function warnOddStatusNames(options: ValidateOptions, log: RunLog): void {

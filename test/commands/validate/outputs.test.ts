@@ -1,0 +1,244 @@
+// A run's outputs (src/commands/validate/outputs.ts, with output/collisions.ts and the report's commit): two
+// outputs on one file are refused before anything is sent (exit 2), every output's folder is checked before
+// anything is sent, and --report is put in place with -o and --split, so that a report that cannot be written
+// leaves them as they were.
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { promises as fsp } from 'node:fs';
+import { link, mkdir, readdir, readFile, symlink, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { homeForEachTest, sandbox, sentItems } from '../../helpers.js';
+import { run } from '../../fake-io.js';
+import type { TestSandbox } from '../../sandbox/test-sandbox.js';
+
+const home = homeForEachTest();
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+const LIST = ['ada@example.com', 'bob@mailinator.com', 'cy@gmail.com'];
+const CSV = 'email,status\nada@example.com,ok\nbob@mailinator.com,disposable\ncy@gmail.com,ok\n';
+
+/** A run against a test sandbox, in the home's folder; what the sandbox received is `sb`'s. */
+async function against(args: string[], use: (r: Awaited<ReturnType<typeof run>>, sb: TestSandbox) => Promise<void>): Promise<void> {
+  const { sb, env } = await sandbox({}, home);
+  try {
+    const list = await home.list(LIST);
+    await use(await run(['emails', list, '-q', ...args], { env, cwd: home.dir }), sb);
+  } finally {
+    await sb.close();
+  }
+}
+
+const at = (name: string) => join(home.dir, name);
+
+/** What every FileHandle's methods come from (to make one of them fail). */
+async function fileHandles(): Promise<{ sync: () => Promise<void> }> {
+  const probe = await fsp.open(at('.probe'), 'w');
+  await probe.close();
+  await fsp.rm(at('.probe'));
+  return Object.getPrototypeOf(probe) as { sync: () => Promise<void> };
+}
+const leftovers = async (dir = home.dir) => (await readdir(dir)).filter((n) => n.endsWith('.tmp'));
+
+describe('two outputs on one file: exit 2, one line, nothing sent, nothing written', () => {
+  it('-o out.json --report out.json: out.json as it was (no report in it either)', async () => {
+    await writeFile(at('out.json'), 'earlier\n');
+    await against(['-o', 'out.json', '--report', 'out.json'], async (r, sb) => {
+      expect(r).toEqual({ exitCode: 2, stdout: '', stderr: 'idv: -o out.json and --report out.json are one file: one would replace the other; give one of them another name.\n' });
+      expect(sentItems(sb)).toEqual([]);
+      expect(await readFile(at('out.json'), 'utf8')).toBe('earlier\n');
+      expect(await leftovers()).toEqual([]);
+    });
+  });
+
+  it('--split D -o D/ok.csv: the file --split writes for ok records; D/ok.csv as it was, no split file made', async () => {
+    await mkdir(at('D'));
+    await writeFile(at('D/ok.csv'), 'earlier\n');
+    await against(['--split', 'D', '-o', 'D/ok.csv', '--report', 'run.json'], async (r, sb) => {
+      expect(r).toEqual({ exitCode: 2, stdout: '', stderr: 'idv: -o D/ok.csv and --split D (its ok.csv) are one file: one would replace the other; give one of them another name.\n' });
+      expect(sentItems(sb)).toEqual([]);
+      expect(await readdir(at('D'))).toEqual(['ok.csv']);
+      expect(await readFile(at('D/ok.csv'), 'utf8')).toBe('earlier\n');
+      // The report, on a file of its own, says why the run stopped.
+      expect(JSON.parse(await readFile(at('run.json'), 'utf8'))).toMatchObject({ exitCode: 2, reason: 'usage' });
+    });
+  });
+
+  it('--split D --report D/ok.csv: refused before the folder is made; no report written over the cleaned list', async () => {
+    await against(['--split', 'D', '--report', 'D/ok.csv'], async (r, sb) => {
+      expect(r).toEqual({ exitCode: 2, stdout: '', stderr: 'idv: --report D/ok.csv and --split D (its ok.csv) are one file: one would replace the other; give one of them another name.\n' });
+      expect(sentItems(sb)).toEqual([]);
+      expect(await readdir(home.dir)).toEqual(['list.txt']);
+    });
+  });
+
+  it('--report through a linked folder, and a hard link of -o: each is -o’s file', async () => {
+    await symlink('.', at('here'));
+    await writeFile(at('a.csv'), 'earlier\n');
+    await link(at('a.csv'), at('b.json'));
+    for (const report of ['here/a.csv', 'b.json']) {
+      await against(['-o', 'a.csv', '--report', report], async (r, sb) => {
+        expect(r).toEqual({ exitCode: 2, stdout: '', stderr: `idv: -o a.csv and --report ${report} are one file: one would replace the other; give one of them another name.\n` });
+        expect(sentItems(sb)).toEqual([]);
+        expect(await readFile(at('a.csv'), 'utf8')).toBe('earlier\n');
+      });
+    }
+  });
+
+  it('-o naming the --split folder, or a folder above it', async () => {
+    await against(['-o', 'out', '--split', 'out/split'], async (r, sb) => {
+      expect(r).toEqual({ exitCode: 2, stdout: '', stderr: 'idv: -o out and --split out/split meet: -o would be a file where --split makes its folder; give one of them another path.\n' });
+      expect(sentItems(sb)).toEqual([]);
+      expect(await readdir(home.dir)).toEqual(['list.txt']);
+    });
+  });
+
+  it('a --dry-run is refused too: the command is the same', async () => {
+    await against(['-o', 'out.json', '--report', 'out.json', '--dry-run'], async (r) => {
+      expect([r.exitCode, r.stdout]).toEqual([2, '']);
+    });
+  });
+});
+
+describe('outputs that are not one file', () => {
+  it('names that differ only in case, where case counts (Linux): both written', async (t) => {
+    if (process.platform !== 'linux') return t.skip();
+    await mkdir(at('D'));
+    await against(['--split', 'D', '-o', 'D/OK.csv'], async (r) => {
+      expect([r.exitCode, r.stderr]).toEqual([0, '']);
+      expect(await readFile(at('D/OK.csv'), 'utf8')).toBe(CSV);
+      expect(await readFile(at('D/ok.csv'), 'utf8')).toBe('email,status\nada@example.com,ok\ncy@gmail.com,ok\n');
+    });
+  });
+
+  it('standard output and a device are written in place, one after the other: --report - after the records, /dev/null twice', async () => {
+    await against(['--report', '-'], async (r) => {
+      expect(r.exitCode).toBe(0);
+      expect(r.stdout.startsWith(CSV + '{')).toBe(true);
+    });
+    await against(['-o', '/dev/null', '--report', '/dev/null'], async (r, sb) => {
+      expect(r).toEqual({ exitCode: 0, stdout: '', stderr: '' });
+      expect(sentItems(sb)).toEqual(LIST);
+    });
+  });
+});
+
+describe('every output checked before anything is sent', () => {
+  /** Making a file in `folder` is refused as in a folder the user may not write (root may write anywhere). */
+  function readOnly(folder: string): void {
+    const open = fsp.open.bind(fsp);
+    vi.spyOn(fsp, 'open').mockImplementation(async (path, ...rest) => {
+      if (String(path).startsWith(folder + '/')) throw Object.assign(new Error(`EACCES: permission denied, open '${String(path)}'`), { code: 'EACCES' });
+      return open(path, ...(rest as []));
+    });
+  }
+
+  it('--report into a folder that cannot be written: exit 2, nothing sent, -o as it was', async () => {
+    await mkdir(at('ro'));
+    await writeFile(at('out.csv'), 'earlier\n');
+    readOnly(at('ro'));
+    await against(['-o', 'out.csv', '--report', 'ro/run.json'], async (r, sb) => {
+      expect(r).toEqual({ exitCode: 2, stdout: '', stderr: `idv: Cannot write ${at('ro/run.json')}: permission denied (EACCES); nothing was written.\n` });
+      expect(sentItems(sb)).toEqual([]);
+      expect(await readFile(at('out.csv'), 'utf8')).toBe('earlier\n');
+      expect(await leftovers()).toEqual([]);
+    });
+  });
+
+  it('--report into a folder that does not exist, beside --split: exit 2, nothing sent, no split file made', async () => {
+    await against(['--split', 'D', '--report', 'no/such/run.json'], async (r, sb) => {
+      expect(r).toEqual({ exitCode: 2, stdout: '', stderr: `idv: Cannot write ${at('no/such/run.json')}: no such folder (ENOENT); nothing was written.\n` });
+      expect(sentItems(sb)).toEqual([]);
+      expect(await readdir(at('D'))).toEqual([]);
+    });
+  });
+});
+
+describe('--report is put in place with -o and --split', () => {
+  it('after them: the renames go -o, the split files, then the report; it says the run ended done', async () => {
+    const renamed: string[] = [];
+    const rename = fsp.rename.bind(fsp);
+    vi.spyOn(fsp, 'rename').mockImplementation(async (from, to) => {
+      renamed.push(String(to).slice(home.dir.length + 1));
+      return rename(from, to);
+    });
+    await against(['-o', 'out.csv', '--split', 'D', '--report', 'run.json'], async (r) => {
+      expect(r.exitCode).toBe(0);
+      expect(renamed[0]).toBe('out.csv');
+      expect(renamed.at(-1)).toBe('run.json');
+      expect(renamed.slice(1, -1).sort()).toEqual(['alias', 'disposable', 'error', 'fake', 'invalid', 'ok', 'quota_exceeded'].map((s) => `D/${s}.csv`));
+      expect(JSON.parse(await readFile(at('run.json'), 'utf8'))).toMatchObject({ exitCode: 0, reason: 'done', records: 3 });
+    });
+  });
+
+  it('a report that cannot be flushed (a full disk): -o, the split files and the report as they were, exit 1, the results in the cache', async () => {
+    await writeFile(at('out.csv'), 'earlier -o\n');
+    await mkdir(at('D'));
+    await writeFile(at('D/ok.csv'), 'earlier ok\n');
+    await writeFile(at('run.json'), 'earlier report\n');
+    // The disk is full when the report's temporary file is flushed.
+    const proto = await fileHandles();
+    const sync = proto.sync;
+    const opened = new Map<unknown, string>();
+    const open = fsp.open.bind(fsp);
+    vi.spyOn(fsp, 'open').mockImplementation(async (path, ...rest) => {
+      const handle = await open(path, ...(rest as []));
+      opened.set(handle, String(path));
+      return handle;
+    });
+    vi.spyOn(proto, 'sync').mockImplementation(async function (this: unknown) {
+      if (/\.run\.json\..*\.tmp$/.test(opened.get(this) ?? '')) throw Object.assign(new Error('ENOSPC'), { code: 'ENOSPC' });
+      return sync.call(this);
+    });
+    await against(['-o', 'out.csv', '--split', 'D', '--report', 'run.json'], async (r, sb) => {
+      expect(r).toEqual({
+        exitCode: 1,
+        stdout: '',
+        stderr: `idv: Cannot write ${at('run.json')}: no space left on the device (ENOSPC); the previous file is left as it was; no other output of this run was put in place either; the results are kept in the cache, so the same command sends nothing for them again.\n`,
+      });
+      expect(sentItems(sb)).toEqual(LIST);
+      expect(await readFile(at('out.csv'), 'utf8')).toBe('earlier -o\n');
+      expect(await readdir(at('D'))).toEqual(['ok.csv']);
+      expect(await readFile(at('D/ok.csv'), 'utf8')).toBe('earlier ok\n');
+      expect(await readFile(at('run.json'), 'utf8')).toBe('earlier report\n');
+      expect(await leftovers()).toEqual([]);
+    });
+  });
+
+  it('-o that cannot be flushed: the report is written afterwards, saying the run failed', async () => {
+    await writeFile(at('out.csv'), 'earlier -o\n');
+    const proto = await fileHandles();
+    const sync = proto.sync;
+    let calls = 0;
+    vi.spyOn(proto, 'sync').mockImplementation(async function (this: unknown) {
+      if (++calls === 1) throw Object.assign(new Error('ENOSPC'), { code: 'ENOSPC' });
+      return sync.call(this);
+    });
+    await against(['-o', 'out.csv', '--report', 'run.json'], async (r) => {
+      expect(r.exitCode).toBe(1);
+      expect(await readFile(at('out.csv'), 'utf8')).toBe('earlier -o\n');
+      expect(JSON.parse(await readFile(at('run.json'), 'utf8'))).toMatchObject({ exitCode: 1, reason: 'failed', message: expect.stringMatching(/^Cannot write .*out\.csv: no space left/) });
+      expect(await leftovers()).toEqual([]);
+    });
+  });
+
+  it('a status new to idv whose --split file would be -o’s: exit 1, -o and the split files as they were', async () => {
+    const { sb, env } = await sandbox({}, home);
+    try {
+      sb.inject({ kind: 'status-for', status: 'all', item: 'ada@example.com' });
+      await mkdir(at('D'));
+      await writeFile(at('D/all.csv'), 'earlier\n');
+      const r = await run(['emails', await home.list(LIST), '-q', '--split', 'D', '-o', 'D/all.csv'], { env, cwd: home.dir });
+      expect(r).toEqual({
+        exitCode: 1,
+        stdout: '',
+        stderr:
+          'idv: The service answered a status new to idv, "all": -o D/all.csv and --split D (its all.csv) are one file: one would replace the other; give one of them another name; the results are kept in the cache, so the same command sends nothing for them again.\n',
+      });
+      expect(await readdir(at('D'))).toEqual(['all.csv']);
+      expect(await readFile(at('D/all.csv'), 'utf8')).toBe('earlier\n');
+    } finally {
+      await sb.close();
+    }
+  });
+});
