@@ -45,8 +45,12 @@ function partly(replaced: string[], kept: string[]): string[] {
   return parts;
 }
 
-/** The failure's own message and what else is so, as one OutputsNotPut; a file held open alone stays what it is, an unexpected error too. */
-function notPut(err: unknown, more: string[]): unknown {
-  if (!(err instanceof IdvError) || (err instanceof HeldOpen && more.length === 0)) return err;
+/**
+ * An output's failure (a write's, or one in putting the outputs in place) and what else is so, as one
+ * OutputsNotPut; a file held open alone stays what it is, and so does anything but a failure (an interruption,
+ * an unexpected error).
+ */
+export function notPut(err: unknown, more: string[]): unknown {
+  if (!(err instanceof IdvError) || err.kind !== 'failed' || err instanceof OutputsNotPut || (err instanceof HeldOpen && more.length === 0)) return err;
   return new OutputsNotPut([err.message.replace(/\.$/, ''), ...more].join('; ') + '.');
 }

@@ -5,7 +5,7 @@
 // written()/finish().
 import type { Chunk, Formatter, OutRecord } from './format.js';
 import { writeChunk, type Sink } from './sink.js';
-import { commitTogether } from './commit.js';
+import { commitTogether, notPut } from './commit.js';
 
 /** How long abort() waits for a write in progress before giving up on it. */
 const ABORT_WAIT_MS = 1000;
@@ -157,7 +157,7 @@ export class OrderedWriter {
       })
       .catch((err: unknown) => {
         if (this.stopped) return; // a write cut short by abort(): the run stops for another reason
-        this.failure = err;
+        this.failure = notPut(err, []);
         this.halt('write-failed');
       });
   }

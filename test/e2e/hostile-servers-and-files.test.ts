@@ -170,7 +170,7 @@ describe('files: -o keeps the mode it replaces; failures leave nothing behind', 
       extendEnv: false,
       reject: false,
     });
-    expect(r.stderr).toBe(`idv: Cannot write ${out}: the file grew past the size allowed (EFBIG); the previous file is left as it was.`);
+    expect(r.stderr).toBe(`idv: Cannot write ${out}: the file grew past the size allowed (EFBIG); the previous file is left as it was; this run kept no cache (--no-cache, --sandbox), so the same command pays for them again.`);
     expect(r.exitCode).toBe(1);
     expect(await readFile(out, 'utf8')).toBe('old\n');
     expect((await readdir(home.dir)).filter((n) => n.endsWith('.tmp'))).toEqual([]);
@@ -179,7 +179,7 @@ describe('files: -o keeps the mode it replaces; failures leave nothing behind', 
   it('standard output that fails (a full disk) is one line, exit 1, never 0', async () => {
     const file = await list(Array.from({ length: 5000 }, (_, i) => `u${i}@example.com`));
     const r = await execa('sh', ['-c', `exec node "${IDV}" emails "${file}" --sandbox -q > /dev/full`], { env: home.env, extendEnv: false, reject: false });
-    expect(r.stderr).toBe('idv: Cannot write to standard output: no space left on the device (ENOSPC).');
+    expect(r.stderr).toBe('idv: Cannot write to standard output: no space left on the device (ENOSPC); this run kept no cache (--no-cache, --sandbox), so the same command pays for them again.');
     expect(r.exitCode).toBe(1);
   });
 

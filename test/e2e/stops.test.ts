@@ -242,7 +242,7 @@ describe.concurrent('a failed write at scale', LARGE_RUNS, () => {
       const { sb, env } = await sandbox({ quota: 0, key: KEY }, home);
       try {
         const r = await runToStdout(home, LARGE, env, stdoutFailingAfter(200_000, 'ENOSPC'));
-        expect(r.stderr).toBe('idv: Cannot write to standard output: no space left on the device (ENOSPC).\n');
+        expect(r.stderr).toBe('idv: Cannot write to standard output: no space left on the device (ENOSPC); the results are kept in the cache, so the same command sends nothing for them again.\n');
         expect(r.exitCode).toBe(1);
         expect(r.report).toMatchObject({ exitCode: 1, reason: 'failed' });
         expect(sentBatches(sb).flat().length).toBeLessThan(LARGE);
