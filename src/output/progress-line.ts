@@ -47,8 +47,9 @@ function roughly(x: number): number {
 
 /** The number of records: exact once read; while reading, the records so far scaled by the share of bytes read. */
 export function totalOf(f: ProgressFacts): Total | null {
-  if (f.readDone) return { count: f.read, exact: true };
+  // Counted ahead first: a run stopped while reading is done reading, not at its end.
   if (f.counted != null) return { count: Math.max(f.counted, f.read, f.done), exact: true };
+  if (f.readDone) return { count: f.read, exact: true };
   if (!f.bytes || f.bytes.read <= 0 || f.bytes.total <= 0 || f.read === 0) return null;
   const share = Math.min(1, f.bytes.read / f.bytes.total);
   return { count: Math.max(f.read, f.done, roughly(f.read / share)), exact: false };

@@ -29,6 +29,7 @@ describe('totalOf', () => {
     ['bytes past the size (a file that grew): never below what is read', facts({ read: 900, done: 10, bytes: { read: 2_000, total: 1_000 } }), { count: 900, exact: false }],
     ['small estimates as they are', facts({ read: 30, done: 0, bytes: { read: 100, total: 1_000 } }), { count: 300, exact: false }],
     ['counted ahead (a file read in a moment): exact before it is read', facts({ counted: 50_000 }), { count: 50_000, exact: true }],
+    ['counted ahead, and reading stopped by Ctrl-C: still the whole input', facts({ counted: 50_000, readDone: true, read: 6_294 }), { count: 50_000, exact: true }],
   ])('%s', (_name, f, expected) => {
     expect(totalOf(f)).toEqual(expected);
   });
