@@ -109,7 +109,7 @@ class PipelineRun {
     this.engine.signal.addEventListener('abort', () => this.writer.stop(), { once: true });
     p.onStats?.(this.engine.stats);
     p.onPassed?.(() => this.engine.passed);
-    this.report = progressReport(p, this.engine, this.countdown);
+    this.report = progressReport(p, this.engine, this.countdown, this.stop.signal);
   }
 
   /** The engine's results, in order, to the writer; output keeps pace with input (the engine reads on once they are written). */
@@ -149,7 +149,7 @@ class PipelineRun {
 }
 
 /** The run's progress for a person: the spinner's line, or --verbose's log lines where there is no spinner. */
-function progressReport(p: Pipeline, engine: Engine, countdown: { running(): boolean }): ProgressReport {
+function progressReport(p: Pipeline, engine: Engine, countdown: { running(): boolean }, stopped: { aborted: boolean }): ProgressReport {
   const { options, plan, progress } = p;
   return startProgressReport({
     progress,
@@ -157,7 +157,8 @@ function progressReport(p: Pipeline, engine: Engine, countdown: { running(): boo
       const { counts } = plan;
       const f = {
         read: counts.records,
-        readDone: engine.readDone,
+        // Reading stopped by a signal is not the input's end: the records read are no total then.
+        readDone: engine.readDone && !stopped.aborted,
         bytes: p.bytes?.() ?? null,
         counted: p.counted?.() ?? null,
         done: engine.passed,
