@@ -26,6 +26,13 @@ describe('Secrets', () => {
     expect(secrets.holds(`x${form}y`)).toBe(true);
   });
 
+  it('the key, then a longer form of it in the same message (its base64, its double percent-encoding): both masked, in either order', () => {
+    const twice = encodeURIComponent(encodeURIComponent(KEY));
+    expect(secrets.redact(`bad key ${KEY}; as sent: ${b64}`)).toBe('bad key ****; as sent: ****');
+    expect(secrets.redact(`as sent: ${b64}; bad key ${KEY}`)).toBe('as sent: ****; bad key ****');
+    expect(secrets.redact(`key ${KEY}, echoed ${twice}.`)).toBe('key ****, echoed ****.');
+  });
+
   it('text without the key is left as it is, escapes and case included; a key given twice is masked twice', () => {
     const text = 'HTTP 403: Forbidden %2F \\u0041 \\/path sk_live';
     expect(secrets.redact(text)).toBe(text);

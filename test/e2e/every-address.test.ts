@@ -38,6 +38,13 @@ describe('recipients pasted from a mail client', () => {
     expect(r.sent).toEqual(['jane@gmail.com', 'bob@example.org', 'carol@example.com']);
   });
 
+  it('recipients on the last line of a paste with no line break after it (as printf leaves it): each validated and written', async () => {
+    const r = await idv(['emails'], 'ann@example.com\nJane <jane@gmail.com>, bob@example.org');
+    expect(r.stdout).toBe('email,status\nann@example.com,ok\njane@gmail.com,ok\nbob@example.org,ok\n');
+    expect(r.exitCode).toBe(0);
+    expect(r.sent).toEqual(['ann@example.com', 'jane@gmail.com', 'bob@example.org']);
+  });
+
   it('bare addresses separated by ", " on one line are three records, not one', async () => {
     const r = await idv(['emails'], 'ann@example.com, bob@yopmail.com, cy@example.com\n');
     expect(r.stdout).toBe('email,status\nann@example.com,ok\nbob@yopmail.com,disposable\ncy@example.com,ok\n');
@@ -159,6 +166,23 @@ describe('code pages', () => {
     const r = await idv(['emails', f, '--keep-columns']);
     expect(r.stdout).toBe(text.replace(/\n/g, (_m, at: number) => (at === text.indexOf('\n') ? ',status\n' : ',ok\n')));
     expect(r.exitCode).toBe(0);
+  });
+
+  it('an address whose ë is cut by the 64 KiB blocks a file is read in is sent and written as zoë, not zoÃ«', async () => {
+    // ASCII addresses, then zoë@example.com with the first byte of ë the last byte of the first block.
+    const before: string[] = [];
+    let size = 0;
+    for (let i = 0; size + 40 < 64 * 1024 - 3; i++) {
+      before.push(`user${i}@example.com`);
+      size += before.at(-1)!.length + 1;
+    }
+    before.push(`${'p'.repeat(64 * 1024 - 3 - size - 13)}@example.com`);
+    const text = before.join('\n') + '\nzoë@example.com\n';
+    expect(Buffer.from(text).subarray(64 * 1024 - 3, 64 * 1024 + 1).toString()).toBe('zoë');
+    const r = await idv(['emails', await file('cut.txt', text)]);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stdout.split('\n').slice(-2)).toEqual(['zoë@example.com,ok', '']);
+    expect(r.sent.at(-1)).toBe('zoë@example.com');
   });
 
   it('a UTF-8 file with one stray byte after 3,000 rows stays UTF-8 to its end, and the byte is named by its line', async () => {

@@ -15,6 +15,25 @@ async function collect(chunks: Buffer[], state: Decoding = newDecoding(), encodi
   for await (const t of decodeText(Readable.from(chunks), { name: 'test', encoding }, state)) out += t;
   return out;
 }
+/** `bytes` in blocks of `size`, as a file is read (FileBlocks, open-file.ts: 64 KiB). */
+const inBlocks = (bytes: Buffer, size: number) => Array.from({ length: Math.ceil(bytes.length / size) }, (_, i) => bytes.subarray(i * size, (i + 1) * size));
+const BLOCK = 64 * 1024;
+/**
+ * ASCII lines of `bytes` bytes in all, then `tail`: a character of `tail` starts where the filler ends. With the
+ * filler ending `into` bytes before a block's end, that character is cut by the block boundary, far past the
+ * first bytes (SNIFF_BYTES), which are gathered whole before anything is decoded.
+ */
+function filler(bytes: number): string {
+  const lines: string[] = [];
+  let size = 0;
+  for (let i = 0; size + 40 < bytes; i++) {
+    const line = `user${i}@example.com\n`;
+    lines.push(line);
+    size += line.length;
+  }
+  return lines.join('') + 'x'.repeat(bytes - size - 1) + '\n';
+}
+
 /** Blocks as decoded, one per chunk. */
 async function blocks(chunks: Buffer[], state: Decoding): Promise<string[]> {
   const out: string[] = [];
@@ -23,10 +42,39 @@ async function blocks(chunks: Buffer[], state: Decoding): Promise<string[]> {
 }
 
 describe('decodeText', () => {
-  it('drops a UTF-8 BOM and keeps characters cut across chunks', async () => {
-    const bytes = Buffer.from('\ufeffzoë@x.com\nb@y.com\n', 'utf8');
-    const cut = bytes.indexOf(0xc3) + 1; // inside ë
-    expect(await collect([bytes.subarray(0, cut), bytes.subarray(cut)])).toBe('zoë@x.com\nb@y.com\n');
+  it('drops a UTF-8 BOM and keeps a character cut by a 64 KiB block boundary, however the boundary cuts it', async () => {
+    for (const char of ['ë', '€', '😀']) {
+      const size = Buffer.byteLength(char);
+      for (let into = 1; into < size; into++) {
+        // The BOM, ASCII lines, then "zo" and the character, `into` of its bytes before the block's end.
+        const text = filler(BLOCK - 3 - 2 - into) + `zo${char}@x.com\nb@y.com\n`;
+        const bytes = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(text)]);
+        expect(bytes.subarray(BLOCK - into, BLOCK - into + size).toString(), `${char}, ${into} byte(s) in the first block`).toBe(char);
+        const state = newDecoding();
+        expect(await collect(inBlocks(bytes, BLOCK), state), `${char}, ${into} byte(s) in the first block`).toBe(text);
+        expect(state.encoding).toEqual({ name: 'utf-8', how: 'bom', alternative: null });
+      }
+    }
+  });
+  it('a file of ASCII lines whose first character beyond it is cut by the 64 KiB boundary is UTF-8, not a code page (zoë, not zoÃ«)', async () => {
+    const text = filler(BLOCK - 3) + 'zoë@x.com\n'; // ë's first byte the block's last
+    const state = newDecoding();
+    expect(await collect(inBlocks(Buffer.from(text), BLOCK), state)).toBe(text);
+    expect(state.encoding).toEqual({ name: 'utf-8', how: 'utf-8', alternative: null });
+    expect(state.strays.size).toBe(0);
+  });
+  it('any text, cut in blocks of any size: the same text, UTF-8 to its end (property)', async () => {
+    const char = fc.constantFrom('a', '\n', ',', 'ë', 'ł', '€', '中', '😀', '\u200b');
+    await fc.assert(
+      fc.asyncProperty(fc.integer({ min: 0, max: 6000 }), fc.array(char, { minLength: 1, maxLength: 400 }), fc.integer({ min: 1, max: 9000 }), async (ascii, chars, size) => {
+        // Past the first 4 KiB (gathered whole before anything is decoded) too: ASCII first, as a long list has.
+        const text = filler(ascii + 41) + chars.join('');
+        const state = newDecoding();
+        expect(await collect(inBlocks(Buffer.from(text), size), state)).toBe(text);
+        expect(state.strays.size).toBe(0);
+      }),
+      { seed: 20261128, numRuns: 300 },
+    );
   });
   it('reads what is not UTF-8 as Windows-1252', async () => {
     expect(await collect([Buffer.from([0x4c, 0xe9, 0x61, 0x92, 0x0d, 0x0a])])).toBe('Léa\u2019\r\n');
@@ -42,8 +90,13 @@ describe('decodeText', () => {
     const state = newDecoding();
     expect(await collect([Buffer.from('email\r\nann@x.com\r\n', 'utf16le')], state)).toBe('email\r\nann@x.com\r\n');
     expect(state.encoding).toEqual({ name: 'utf-16le', how: 'detected', alternative: null });
-    const be = Buffer.from('b@y.org\n', 'utf16le').swap16();
-    expect(await collect([be.subarray(0, 5), be.subarray(5)])).toBe('b@y.org\n'); // a character cut across chunks
+    // Past the first bytes (gathered whole): 😀's two code units either side of the 64 KiB boundary, or one
+    // code unit cut in two (a pipe's odd chunk).
+    const text = filler((BLOCK - 2 - 2 - 2) / 2) + 'b😀@y.org\n';
+    const be = Buffer.concat([Buffer.from([0xfe, 0xff]), Buffer.from(text, 'utf16le').swap16()]);
+    expect(Buffer.from(be.subarray(BLOCK - 2, BLOCK + 2)).swap16().toString('utf16le')).toBe('😀');
+    expect(await collect(inBlocks(be, BLOCK))).toBe(text);
+    expect(await collect([be.subarray(0, BLOCK + 1), be.subarray(BLOCK + 1)])).toBe(text);
     expect(await collect([Buffer.concat([Buffer.from([0xff, 0xfe, 0, 0]), iconv.encode('ü@x.de\n', 'utf-32le')])])).toBe('ü@x.de\n');
   });
   it('names how it chose: a byte-order mark, UTF-8 by its bytes, --encoding', async () => {

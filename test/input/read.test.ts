@@ -300,6 +300,17 @@ describe('plain lists: lines of recipients, vCards', () => {
       expect(values, `cut at ${cut}`).toEqual(['a@x.com', 'b@x.com', 'Jane <jane@x.com>', 'bob@y.org', 'kim@gmail', 'c@x.com']);
     }
   });
+  it('the last line, with no line break after it (a paste, printf), holding several recipients: one record per recipient, however the blocks fall', async () => {
+    const text = 'a@x.com\nb@x.com\nJane <jane@x.com>, bob@y.org';
+    for (let cut = 1; cut < text.length; cut++) {
+      // Two or three blocks: the last line whole in the last block, or carried over in pieces.
+      const chunks = [text.slice(0, cut), text.slice(cut, cut + 7), text.slice(cut + 7)].filter(Boolean).map((t) => Buffer.from(t));
+      const s = await openSource({ name: 'f', path: 'f', open: () => Readable.from(chunks) }, 'emails', {});
+      const values: string[] = [];
+      for await (const b of s.records) for (const r of b) values.push(r.value);
+      expect(values, `cut at ${cut}`).toEqual(['a@x.com', 'b@x.com', 'Jane <jane@x.com>', 'bob@y.org']);
+    }
+  });
   it('a vCard file: its lines without an address are skipped, counted and named', async () => {
     const r = await read('BEGIN:VCARD\nFN:Jane\nEMAIL;type=HOME:jane@x.com\nNOTE:met jo@y.org\nEND:VCARD\n');
     expect(r.out.map(([v]) => v)).toEqual(['EMAIL;type=HOME:jane@x.com', 'NOTE:met jo@y.org']);
