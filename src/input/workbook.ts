@@ -14,7 +14,7 @@ import { tableLayout, type Layout, type LayoutOverrides } from './detect.js';
 import type { RowBatch } from './csv-rows.js';
 import { withCells } from './typed-row.js';
 import { LineRuns, num } from './notes.js';
-import type { Row, SheetInfo, Workbook } from './xlsx.js';
+import type { Cell, Row, SheetInfo, Workbook } from './xlsx.js';
 
 /** Rows the layout is guessed from (as CSV's sample, more than enough for a header and a column choice)... */
 const SAMPLE_ROWS = 1000;
@@ -47,7 +47,7 @@ export interface SheetOptions {
 
 /** Open the workbook at `source` (a regular file's path, or its bytes: copied to a private temporary file). */
 export async function openSheet(source: string | AsyncIterable<Buffer>, options: SheetOptions): Promise<SheetRead> {
-  const { openWorkbook } = await import('./xlsx.js');
+  const { openWorkbook, UNCOMPUTED } = await import('./xlsx.js');
   let wb: Workbook;
   try {
     const input = typeof source === 'string' ? source : Readable.from(source, { objectMode: false });
@@ -58,17 +58,17 @@ export async function openSheet(source: string | AsyncIterable<Buffer>, options:
     throw workbookError(err, options.name);
   }
   try {
-    return await readSheet(wb, options);
+    return await readSheet(wb, options, UNCOMPUTED);
   } catch (err) {
     await wb.close().catch(() => undefined);
     throw workbookError(err, options.name);
   }
 }
 
-async function readSheet(wb: Workbook, options: SheetOptions): Promise<SheetRead> {
+async function readSheet(wb: Workbook, options: SheetOptions, uncomputed: Cell): Promise<SheetRead> {
   const sheet = wb.sheet(options.overrides.sheet);
   const others = options.overrides.sheet === undefined ? await otherSheetsWithData(wb, sheet) : [];
-  const rows = new SheetRows(wb.rows(sheet), options.overrides.cellTypes === true);
+  const rows = new SheetRows(wb.rows(sheet), options.overrides.cellTypes === true, uncomputed);
   const sample = await rows.sample();
   const holds = others.length === 1 ? 'holds' : 'hold';
   if (others.length > 0 && sample.rows.every((r) => r.length === 0)) {
@@ -111,6 +111,8 @@ class SheetRows {
   constructor(
     rows: AsyncIterable<Row[]>,
     private readonly typed: boolean,
+    /** xlsx.ts UNCOMPUTED, the one cell every formula without a value is (told by identity: a row costs one compare). */
+    private readonly uncomputed: Cell,
   ) {
     this.blocks = rows[Symbol.asyncIterator]();
   }
@@ -131,7 +133,7 @@ class SheetRows {
         cells += row.length;
         for (let c = 0; c < row.length; c++) {
           chars += row[c]!.text.length;
-          if (row[c]!.uncomputed) this.formulaAt(this.line, c);
+          if (row[c] === this.uncomputed) this.formulaAt(this.line, c);
         }
       }
     }
@@ -162,7 +164,7 @@ class SheetRows {
         const row = block[i]!;
         batch.rows[i] = texts(row, this.typed);
         batch.lines[i] = ++this.line;
-        if (row[col]?.uncomputed) {
+        if (row[col] === this.uncomputed) {
           this.formulaAt(this.line, col);
           throw await this.formulasError(layout, options, sheet);
         }
@@ -182,7 +184,7 @@ class SheetRows {
       for (let next = await this.blocks.next(); !next.done; next = await this.blocks.next()) {
         for (const row of next.value) {
           this.line++;
-          if (col === undefined ? row.some((c) => c.uncomputed) : row[col]?.uncomputed) runs.add(this.line);
+          if (col === undefined ? row.includes(this.uncomputed) : row[col] === this.uncomputed) runs.add(this.line);
         }
       }
       this.done = true;

@@ -196,6 +196,6 @@ export async function sharedStringsPart(zip: ZipArchive, part: string | undefine
       text += t;
       if (text.length > bounds.rowChars) throw new LimitError('row', 'a text of its shared strings', text.length, bounds.rowChars);
     },
-  });
+  }, { max: bounds.rowChars, what: () => 'a text of its shared strings' });
   return strings;
 }

@@ -3,7 +3,7 @@
 // the Open XML SDK and Power BI write prefixed SpreadsheetML). Text is UTF-8, or UTF-16 by its BOM.
 import type { Readable } from 'node:stream';
 import { SaxesParser } from 'saxes';
-import { passedOn, WorkbookError } from './xlsx-zip.js';
+import { LimitError, passedOn, WorkbookError } from './xlsx-zip.js';
 
 export interface XmlHandlers {
   open(name: string, attrs: Record<string, string>): void;
@@ -12,6 +12,23 @@ export interface XmlHandlers {
 }
 
 const SLICE = 16 * 1024;
+
+/**
+ * The most a text, a name or an entity may grow to while the parser gathers it (saxes holds each whole until it
+ * ends: one text of a gigabyte would be held whole before any handler could refuse it); `what` names where.
+ */
+export interface TextBound {
+  max: number;
+  what(): string;
+}
+const MAX_TEXT = 16 * 1024 * 1024;
+
+/** What the parser is gathering: saxes keeps it in these fields (private in its types), emptied as each ends. */
+interface Gathering {
+  text: string;
+  name: string;
+  entity?: string;
+}
 
 const local = (name: string) => {
   const colon = name.indexOf(':');
@@ -34,10 +51,11 @@ function decoderFor(first: Buffer): TextDecoder {
 
 /**
  * Parse `part`'s XML from `bytes`, calling `handlers`; yields after each chunk (so that a caller can pass on
- * what the chunk completed) and returns at the end of the part.
+ * what the chunk completed) and returns at the end of the part. What the parser gathers is held to `bound`.
  */
-export async function* xmlEvents(bytes: Readable, part: string, handlers: XmlHandlers): AsyncGenerator<void> {
+export async function* xmlEvents(bytes: Readable, part: string, handlers: XmlHandlers, bound: TextBound = { max: MAX_TEXT, what: () => `a text of ${part}` }): AsyncGenerator<void> {
   const parser = new SaxesParser({ position: false });
+  const gathering = parser as unknown as Gathering;
   parser.on('opentag', (tag) => handlers.open(local(tag.name), tag.attributes as Record<string, string>));
   parser.on('closetag', (tag) => handlers.close(local(tag.name)));
   parser.on('text', handlers.text);
@@ -52,6 +70,8 @@ export async function* xmlEvents(bytes: Readable, part: string, handlers: XmlHan
       // A slice at a time, so that what a caller gathers between yields stays small (rows can be 16,384 cells wide).
       for (let at = 0; at < text.length; at += SLICE) {
         parser.write(at === 0 && text.length <= SLICE ? text : text.slice(at, at + SLICE));
+        const held = Math.max(gathering.text.length, gathering.name.length, gathering.entity?.length ?? 0);
+        if (held > bound.max) throw new LimitError('row', bound.what(), held, bound.max);
         yield;
       }
     }
@@ -65,8 +85,8 @@ export async function* xmlEvents(bytes: Readable, part: string, handlers: XmlHan
 }
 
 /** Parse the whole part. */
-export async function parseXml(bytes: Readable, part: string, handlers: XmlHandlers): Promise<void> {
-  for await (const _ of xmlEvents(bytes, part, handlers));
+export async function parseXml(bytes: Readable, part: string, handlers: XmlHandlers, bound?: TextBound): Promise<void> {
+  for await (const _ of xmlEvents(bytes, part, handlers, bound));
 }
 
 function firstLine(err: unknown): string {

@@ -239,7 +239,8 @@ async function* sheetRows(
   if (!entry) throw new WorkbookError(`the workbook is damaged (the part of sheet "${sheet.name}" is missing); open it in a spreadsheet program and save it again`);
   const { strings, styles } = await load();
   const reader = new SheetReader(strings, styles, book.date1904, sheet.name, bounds.rowChars);
-  for await (const _ of xmlEvents(zip.stream(entry), entry.name, reader)) {
+  const bound = { max: bounds.rowChars, what: () => `a cell of row ${reader.row} of sheet "${sheet.name}"` };
+  for await (const _ of xmlEvents(zip.stream(entry), entry.name, reader, bound)) {
     if (reader.out.length > 0) yield reader.take();
   }
 }
@@ -274,6 +275,11 @@ class SheetReader {
     private readonly maxRowChars: number,
   ) {}
 
+  /** The row being read. */
+  get row(): number {
+    return this.rowNumber;
+  }
+
   take(): Row[] {
     const block = this.out;
     this.out = [];
@@ -290,7 +296,6 @@ class SheetReader {
       this.inline = '';
       this.formula = false;
     } else if (name === 'v' && this.inCell) this.capture = 'v';
-    else if (name === 'f' && this.inCell) this.formula = true;
     else if (name === 't' && this.inCell && this.phonetic === 0) this.capture = 'is';
     else if (name === 'rPh') this.phonetic++;
     else if (name === 'row') {
@@ -301,7 +306,7 @@ class SheetReader {
       this.filled = 0;
       this.col = 0;
       this.rowChars = 0;
-    }
+    } else if (name === 'f' && this.inCell) this.formula = true;
   };
 
   close = (name: string): void => {

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { IDV, homeForEachTest, interruptedLine, sandbox } from '../helpers.js';
 import { untilBusy } from '../process-wait.js';
-import { endlessPart, nestedGzip, repeatedDeflate, gzipAround, sheetXml, workbookOf } from '../input/packed.js';
+import { endlessPart, nestedGzip, repeatedDeflate, repeatedPart, gzipAround, sheetXml, workbookOf } from '../input/packed.js';
 import { gzipSync } from 'node:zlib';
 
 const home = homeForEachTest();
@@ -117,6 +117,16 @@ describe('a workbook of wide rows under a small heap', () => {
     const r = await underSmallHeap(['wide.xlsx', '--dry-run', '-f', 'json'], home.env);
     expect([r.exitCode, r.signal]).toEqual([0, undefined]);
     expect(JSON.parse(String(r.stdout))).toMatchObject({ records: 20 });
+  });
+});
+
+describe('one long text under a small heap', () => {
+  it('a shared text of 100 million characters in a workbook of 100 KB: refused at 16 MiB as it is read, never gathered whole', { timeout: 60_000 }, async () => {
+    const strings = repeatedPart(`<sst xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><si><t>`, 'x'.repeat(1 << 20), 100, '</t></si></sst>');
+    await writeFile(join(home.dir, 'long.xlsx'), workbookOf(sheetXml('<row r="1"><c r="A1" t="s"><v>0</v></c></row>'), strings));
+    const r = await underSmallHeap(['long.xlsx', '--dry-run'], home.env);
+    expect([r.exitCode, r.signal]).toEqual([2, undefined]);
+    expect(String(r.stderr)).toMatch(/^idv: long\.xlsx: a text of its shared strings is longer than 16 MiB, the most idv holds of one row; /);
   });
 });
 
