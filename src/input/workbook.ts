@@ -166,11 +166,18 @@ class SheetRows {
         batch.lines[i] = ++this.line;
         if (row[col] === this.uncomputed) {
           this.formulaAt(this.line, col);
+          this.formulasAfter(block, i, col); // the rest of this block too: formulasError reads on from the next
           throw await this.formulasError(layout, options, sheet);
         }
       }
       if (batch.rows.length) yield batch;
     }
+  }
+
+  /** The formulas without a value in `column` of the rows of `block` after its `i`th. */
+  private formulasAfter(block: Row[], i: number, column: number): void {
+    for (let j = i + 1; j < block.length; j++) if (block[j]![column]?.uncomputed) this.formulaAt(this.line + j - i, column);
+    this.line += block.length - 1 - i;
   }
 
   /**
