@@ -26,6 +26,9 @@ export interface WorkItem {
   send: string;
 }
 
+/** How a run sends its items, as its flags or options say. */
+export type DispatchSettings = Pick<SchedulerOptions, 'batchSize' | 'concurrency' | 'retries' | 'maxSpend' | 'wait' | 'maxWaitSeconds' | 'stopAtEmptyQuota'>;
+
 export interface SchedulerOptions<T extends WorkItem = WorkItem> {
   client: Client;
   endpoint: string;

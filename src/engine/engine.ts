@@ -19,7 +19,7 @@ import type { CacheScope } from '../cache/store.js';
 import { checkerFor } from '../input/check.js';
 import type { InputRecord } from '../input/read.js';
 import { liveRecords } from '../input/live.js';
-import { Scheduler, type DispatchStats } from '../dispatch/scheduler.js';
+import { Scheduler, type DispatchSettings, type DispatchStats } from '../dispatch/scheduler.js';
 import { ClaimGate } from '../plan/claim-gate.js';
 import type { Plan, Source } from '../plan/plan.js';
 import { planRecords, type PlannedRecord } from '../plan/planned.js';
@@ -45,14 +45,8 @@ export interface EngineOptions {
   client: Client;
   /** The service's host, for messages. */
   host: string;
-  batchSize: number;
-  concurrency: number;
-  retries: number;
-  maxSpend?: number;
-  wait: boolean;
-  maxWaitSeconds?: number;
-  /** The quota used up before the service validated anything stops the run with an error (the library's choice), not every item quota_exceeded. */
-  stopAtEmptyQuota?: boolean;
+  /** How items are sent: batches, concurrency, retries, the spend cap, the quota's stop or wait (the scheduler's). */
+  dispatch: DispatchSettings;
   /** Stops the run: nothing new is sent, requests in flight finish. */
   signal: StopSignal;
   log: EngineLog;
@@ -159,13 +153,7 @@ export class Engine implements AsyncIterable<Result[]> {
       endpoint: ENDPOINT[o.kind],
       field: FIELD[o.kind],
       host: o.host,
-      batchSize: o.batchSize,
-      concurrency: o.concurrency,
-      retries: o.retries,
-      maxSpend: o.maxSpend,
-      wait: o.wait,
-      maxWaitSeconds: o.maxWaitSeconds,
-      stopAtEmptyQuota: o.stopAtEmptyQuota,
+      ...o.dispatch,
       signal: this.stop.signal,
       graceMs: o.graceMs,
       onResults: (results) => this.settle(results),

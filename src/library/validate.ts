@@ -17,7 +17,7 @@ import { Engine, type Result } from '../engine/engine.js';
 import { openCache } from '../engine/open-cache.js';
 import { Plan } from '../plan/plan.js';
 import { Stopper } from '../stop.js';
-import type { DispatchStats } from '../dispatch/scheduler.js';
+import type { DispatchSettings, DispatchStats } from '../dispatch/scheduler.js';
 import { QUOTA_EXCEEDED } from '../statuses.js';
 import { checkItems, itemBlocks } from './items.js';
 import type { Items, Validation, ValidateOptions, ValidationFacts, ValidationResult } from './types.js';
@@ -58,15 +58,16 @@ function checkedOptions(options: ValidateOptions) {
   };
   const wait = options.wait;
   const maxWait = typeof wait === 'object' && wait.maxWait !== undefined ? whole('wait.maxWait', wait.maxWait, 0, 0) : undefined;
-  return {
+  const dispatch: DispatchSettings = {
     batchSize: whole('batchSize', options.batchSize, 1, DEFAULTS.batchSize),
     concurrency: whole('concurrency', options.concurrency, 1, DEFAULTS.concurrency),
     retries: whole('retries', options.retries, 0, DEFAULTS.retries),
-    timeoutMs: whole('timeout', options.timeout, 1, DEFAULTS.timeoutSeconds * 1000),
     maxSpend: options.maxSpend === undefined ? undefined : whole('maxSpend', options.maxSpend, 0, 0),
     wait: Boolean(wait),
     maxWaitSeconds: maxWait === undefined ? undefined : maxWait / 1000,
+    stopAtEmptyQuota: true,
   };
+  return { dispatch, timeoutMs: whole('timeout', options.timeout, 1, DEFAULTS.timeoutSeconds * 1000) };
 }
 
 type Checked = ReturnType<typeof checkedOptions>;
@@ -133,13 +134,7 @@ class LibraryRun {
       cache: opened.cache,
       client: opened.client,
       host: new URL(opened.baseUrl).host,
-      batchSize: o.batchSize,
-      concurrency: o.concurrency,
-      retries: o.retries,
-      maxSpend: o.maxSpend,
-      wait: o.wait,
-      maxWaitSeconds: o.maxWaitSeconds,
-      stopAtEmptyQuota: true,
+      dispatch: o.dispatch,
       // An async iterable may be a stream that pauses: its items wait at most a moment for their batch (input/live.ts).
       live: Symbol.asyncIterator in this.items ? { waited: false } : undefined,
       signal: options.signal ?? new Stopper().signal,
@@ -176,7 +171,7 @@ class LibraryRun {
     if (this.ended) return err;
     this.ended = true;
     const facts = this.facts();
-    const failure = err === null ? spendCapError(facts, this.o.maxSpend) : publicError(err, facts, this.options.signal);
+    const failure = err === null ? spendCapError(facts, this.o.dispatch.maxSpend) : publicError(err, facts, this.options.signal);
     try {
       this.opened?.plan.close();
       await this.opened?.client.close();
@@ -209,7 +204,7 @@ async function open(kind: Kind, options: ValidateOptions, o: Checked, env: Recor
   const cache = await cacheOf(kind, options, env, baseUrl, plan);
   const { createClient } = await import('../api/client.js');
   const secrets = new Secrets();
-  const client = await createClient({ baseUrl, key, timeoutMs: o.timeoutMs, connections: o.concurrency, env, secrets }).catch((err: unknown) => {
+  const client = await createClient({ baseUrl, key, timeoutMs: o.timeoutMs, connections: o.dispatch.concurrency, env, secrets }).catch((err: unknown) => {
     plan.close();
     throw err;
   });

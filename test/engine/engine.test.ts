@@ -9,28 +9,27 @@ import { IdvError } from '../../src/errors.js';
 import type { InputRecord } from '../../src/input/read.js';
 import { Plan } from '../../src/plan/plan.js';
 import { fakeService, type ServiceModel } from '../dispatch/fake-service.js';
+import type { DispatchSettings } from '../../src/dispatch/scheduler.js';
 
 const recs = (...values: string[]): InputRecord[] => values.map((value) => ({ value, fields: null }));
 async function* blocks(...bs: InputRecord[][]): AsyncGenerator<InputRecord[]> {
   for (const b of bs) yield b;
 }
 
-function engine(input: AsyncIterable<InputRecord[]>, client: Client, o: Partial<EngineOptions> = {}) {
+function engine(input: AsyncIterable<InputRecord[]>, client: Client, o: Partial<Omit<EngineOptions, 'dispatch'>> & Partial<DispatchSettings> = {}) {
   const lines: string[] = [];
+  const { batchSize = 3, concurrency = 2, retries = 0, wait = false, maxSpend, maxWaitSeconds, stopAtEmptyQuota, ...rest } = o;
   const e = new Engine(input, {
     kind: 'emails',
     plan: new Plan(),
     cache: null,
     client,
     host: 'api.example.test',
-    batchSize: 3,
-    concurrency: 2,
-    retries: 0,
-    wait: false,
     signal: new AbortController().signal,
     log: { line: (t) => lines.push(t), warning: (t) => lines.push(`warning: ${t}`) },
     graceMs: 1000,
-    ...o,
+    ...rest,
+    dispatch: { batchSize, concurrency, retries, wait, maxSpend, maxWaitSeconds, stopAtEmptyQuota },
   });
   return { e, lines };
 }

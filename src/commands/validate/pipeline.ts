@@ -88,18 +88,14 @@ class PipelineRun {
     });
     void this.writer.halted.then((why) => this.stop.abort(why));
     this.countdown = new WaitCountdown(progress, log, progress.live && !options.quiet, !options.quiet);
+    const { batchSize, concurrency, retries, maxSpend, wait, maxWaitSeconds } = options;
     this.engine = new Engine(p.records, {
       kind: options.kind,
       plan: p.plan,
       cache: p.cache,
       client: p.client,
       host: new URL(p.target.baseUrl).host,
-      batchSize: options.batchSize,
-      concurrency: options.concurrency,
-      retries: options.retries,
-      maxSpend: options.maxSpend,
-      wait: options.wait,
-      maxWaitSeconds: options.maxWaitSeconds,
+      dispatch: { batchSize, concurrency, retries, maxSpend, wait, maxWaitSeconds },
       signal: this.stop.signal,
       log,
       live: p.live,
