@@ -173,6 +173,27 @@ describe('OrderedWriter', () => {
     expect(main!.sink.text).toBe('[\na=ok\n');
   });
 
+  it('keptUp() waits for the writes begun, and leaves fewer than a thousand records to go with the next ones (one format call, not one per batch)', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] }); // the clock stands still: no 250 ms pass between the batches
+    try {
+      const calls: number[] = [];
+      const counting: Formatter = { ...lines, records: (block) => (calls.push(block.length), lines.records(block)) };
+      const { w, main } = writer({ main: { formatter: counting, sink: sink() } });
+      w.begin();
+      for (let i = 0; i < 9; i++) {
+        w.write(many(100, `b${i}-`));
+        await w.keptUp();
+      }
+      expect(calls).toEqual([]);
+      w.write(many(100, 'b9-'));
+      await w.keptUp();
+      expect(calls).toEqual([1000]);
+      expect(main!.sink.text.split('\n')).toHaveLength(1002);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it('a stopped run (Ctrl-C) puts nothing in place at the end: the outputs are left as they were', async () => {
     const { w, main } = writer();
     w.begin();

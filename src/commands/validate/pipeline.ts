@@ -108,13 +108,13 @@ class PipelineRun {
     this.report = progressReport(p, this.engine, this.countdown, this.stop.signal);
   }
 
-  /** The engine's results, in order, to the writer; output keeps pace with input (the engine reads on once they are written). */
+  /** The engine's results, in order, to the writer; output keeps pace with input (the engine reads on once the writes begun are done). */
   async toTheEnd(): Promise<Finished> {
     const { writer, engine } = this;
     writer.begin();
     for await (const block of engine) {
       writer.write(block);
-      await writer.written();
+      await writer.keptUp();
     }
     const done = engine.finished; // null when the run was stopped
     await writer.finish(done && this.p.alsoCommit ? await this.p.alsoCommit(done) : []);
