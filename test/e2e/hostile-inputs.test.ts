@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { IDV, homeForEachTest, interruptedLine, sandbox } from '../helpers.js';
 import { untilBusy } from '../process-wait.js';
+import { onlyOn } from '../platforms.js';
 import { endlessPart, nestedGzip, repeatedDeflate, repeatedPart, gzipAround, sheetXml, workbookOf } from '../input/packed.js';
 import { gzipSync } from 'node:zlib';
 
@@ -18,7 +19,7 @@ const INTERRUPTED = expect.stringMatching(interruptedLine('SIGTERM'));
 async function start(args: string[]) {
   const tmp = join(home.dir, 'tmp');
   await mkdir(tmp);
-  const env = { ...home.env, TMPDIR: tmp };
+  const env = { ...home.env, TMPDIR: tmp, TEMP: tmp, TMP: tmp }; // the temporary folder on every system
   const child = execa('node', [IDV, 'emails', '--sandbox', ...args], { env, extendEnv: false, reject: false, cwd: home.dir, stdin: 'ignore', forceKillAfterDelay: 20_000, stripFinalNewline: false });
   const ended = async () => {
     const r = await child;
@@ -35,7 +36,7 @@ async function stopped(args: string[]) {
   return ended();
 }
 
-describe('every phase of reading hears a signal', { timeout: 60_000 }, () => {
+onlyOn('signals').describe('every phase of reading hears a signal', { timeout: 60_000 }, () => {
   it('skipping the blank lines at the start of a compressed list (gigabytes of newlines from kilobytes)', async () => {
     await writeFile(join(home.dir, 'list.gz'), nestedGzip(Buffer.alloc(1 << 20, '\n'), 40_000));
     const r = await stopped(['list.gz', '--max-unpacked', '1TiB']); // past the ratio a list may unpack to before its first record

@@ -109,16 +109,16 @@ describe('what compressed input may expand to before its first record', { timeou
   const blank = (mib: number) => Buffer.alloc(mib * 1024 * 1024, '\n');
   /** A zip's first bytes, naming `name`, then `mib` MiB of zeros (what a copy would write out). */
   const zipStart = (name: string, mib: number) => Buffer.concat([Buffer.from([0x50, 0x4b, 3, 4]), Buffer.alloc(22), Buffer.from([name.length, 0, 0, 0]), Buffer.from(name), Buffer.alloc(mib * 1024 * 1024)]);
-  /** Runs with TMPDIR in the home, whose temporary files are then listed. */
+  /** Runs with the temporary folder in the home (TMPDIR; TEMP and TMP on Windows), whose files are then listed. */
   async function withTmp<T>(body: () => Promise<T>): Promise<{ result: T; left: string[] }> {
     const tmp = await mkdtemp(join(home.dir, 'tmp-'));
-    const saved = process.env.TMPDIR;
-    process.env.TMPDIR = tmp;
+    const names = ['TMPDIR', 'TEMP', 'TMP'] as const;
+    const saved = names.map((n) => process.env[n]);
+    for (const n of names) process.env[n] = tmp;
     try {
       return { result: await body(), left: await readdir(tmp) };
     } finally {
-      if (saved === undefined) delete process.env.TMPDIR;
-      else process.env.TMPDIR = saved;
+      names.forEach((n, i) => (saved[i] === undefined ? delete process.env[n] : (process.env[n] = saved[i])));
     }
   }
 
