@@ -3,7 +3,8 @@
 // are checked here, once.
 import { InvalidArgumentError } from 'commander';
 import type { CacheTtl } from '../cache/ttl.js';
-import { isPlainStatus, KNOWN_STATUSES } from '../statuses.js';
+import { isPlainStatus, KNOWN_STATUSES, STATUSES_OF } from '../statuses.js';
+import type { Kind } from '../defaults.js';
 import { parseCacheTtl } from '../cache/ttl.js';
 import { usageError } from '../errors.js';
 
@@ -50,14 +51,15 @@ function words(groups: Array<[string[], string[]]>): Record<string, readonly str
 
 /**
  * `--only ok, Alias` → ['ok', 'alias']: names trimmed and lower-cased, empty ones dropped, `new:NAME` taken as
- * NAME; any other name that is no status refused, with the statuses meant.
+ * NAME; any other name that is no status refused, with the statuses meant (those `kind` can give: domains are
+ * never `alias`).
  */
-export const statusList = (flag: string) => (value: string) => {
+export const statusList = (flag: string, kind: Kind = 'emails') => (value: string) => {
   const names = value
     .split(',')
     .map((s) => s.trim().toLowerCase())
     .filter(Boolean);
-  const refusal = names.map((name) => refusalOf(name, names, (fixed) => `${flag} ${fixed.join(',')}`)).find((r) => r !== null);
+  const refusal = names.map((name) => refusalOf(name, names, (fixed) => `${flag} ${fixed.join(',')}`, STATUSES_OF[kind])).find((r) => r !== null);
   if (refusal) throw usageError(`${flag} ${refusal}`);
   return names.map((name) => (name.startsWith(NEW_STATUS) ? name.slice(NEW_STATUS.length) : name));
 };
@@ -80,14 +82,15 @@ export function cacheTtl(text: string): CacheTtl {
  * and so does `new:NAME`; a word of STATUS_WORDS is answered with its statuses, a slip of a status with that
  * status (`suggest` makes the whole flag as it should be written), anything else with how to mark a new status.
  */
-function refusalOf(name: string, names: string[], suggest: (fixed: string[]) => string): string | null {
+function refusalOf(name: string, names: string[], suggest: (fixed: string[]) => string, given: readonly string[] = KNOWN_STATUSES): string | null {
   if (KNOWN_STATUSES.includes(name)) return null;
   if (name.startsWith(NEW_STATUS)) {
     const status = name.slice(NEW_STATUS.length);
     return isPlainStatus(status) ? null : `"${name}": after ${NEW_STATUS} comes a status name (letters, digits, _ and -), like ${NEW_STATUS}verified`;
   }
-  const meaning = Object.hasOwn(STATUS_WORDS, name) ? STATUS_WORDS[name]! : null;
+  const meaning = Object.hasOwn(STATUS_WORDS, name) ? STATUS_WORDS[name]!.filter((s) => given.includes(s)) : null;
   const replace = (by: readonly string[]) => [...new Set(names.flatMap((n) => (n === name ? by : [n])))];
+  if (meaning?.length === 0) return `"${name}" is no status, and what it means (${STATUS_WORDS[name]!.join(', ')}) is never given here`;
   if (meaning) return `"${name}" is no status; the statuses that mean it: ${suggest(replace(meaning))}`;
   const meant = mistypedStatus(name);
   if (meant !== null) return `"${name}" is no status; did you mean ${suggest(replace([meant]))}?`;

@@ -76,6 +76,12 @@ describe('statusList (--only, --exclude)', () => {
     expect(() => statusList('--exclude')('undeliverable')).toThrow('--exclude "undeliverable" is no status; the statuses that mean it: --exclude disposable,fake,invalid');
   });
 
+  it("answers a word with the statuses the command can give: domains are never alias", () => {
+    expect(() => statusList('--only', 'domains')('valid')).toThrow('--only "valid" is no status; the statuses that mean it: --only ok');
+    expect(() => statusList('--only', 'domains')('ok,plus')).toThrow('--only "plus" is no status, and what it means (alias) is never given here');
+    expect(() => statusList('--only', 'emails')('ok,plus')).toThrow('--only "plus" is no status; the statuses that mean it: --only ok,alias');
+  });
+
   it('no word of the table is a status, and each is answered with known statuses only', () => {
     for (const [word, statuses] of Object.entries(STATUS_WORDS)) {
       expect(KNOWN_STATUSES, word).not.toContain(word);

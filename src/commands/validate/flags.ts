@@ -30,7 +30,7 @@ export const GROUPS = {
  * first: each row fills the option field it is keyed by. A description fits beside its flag on one line of 80
  * columns (what more there is to say is in `idv help TOPIC` and docs/cli.md).
  */
-export const VALIDATE_FLAGS = {
+export const validateFlags = (kind: Kind) => ({
   ...group(GROUPS.input, {
     items: value<string[]>('-i, --item <item>', 'validate this item as given; repeat for more', {
       // Added to the list commander hands back, not copied into a new one: 30,000 of them cost no more than 30,000 pushes.
@@ -59,8 +59,8 @@ export const VALIDATE_FLAGS = {
     safeCsv: given('--safe-csv', 'defuse cells a spreadsheet runs as formulas'),
   }),
   ...group(GROUPS.filters, {
-    only: value('--only <statuses>', 'write only these: ok,alias (idv help statuses)', { parse: statusList('--only') }),
-    exclude: value('--exclude <statuses>', 'write none of these: disposable,fake,invalid', { parse: statusList('--exclude') }),
+    only: value('--only <statuses>', 'write only these: ok,alias (idv help statuses)', { parse: statusList('--only', kind) }),
+    exclude: value('--exclude <statuses>', 'write none of these: disposable,fake,invalid', { parse: statusList('--exclude', kind) }),
   }),
   ...group(GROUPS.cost, {
     dryRun: given('--dry-run', 'read and price the run; send nothing'),
@@ -94,7 +94,9 @@ export const VALIDATE_FLAGS = {
     verbose: given('--verbose', 'log each request on stderr (key masked)'),
     noColor: given('--no-color', 'no colour'),
   }),
-};
+});
+/** The rows, as emails has them (domains' differ only in what a status word is answered with). */
+export const VALIDATE_FLAGS = validateFlags('emails');
 
 /** What `emails` and `domains` run with: the command, its operands, and a field per flag. */
 export type ValidateOptions = { kind: Kind; files: string[] } & OptionsOf<typeof VALIDATE_FLAGS>;
@@ -130,5 +132,6 @@ export function validateCommand(kind: Kind, io: Io | undefined, action: (o: Vali
   const command = new Command(kind)
     .description(`validate ${what} (POST /${kind}/validate)`)
     .argument('[FILE...]');
-  return helpAfter(addFlags(command, VALIDATE_FLAGS).addHelpOption(helpFlag(GROUPS.terminal)), io, HELP[kind]).action(async (files: string[], parsed: Record<string, unknown>) => action({ kind, files, ...readFlags(VALIDATE_FLAGS, parsed) }));
+  const flags = validateFlags(kind);
+  return helpAfter(addFlags(command, flags).addHelpOption(helpFlag(GROUPS.terminal)), io, HELP[kind]).action(async (files: string[], parsed: Record<string, unknown>) => action({ kind, files, ...readFlags(flags, parsed) }));
 }

@@ -165,6 +165,12 @@ describe('a slip in a status name or a duration stops the run before anything is
     });
   });
 
+  it('idv domains --only valid is answered with ok alone: a domain is never alias', async () => {
+    const r = await run(['domains', '-', '--sandbox', '--only', 'valid'], { input: 'example.com\n' });
+    expect(r.stderr).toBe('idv: --only "valid" is no status; the statuses that mean it: --only ok\n');
+    expect(r.exitCode).toBe(2);
+  });
+
   it('a status marked as one the service may add (new:NAME) is kept as NAME, without a word', async () => {
     const r = await run(['emails', '-', '--sandbox', '-q', '--exclude', 'new:spamtrap,Disposable'], { input: 'a@mailinator.com\nb@example.com\n' });
     expect(r.stderr).toBe('');
