@@ -5,6 +5,7 @@
 import { Argument, Command, Help, type Option } from 'commander';
 import type { Io } from '../io.js';
 import { helpAfter } from './help-text.js';
+import { everyOption } from './flag-table.js';
 import { KNOWN_STATUSES, STATUSES_OF } from '../statuses.js';
 
 export const SHELLS = ['bash', 'zsh', 'fish', 'powershell'] as const;
@@ -46,7 +47,7 @@ export function describe(command: Command, path: string[] = [], siblings: string
   return {
     path,
     about: oneLine(help.subcommandDescription(command)),
-    flags: help.visibleOptions(command).map((o) => flagOf(o, command)),
+    flags: everyOption(command, help).map((o) => flagOf(o, command)),
     operand: operandOf(argument, command, siblings),
     variadic: argument?.variadic ?? false,
     commands: subcommands.map((c) => describe(c, [...path, c.name()], names)),

@@ -2,7 +2,7 @@
 // and knows how commander declares it and how commander's parsed value becomes the field's. The options
 // type, commander's options (and so --help, the completion scripts and the man page, all read from the
 // commander tree) come from the same rows: a flag is written once.
-import { Option, type Command } from 'commander';
+import { Option, type Command, type Help } from 'commander';
 import { oneOf } from './usage.js';
 
 /** One row: commander's option, and the field's value from what commander parsed (its attribute). */
@@ -30,9 +30,15 @@ export function given(flags: string, about: string): Flag<boolean> {
   return row(() => new Option(flags, about), (v) => (negated ? v === false : v === true));
 }
 
-/** A row left out of --help (and so of completion), said in a help topic instead: its line would not fit the screen. */
+/** A row left out of --help, said in a help topic instead: its line would not fit the screen (completion and the man page still list it). */
 export function unlisted<T>(flag: Flag<T>): Flag<T> {
   return { ...flag, option: () => flag.option().hideHelp() };
+}
+
+/** Every option of a command in --help's order, the unlisted ones too: where room is no matter (completion, the man page). */
+export function everyOption(command: Command, help: Help): Option[] {
+  const visible = help.visibleOptions(command);
+  return [...command.options.filter((o) => o.hidden || visible.includes(o)), ...visible.filter((o) => !command.options.includes(o))];
 }
 
 /** A `--no-…` switch for a field that is on unless it is given (`--no-cache` → `cache`). */

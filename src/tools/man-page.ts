@@ -7,6 +7,7 @@ import type { Command, Help } from 'commander';
 import { DOCS_MARK } from '../shipped.cjs';
 import { blocksOf, ENVIRONMENT, EXIT_CODES, FILES, HELP_WIDTH, layout, type Block } from '../commands/help-text.js';
 import { TOPICS } from '../commands/help-topics.js';
+import { everyOption } from '../commands/flag-table.js';
 
 /** Text for roff: backslashes, hyphens (so that flags copy as typed), non-ASCII as \[uXXXX]. */
 function roff(text: string): string {
@@ -89,7 +90,7 @@ function options(program: Command): string[] {
   const of = (c: Command, root: boolean) => {
     const h = helpOf(c);
     const args = h.visibleArguments(c).map((a): [string, string] => [h.argumentTerm(a), h.argumentDescription(a)]);
-    const opts = h.visibleOptions(c).map((o): [string, string] => [h.optionTerm(o), h.optionDescription(o)]);
+    const opts = everyOption(c, h).map((o): [string, string] => [h.optionTerm(o), h.optionDescription(o)]);
     return [
       ...(root ? [] : [`.SS "${roff(h.commandUsage(c))}"`]),
       ...(args.length ? ['.PP', 'Arguments:', ...items(args)] : []),

@@ -38,6 +38,14 @@ describe('the man page, dist/idv.1', () => {
     expect(subsections).toEqual(Object.keys(TOPICS).filter((t) => !['environment', 'files', 'exit-codes'].includes(t)));
   });
 
+  it("lists every flag of emails and domains under OPTIONS, those --help leaves to idv help for room too", () => {
+    const options = plain(man.split(/^\.SH OPTIONS$/m)[1]!.split(/^\.SH /m)[0]!);
+    for (const command of ['emails', 'domains']) {
+      const of = options.split(`.SS "idv ${command} `)[1]!.split('.SS ')[0]!;
+      for (const flag of ['--format', '--only', '--bom', '--no-bom', '--max-row-size', '--max-unpacked']) expect(of, `${command} ${flag}`).toMatch(new RegExp(`^(-\\w, )?${flag}\\b`, 'm'));
+    }
+  });
+
   it('lists every environment variable, file and exit code in its section', () => {
     const section = (name: string) => plain(man.split(new RegExp(`^\\.SH "?${name}"?$`, 'm'))[1]!.split(/^\.SH /m)[0]!);
     for (const [name, about] of ENVIRONMENT) expect(section('ENVIRONMENT')).toContain(`.TP\n${name}\n${about}\n`);
