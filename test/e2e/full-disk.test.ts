@@ -42,7 +42,7 @@ describe('a full disk under -o and --split', () => {
       expect(r.stdout).toBe('');
       // Found as the last blocks are flushed, the message says no other output was put in place either.
       expect(r.stderr).toMatch(
-        /^idv: Cannot write \/\S+: no space left on the device \(ENOSPC\); (the previous file is left as it was|nothing was written)(; no other output of this run was put in place either)?; this run kept no cache \(--no-cache, --sandbox\), so the same command pays for them again\.\n$/,
+        /^idv: Cannot write \/\S+: no space left on the device \(ENOSPC\); (the previous file is left as it was|nothing was written)(; no other output of this run was put in place either)?; a --sandbox run keeps no results \(and costs nothing\)\.\n$/,
       );
       expect(await readFile(join(mnt, 'out.csv'), 'utf8')).toBe('earlier -o\n');
       expect(await readFile(join(mnt, 'split', 'ok.csv'), 'utf8')).toBe('earlier ok\n');

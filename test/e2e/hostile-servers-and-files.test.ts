@@ -170,7 +170,7 @@ describe('files: -o keeps the mode it replaces; failures leave nothing behind', 
       extendEnv: false,
       reject: false,
     });
-    expect(r.stderr).toBe(`idv: Cannot write ${out}: the file grew past the size allowed (EFBIG); the previous file is left as it was; this run kept no cache (--no-cache, --sandbox), so the same command pays for them again.`);
+    expect(r.stderr).toBe(`idv: Cannot write ${out}: the file grew past the size allowed (EFBIG); the previous file is left as it was; a --sandbox run keeps no results (and costs nothing).`);
     expect(r.exitCode).toBe(1);
     expect(await readFile(out, 'utf8')).toBe('old\n');
     expect((await readdir(home.dir)).filter((n) => n.endsWith('.tmp'))).toEqual([]);
@@ -179,8 +179,20 @@ describe('files: -o keeps the mode it replaces; failures leave nothing behind', 
   it('standard output that fails (a full disk) is one line, exit 1, never 0', async () => {
     const file = await list(Array.from({ length: 5000 }, (_, i) => `u${i}@example.com`));
     const r = await execa('sh', ['-c', `exec node "${IDV}" emails "${file}" --sandbox -q > /dev/full`], { env: home.env, extendEnv: false, reject: false });
-    expect(r.stderr).toBe('idv: Cannot write to standard output: no space left on the device (ENOSPC); this run kept no cache (--no-cache, --sandbox), so the same command pays for them again.');
+    expect(r.stderr).toBe('idv: Cannot write to standard output: no space left on the device (ENOSPC); a --sandbox run keeps no results (and costs nothing).');
     expect(r.exitCode).toBe(1);
+  });
+
+  it('standard output that fails with --no-cache says the results were not kept and the same command pays again', async () => {
+    const { sb, env } = await sandbox({}, home);
+    try {
+      const file = await list(Array.from({ length: 5000 }, (_, i) => `u${i}@example.com`));
+      const r = await execa('sh', ['-c', `exec node "${IDV}" emails "${file}" --no-cache -q > /dev/full`], { env, extendEnv: false, reject: false });
+      expect(r.stderr).toBe('idv: Cannot write to standard output: no space left on the device (ENOSPC); with --no-cache the results were not kept, so the same command pays for them again.');
+      expect(r.exitCode).toBe(1);
+    } finally {
+      await sb.close();
+    }
   });
 
   it('SIGHUP (a closed terminal) mid-run: exit 129, -o left as it was, no .tmp', async () => {

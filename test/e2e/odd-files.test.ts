@@ -125,7 +125,7 @@ describe('outputs that are not regular files', () => {
     if (isRoot) execFileSync('mknod', ['-m', '666', join(home.dir, 'full'), 'c', '1', '7']);
     const r = await idv(['emails', '--sandbox', '-q', 'list.txt', '-o', full], { env: home.env, cwd: home.dir });
     const path = isRoot ? join(home.dir, 'full') : '/dev/full';
-    expect([r.exitCode, r.stdout, r.stderr]).toEqual([1, '', `idv: Cannot write ${path}: no space left on the device (ENOSPC); this run kept no cache (--no-cache, --sandbox), so the same command pays for them again.\n`]);
+    expect([r.exitCode, r.stdout, r.stderr]).toEqual([1, '', `idv: Cannot write ${path}: no space left on the device (ENOSPC); a --sandbox run keeps no results (and costs nothing).\n`]);
     const st = await lstat(path);
     expect([st.isCharacterDevice(), st.rdev]).toEqual([true, (await lstat('/dev/full')).rdev]);
   });

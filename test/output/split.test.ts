@@ -123,7 +123,7 @@ describe('the outputs of a run are put in place together or not at all', () => {
       expect(r.stdout).toBe('');
       // Found as the last blocks are flushed, the message says the other outputs were not put in place either.
       expect(r.stderr).toMatch(
-        /^idv: Cannot write \S+: no space left on the device \(ENOSPC\); (the previous file is left as it was|nothing was written)(; no other output of this run was put in place either)?; this run kept no cache \(--no-cache, --sandbox\), so the same command pays for them again\.\n$/,
+        /^idv: Cannot write \S+: no space left on the device \(ENOSPC\); (the previous file is left as it was|nothing was written)(; no other output of this run was put in place either)?; a --sandbox run keeps no results \(and costs nothing\)\.\n$/,
       );
       for (const [path, text] of before) expect([path, await readFile(path, 'utf8')]).toEqual([path, text]);
       expect((await readdir(dir)).sort()).toEqual(['fake.csv', 'ok.csv']);

@@ -99,7 +99,8 @@ async function validate(options: ValidateOptions, io: Io, parts: RunParts, log: 
         },
       });
     } catch (err) {
-      throw err instanceof HeldOpen ? heldOpenNote(err, cache !== null) : err instanceof OutputsNotPut ? cachedNote(err, cache !== null) : refusedKey(err, target);
+      const kept = cache !== null ? 'cache' : options.sandbox ? 'sandbox' : 'nothing';
+      throw err instanceof HeldOpen ? heldOpenNote(err, kept) : err instanceof OutputsNotPut ? cachedNote(err, kept) : refusedKey(err, target);
     } finally {
       over = true;
       await client.close();
@@ -205,17 +206,23 @@ async function saveReport(report: ReportFile, io: Io, facts: RunFacts, failure: 
   }
 }
 
+/** Where a run's results are kept: the cache, nowhere (--no-cache), or a sandbox's, which cost nothing. */
+type Kept = 'cache' | 'nothing' | 'sandbox';
+
 /** An output another program held open: the paid results are in the cache (the rerun costs nothing), or were not kept. */
-function heldOpenNote(err: HeldOpen, cached: boolean): IdvError {
-  return withNote(err, cached ? 'the results it would hold are kept in the cache, so the same command sends nothing for them again' : NO_CACHE);
+function heldOpenNote(err: HeldOpen, kept: Kept): IdvError {
+  return withNote(err, kept === 'cache' ? 'the results it would hold are kept in the cache, so the same command sends nothing for them again' : NOT_KEPT[kept]);
 }
 
 /** Outputs that could not all be put in place (left as they were): the paid results are in the cache, or were not kept. */
-function cachedNote(err: OutputsNotPut, cached: boolean): IdvError {
-  return withNote(err, cached ? 'the results are kept in the cache, so the same command sends nothing for them again' : NO_CACHE);
+function cachedNote(err: OutputsNotPut, kept: Kept): IdvError {
+  return withNote(err, kept === 'cache' ? 'the results are kept in the cache, so the same command sends nothing for them again' : NOT_KEPT[kept]);
 }
 
-const NO_CACHE = 'this run kept no cache (--no-cache, --sandbox), so the same command pays for them again';
+const NOT_KEPT = {
+  nothing: 'with --no-cache the results were not kept, so the same command pays for them again',
+  sandbox: 'a --sandbox run keeps no results (and costs nothing)',
+};
 const withNote = (err: IdvError, note: string) => new IdvError('failed', `${err.message.replace(/\.$/, '')}; ${note}.`);
 
 /** A --cache-ttl name no cached result can have (idv's own statuses, never kept): the duration would do nothing. */
