@@ -410,9 +410,6 @@ function planOf(all: Token[]): NumberPlan {
   const pointAt = tokens.findIndex((t) => t.k === 'point');
   const intTokens = pointAt < 0 ? tokens : tokens.slice(0, pointAt);
   const fracTokens = pointAt < 0 ? null : tokens.slice(pointAt + 1);
-  // A comma between digit placeholders groups thousands.
-  const lastDigit = findLast(intTokens, (t) => t.k === 'digit');
-  const firstDigit = intTokens.findIndex((t) => t.k === 'digit');
   plan = {
     factor: 100 ** percent / 1000 ** scale,
     tokens,
@@ -420,7 +417,7 @@ function planOf(all: Token[]): NumberPlan {
     slashAt: slash >= 0 && tokens.slice(0, slash).some((t) => t.k === 'digit') ? slash : -1,
     intTokens,
     fracTokens,
-    grouped: intTokens.some((t, i) => t.k === 'comma' && i > firstDigit && i < lastDigit),
+    grouped: isGrouped(intTokens),
     places: fracTokens === null ? 0 : fracTokens.filter((t) => t.k === 'digit').length,
     simple: simplePlan(intTokens, fracTokens),
   };
@@ -447,18 +444,29 @@ function formatNumber(all: Token[], v: number): string {
     if (p.grouped && digits.length > 3) digits = group(digits);
     return p.fracTokens === null ? digits : `${digits}.${frac}`;
   }
-  return fillInteger(p.intTokens, int, p.grouped) + (p.fracTokens === null ? '' : '.' + fillFraction(p.fracTokens, frac));
+  if (p.fracTokens === null) return fillInteger(p.intTokens, int, p.grouped);
+  // No placeholder before the point (`.00`): Excel still shows the integer digits, right before it.
+  const intText = p.intTokens.some((t) => t.k === 'digit') ? fillInteger(p.intTokens, int, p.grouped) : literals(p.intTokens) + int;
+  return `${intText}.${fillFraction(p.fracTokens, frac)}`;
 }
 
 /** A number that needs no rounding to `places` (up to 15 digits, no more decimals): its digits as they are. */
 function exactly(x: number, places: number): { int: string; frac: string } | null {
   const text = String(x);
-  if (text.length > 16 || text.includes('e')) return null;
   const dot = text.indexOf('.');
+  // Past 15 significant digits Excel shows zeros (9007199254740992 is 9007199254740990): decimal() rounds.
+  if (text.length > (dot < 0 ? 15 : 16) || text.includes('e')) return null;
   if (dot >= 0 && text.length - dot - 1 > places) return null;
   const int = dot < 0 ? text : text.slice(0, dot);
   const frac = dot < 0 ? '' : text.slice(dot + 1);
   return { int: int === '0' ? '' : int, frac: frac.length < places ? frac.padEnd(places, '0') : frac };
+}
+
+/** Whether a comma between digit placeholders groups thousands. */
+function isGrouped(tokens: Token[]): boolean {
+  const first = tokens.findIndex((t) => t.k === 'digit');
+  const last = findLast(tokens, (t) => t.k === 'digit');
+  return tokens.some((t, i) => t.k === 'comma' && i > first && i < last);
 }
 
 /** Digits with a comma every three from the right. */
@@ -541,21 +549,56 @@ function formatScientific(tokens: Token[], expAt: number, x: number): string {
   return `${intText}${fracText}E${sign}${String(Math.abs(exp)).padStart(expDigits, '0')}${rest}`;
 }
 
-function formatFraction(tokens: Token[], slashAt: number, x: number): string {
+/** A fraction's pieces: the whole part's tokens (null: an improper fraction), the literals after it, the numerator's and denominator's placeholders, a fixed denominator and what follows it. */
+interface FractionPlan {
+  whole: Token[] | null;
+  between: string;
+  numerator: Token[];
+  denominator: Token[];
+  fixedDenominator: string; // `0/100`: the digits written after the slash ('' for placeholders)
+  after: string;
+}
+
+function fractionPlan(tokens: Token[], slashAt: number): FractionPlan {
   const before = tokens.slice(0, slashAt);
-  const after = tokens.slice(slashAt + 1);
-  const denomDigits = after.filter((t) => t.k === 'digit').length;
-  const fixedDenom = Number(after.filter((t) => t.k === 'lit').map((t) => (t as { s: string }).s).join('').trim());
-  // `# ?/?`: a whole part, then the numerator; `?/?` alone: an improper fraction.
-  const gap = findLast(before, (t) => t.k === 'lit');
-  const hasWhole = gap > 0 && before.slice(0, gap).some((t) => t.k === 'digit');
-  const whole = hasWhole ? Math.floor(x) : 0;
-  const rest = x - whole;
-  const [num, den] = fixedDenom > 0 ? [Math.round(rest * fixedDenom), fixedDenom] : bestFraction(rest, 10 ** Math.max(denomDigits, 1) - 1);
-  const wholeText = hasWhole ? (whole === 0 && num !== 0 ? '' : String(whole)) : '';
-  if (num === 0) return hasWhole ? String(whole) : '0';
-  const sep = hasWhole && wholeText ? ' ' : '';
-  return `${wholeText}${sep}${num}/${den}`;
+  let numStart = before.length;
+  while (numStart > 0 && before[numStart - 1].k === 'digit') numStart--;
+  const wholeEnd = findLast(before.slice(0, numStart), (t) => t.k === 'digit') + 1;
+  const rest = tokens.slice(slashAt + 1);
+  // A denominator written as digits (`?/8`, `0/100`: the tokenizer reads 1-9 as text and 0 as a placeholder) is fixed.
+  const isFixed = rest[0]?.k === 'lit' && /^[1-9]$/.test(rest[0].s);
+  let denEnd = 0;
+  while (denEnd < rest.length && (isFixed ? isDigitText(rest[denEnd]) : rest[denEnd].k === 'digit')) denEnd++;
+  return {
+    whole: wholeEnd > 0 ? before.slice(0, wholeEnd) : null,
+    between: literals(before.slice(wholeEnd, numStart)),
+    numerator: wholeEnd > 0 ? before.slice(numStart) : before,
+    denominator: isFixed ? [] : rest.slice(0, denEnd),
+    fixedDenominator: isFixed ? rest.slice(0, denEnd).map((t) => (t.k === 'lit' ? t.s : '0')).join('') : '',
+    after: literals(rest.slice(denEnd)),
+  };
+}
+
+const isDigitText = (t: Token) => (t.k === 'lit' && /^[0-9]$/.test(t.s)) || (t.k === 'digit' && t.c === '0');
+const literals = (tokens: Token[]) => tokens.map((t) => (t.k === 'lit' ? t.s : '')).join('');
+/** The width a placeholder holds when it shows nothing: `?` and `0` keep their place, `#` none. */
+const width = (tokens: Token[]) => tokens.filter((t) => t.k === 'digit' && t.c !== '#').length;
+
+/** `# ??/??` as Excel shows it: the numerator right-aligned and the denominator left-aligned in their `?`s; a fraction that rounds to nothing (or to a whole) leaves spaces in its place. */
+function formatFraction(tokens: Token[], slashAt: number, x: number): string {
+  const p = fractionPlan(tokens, slashAt);
+  let whole = p.whole ? Math.floor(x) : 0;
+  const denominator = Number(p.fixedDenominator);
+  let [num, den] = denominator > 0 ? [Math.round((x - whole) * denominator), denominator] : bestFraction(x - whole, 10 ** Math.max(p.denominator.length, 1) - 1);
+  if (p.whole && num === den) [whole, num] = [whole + 1, 0];
+  if (p.whole && num === 0 && !p.numerator.some((t) => t.k === 'digit' && t.c === '0')) {
+    const blank = p.numerator.some((t) => t.k === 'digit' && t.c === '?') ? p.between.length + width(p.numerator) + 1 + (p.fixedDenominator.length || width(p.denominator)) : 0;
+    return fillInteger(p.whole, String(whole), isGrouped(p.whole)) + ' '.repeat(blank) + p.after;
+  }
+  const wholeText = p.whole ? fillInteger(p.whole, whole === 0 ? '' : String(whole), isGrouped(p.whole)) : '';
+  const numText = fillInteger(p.numerator, num === 0 && p.whole ? '' : String(num), false);
+  const denText = p.fixedDenominator || String(den).padEnd(width(p.denominator), ' ');
+  return `${wholeText}${p.between}${numText}/${denText}${p.after}`;
 }
 
 /** The closest fraction with a denominator up to `maxDen` (continued fractions). */

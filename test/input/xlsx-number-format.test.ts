@@ -82,10 +82,42 @@ describe('number formats', () => {
     ['@', 42, '42'],
     ['0 "items"', 3, '3 items'],
     ['# ?/?', 1.5, '1 1/2'],
-    ['# ??/??', 0.3333, '1/3'],
+    ['# ??/??', 0.3333, '  1/3 '],
     ['?/?', 1.5, '3/2'],
     ['# ?/8', 2.625, '2 5/8'],
   ])('%s shows %d as %j', (code, v, want) => {
+    expect(show(code, v)).toBe(want);
+  });
+
+  it.each([
+    // No placeholder before the point: the integer digits are still shown, before it.
+    ['.00', 2.5, '2.50'],
+    ['.00', 0.5, '.50'],
+    ['"$".00', 12.5, '$12.50'],
+    ['.0%', 0.25, '25.0%'],
+    ['0;"neg"', -5, 'neg'], // a section without placeholders or point shows its text alone
+    // Past 15 significant digits, zeros.
+    ['0', 9007199254740992, '9007199254740990'],
+    ['#,##0', 1234567890123456789, '1,234,567,890,123,460,000'],
+    ['0.00', 1234567890123456.7, '1234567890123460.00'],
+    // A denominator written as digits is fixed, never reduced.
+    ['0/100', 0.5, '50/100'],
+    ['# ??/100', 1.25, '1 25/100'],
+    ['?/16', 0.3, '5/16'],
+    // A `0` before a fraction shows the whole part, zero too; a `0` numerator shows a zero fraction.
+    ['0 0/0', 0.5, '0 1/2'],
+    ['0 0/0', 2, '2 0/1'],
+    // `?` keeps its place with a space: the numerator right-aligned, the denominator left-aligned, a fraction
+    // that rounds to nothing (or to a whole) left as spaces.
+    ['# ?/?', 0.5, ' 1/2'],
+    ['# ?/?', 1, '1    '],
+    ['# ?/?', 0, '0    '],
+    ['# ??/??', 1.5, '1  1/2 '],
+    ['# ?/?', 0.99, '1    '],
+    ['# ?/? "kg"', 1, '1     kg'],
+    ['#,##0 ?/?', 12345.5, '12,345 1/2'],
+    ['# ?/?', -0.5, '- 1/2'],
+  ])('%s shows %d as Excel does: %j', (code, v, want) => {
     expect(show(code, v)).toBe(want);
   });
 
