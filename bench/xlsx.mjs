@@ -66,7 +66,7 @@ async function writeChild(file, n) {
 
 // ── the input: a workbook as Excel writes it ─────────────────────────────────────────────────────────
 export async function excelShaped(file, n) {
-  const { createZip } = await import(pathToFileURL(join(ROOT, 'dist', 'output', 'zip-writer.js')).href);
+  const { createZip } = await import(pathToFileURL(join(ROOT, 'dist', 'xlsx', 'zip-writer.js')).href);
   const NS = 'http://schemas.openxmlformats.org/spreadsheetml/2006/main';
   const R = 'http://schemas.openxmlformats.org/officeDocument/2006/relationships';
   const decl = '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\r\n';

@@ -35,11 +35,11 @@ await esbuild.build({
   ...CJS,
 });
 
-// Workbooks (.xlsx in and out: dist/input/xlsx.js, dist/output/xlsx.js, the modules they import, and saxes) are
+// Workbooks (.xlsx in and out: dist/xlsx/reader.js, dist/xlsx/writer.js, the modules they import, and saxes) are
 // a CommonJS file of their own, dist/xlsx.cjs, which the program requires when a run first reads or writes a
 // workbook (`import('./xlsx.js')` where it does: see the 'workbook-modules' plugin below). They share no module
 // with the program, so nothing is loaded twice.
-const WORKBOOK = { input: join(DIST, 'input', 'xlsx.js'), output: join(DIST, 'output', 'xlsx.js') };
+const WORKBOOK = { input: join(DIST, 'xlsx', 'reader.js'), output: join(DIST, 'xlsx', 'writer.js') };
 await esbuild.build({
   stdin: { contents: `export * as input from ${JSON.stringify(WORKBOOK.input)};\nexport * as output from ${JSON.stringify(WORKBOOK.output)};\n`, resolveDir: ROOT, loader: 'js' },
   outfile: join(DIST, 'xlsx.cjs'),
@@ -115,11 +115,11 @@ const result = await esbuild.build({
       },
     },
     {
-      // `import('…/input/xlsx.js')` and `import('…/output/xlsx.js')` take their module from dist/xlsx.cjs (see
+      // `import('…/xlsx/reader.js')` and `import('…/xlsx/writer.js')` take their module from dist/xlsx.cjs (see
       // above). Only import(): a static import would load every workbook module at every start.
       name: 'workbook-modules',
       setup(b) {
-        b.onResolve({ filter: /[\\/]xlsx\.js$/ }, (a) => {
+        b.onResolve({ filter: /[\\/]xlsx[\\/](reader|writer)\.js$/ }, (a) => {
           const part = Object.keys(WORKBOOK).find((k) => WORKBOOK[k] === resolve(a.resolveDir, a.path));
           if (part === undefined) return undefined;
           if (a.kind !== 'dynamic-import') return { errors: [{ text: `${a.importer} imports ${a.path} statically: import() it where a workbook is read or written` }] };
@@ -136,8 +136,8 @@ for (const w of result.warnings) {
   process.stderr.write(text);
   if (w.id === 'empty-import-meta') throw new Error('dist/program.cjs would run import.meta.url as undefined: see src/version.ts for how to do without it');
 }
-const workbookInside = Object.keys(result.metafile.inputs).filter((p) => /(^|\/)(dist\/input\/xlsx|dist\/output\/(xlsx|zip-writer)|node_modules\/(saxes|xmlchars)\/)/.test(p));
-if (workbookInside.length) throw new Error(`dist/program.cjs holds ${workbookInside.join(', ')}: import() dist/input/xlsx.js or dist/output/xlsx.js instead (see scripts/bundle.mjs)`);
+const workbookInside = Object.keys(result.metafile.inputs).filter((p) => /(^|\/)(dist\/xlsx\/|node_modules\/(saxes|xmlchars)\/)/.test(p));
+if (workbookInside.length) throw new Error(`dist/program.cjs holds ${workbookInside.join(', ')}: import() dist/xlsx/reader.js or dist/xlsx/writer.js instead (see scripts/bundle.mjs)`);
 const imports = Object.values(result.metafile.outputs).flatMap((o) => o.imports);
 const dynamic = imports.filter((i) => i.kind === 'dynamic-import');
 if (dynamic.length) throw new Error(`dist/program.cjs still has import() of ${dynamic.map((i) => i.path).join(', ')}: see the comment at the top of scripts/bundle.mjs`);

@@ -1,5 +1,5 @@
 // A workbook's sheet read back whole through idv's own reader: for tests that check what was written.
-import { openWorkbook, type Row } from '../src/input/xlsx.js';
+import { openWorkbook, type Row } from '../src/xlsx/reader.js';
 
 /** Every row of the sheet `choice` names (the first when none), as idv reads it. */
 export async function sheetRows(path: string, choice?: string): Promise<Row[]> {

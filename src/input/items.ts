@@ -7,8 +7,8 @@ import { Readable } from 'node:stream';
 import type { Kind } from '../defaults.js';
 import { usageError } from '../errors.js';
 import { resolvePath } from '../paths.js';
-import { checkerFor } from './check.js';
-import type { LayoutOverrides } from './detect.js';
+import { checkerFor } from './records/check.js';
+import type { LayoutOverrides } from './layout/detect.js';
 import type { InputRecord, OpenedSource, Source } from './read.js';
 
 /** What messages and --report call the items given with --item. */

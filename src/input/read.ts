@@ -9,16 +9,16 @@ import type { Readable } from 'node:stream';
 import type { Kind } from '../defaults.js';
 import { IdvError, inputError, interruptedError, usageError } from '../errors.js';
 import type { Io } from '../io.js';
-import { decodeText, newDecoding, type Decoding, type EncodingInfo, type Stray } from './decode.js';
-import { detectLayout, isBlank, type Layout, type LayoutOverrides, type ParseSample, type Skipped } from './detect.js';
-import { checkerFor, itemLike } from './check.js';
-import { csvRows, findStrays, lineEndsIn, MAX_ROW_SIZE, rowLineEnds, rowTooLong, sampleRows, unquoted, type RowBatch, type RowBound, type SyncParse, type StrayLines } from './csv-rows.js';
-import { recipientsOf } from './mailbox.js';
-import { LDIF, VCARD, VCardReader, type CardFormat } from './vcard.js';
-import { LineRuns, num, preview } from './notes.js';
-import { cellPlaces, namesSomeColumns, placeCells, sectionHeader, sectionTitle } from './sections.js';
-import { contentOf, PAUSE_MS, unpacking, within, type Content, type Unpacking } from './content.js';
-import type { SheetRead } from './workbook.js';
+import { decodeText, newDecoding, type Decoding, type EncodingInfo, type Stray } from './bytes/decode.js';
+import { detectLayout, isBlank, type Layout, type LayoutOverrides, type ParseSample, type Skipped } from './layout/detect.js';
+import { checkerFor, itemLike } from './records/check.js';
+import { csvRows, findStrays, lineEndsIn, MAX_ROW_SIZE, rowLineEnds, rowTooLong, sampleRows, unquoted, type RowBatch, type RowBound, type SyncParse, type StrayLines } from './layout/csv-rows.js';
+import { recipientsOf } from './records/mailbox.js';
+import { LDIF, VCARD, VCardReader, type CardFormat } from './layout/vcard.js';
+import { LineRuns, num, preview } from './layout/notes.js';
+import { cellPlaces, namesSomeColumns, placeCells, sectionHeader, sectionTitle } from './layout/sections.js';
+import { contentOf, PAUSE_MS, unpacking, within, type Content, type Unpacking } from './bytes/content.js';
+import type { SheetRead } from './layout/workbook.js';
 import type { StopSignal } from '../stop.js';
 
 export interface InputRecord {
@@ -380,7 +380,7 @@ async function openWorkbookSource(opening: Opening, content: Extract<Content, { 
     try {
       yield* tableRecords(sheet.rows, sheet.layout, kind, found);
     } catch (err) {
-      const { workbookError } = await import('./workbook.js');
+      const { workbookError } = await import('./layout/workbook.js');
       throw workbookError(err, name);
     } finally {
       await sheet.close();
@@ -404,7 +404,7 @@ async function openWorkbookSource(opening: Opening, content: Extract<Content, { 
 /** The workbook's sheet; a zip that names no workbook part and cannot be opened as one is an archive. */
 async function openWorkbookSheet(opening: Opening, content: Extract<Content, { kind: 'zip' }>): Promise<SheetRead> {
   const { source, name, stream, kind, overrides, note, live } = opening;
-  const { openSheet } = await import('./workbook.js');
+  const { openSheet } = await import('./layout/workbook.js');
   // A file on disk is read where it is (a zip is read from its end); any other bytes are copied first.
   const path = content.inPlace && !live && source.file !== undefined ? source.file : null;
   if (path !== null) stream.destroy();

@@ -7,7 +7,7 @@ import { resolve } from 'node:path';
 import { usageError } from '../errors.js';
 import { openForReading, type ByteSource } from '../open-file.js';
 import { openSource, type OpenedSource, type Source } from '../input/read.js';
-import type { LayoutOverrides } from '../input/detect.js';
+import type { LayoutOverrides } from '../input/layout/detect.js';
 import type { StopSignal } from '../stop.js';
 import type { Layout, ReadOptions, RecordSource, Records, SourceRecord } from './types.js';
 

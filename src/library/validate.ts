@@ -135,7 +135,7 @@ class LibraryRun {
       client: opened.client,
       host: new URL(opened.baseUrl).host,
       dispatch: o.dispatch,
-      // An async iterable may be a stream that pauses: its items wait at most a moment for their batch (input/live.ts).
+      // An async iterable may be a stream that pauses: its items wait at most a moment for their batch (input/bytes/live.ts).
       live: Symbol.asyncIterator in this.items ? { waited: false } : undefined,
       signal: options.signal ?? new Stopper().signal,
       log: { line: () => undefined, warning: () => undefined },

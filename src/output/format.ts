@@ -3,14 +3,14 @@
 import type { Chalk } from './colors.js';
 import { terminalSafe } from '../terminal-text.js';
 import { STATUS_COLOUR } from '../statuses.js';
-import { cellsOf, type TypedCell } from '../input/typed-row.js';
+import { cellsOf, type TypedCell } from '../input/records/typed-row.js';
 import { usageError } from '../errors.js';
 import { displayWidth, fitEndToWidth, fitToWidth, padEndTo } from '../display-width.js';
 
 export type Format = 'table' | 'csv' | 'json' | 'ndjson' | 'xlsx';
 export const FORMATS: readonly Format[] = ['table', 'csv', 'json', 'ndjson', 'xlsx'];
 
-/** A cell of a workbook's row: text, or a cell read from a workbook with its type (output/xlsx.ts's WriteCell). */
+/** A cell of a workbook's row: text, or a cell read from a workbook with its type (xlsx/writer.ts's WriteCell). */
 export type SheetCell = string | TypedCell;
 
 /** Rows for a workbook (workbook-sink.ts): the header comes first, once. */

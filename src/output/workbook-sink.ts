@@ -1,9 +1,9 @@
 // An output as an Excel workbook, through the same sinks as every other output. A workbook is a zip whose
-// entries are patched once written (output/zip-writer.ts), so it is built in a file: a file replaced whole (-o
+// entries are patched once written (xlsx/zip-writer.ts), so it is built in a file: a file replaced whole (-o
 // clean.xlsx, a --split file) is built in the sink's own temporary file, which commits as any other (flushed,
 // then renamed with the others: sink.ts, commit.ts); standard output, a FIFO or a device gets the workbook once
 // it is complete, copied from a private temporary file (a pipe never receives half a workbook).
-// The workbook writer (output/xlsx.ts) is loaded here only, when a run writes one.
+// The workbook writer (xlsx/writer.ts) is loaded here only, when a run writes one.
 import { constants as C, createReadStream, promises as fsp } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,7 +11,7 @@ import { IdvError, fsReason } from '../errors.js';
 import { randomHex, tempFileGone, tempFileOpened } from '../temp-files.js';
 import type { SheetRows } from './format.js';
 import type { Sink } from './sink.js';
-import type { XlsxWriter } from './xlsx.js';
+import type { XlsxWriter } from '../xlsx/writer.js';
 
 export interface WorkbookSinkOptions {
   /** The first sheet's name (default Sheet1). */
@@ -112,7 +112,7 @@ class WorkbookSink implements Sink {
   }
 
   private async start(header: readonly string[]): Promise<void> {
-    const { createXlsxWriter } = await import('./xlsx.js');
+    const { createXlsxWriter } = await import('../xlsx/writer.js');
     this.writer = await createXlsxWriter(this.path!, header, { sheetName: this.sheetName });
   }
 

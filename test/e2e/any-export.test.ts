@@ -10,7 +10,7 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { sandboxForFile, sentItems, type Home } from '../helpers.js';
 import { run } from '../fake-io.js';
-import { createXlsxWriter } from '../../src/output/xlsx.js';
+import { createXlsxWriter } from '../../src/xlsx/writer.js';
 import type { TestSandbox as Sandbox } from '../sandbox/test-sandbox.js';
 
 let home: Home;

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { makeHome, sandbox, sentItems, writeList, type Home } from '../helpers.js';
 import { run } from '../fake-io.js';
 import { splitOutputs } from '../../src/output/split.js';
-import { openWorkbook } from '../../src/input/xlsx.js';
+import { openWorkbook } from '../../src/xlsx/reader.js';
 import { writeChunk } from '../../src/output/sink.js';
 import { commitTogether } from '../../src/output/commit.js';
 import type { FormatOptions } from '../../src/output/format.js';

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openWorkbook, type Row } from '../../src/input/xlsx.js';
+import { openWorkbook, type Row } from '../../src/xlsx/reader.js';
 import { commitTogether } from '../../src/output/commit.js';
 import { fileSink, stdoutSink, writeChunk } from '../../src/output/sink.js';
 import { workbookSink } from '../../src/output/workbook-sink.js';

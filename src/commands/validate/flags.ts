@@ -7,7 +7,7 @@ import { parseCacheTtl } from '../../cache/ttl.js';
 import { cacheTtl, MAX_TIMEOUT_SECONDS, statusList, wholeNumber } from '../parsers.js';
 import { durationFlag } from '../../duration.js';
 import { sizeFlag } from '../../size.js';
-import { MAX_ROW_SIZE, MIN_ROW_SIZE } from '../../input/csv-rows.js';
+import { MAX_ROW_SIZE, MIN_ROW_SIZE } from '../../input/layout/csv-rows.js';
 import { FORMATS, type Format } from '../../output/format.js';
 import { helpAfter, helpFlag, type Block } from '../help-text.js';
 import { examplesTitle } from '../help-topics.js';

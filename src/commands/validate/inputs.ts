@@ -60,7 +60,7 @@ export class RunInputs {
     const all = [first, ...rest];
     return {
       first,
-      // Standard input or a FIFO: records are sent and written as they come (input/live.ts).
+      // Standard input or a FIFO: records are sent and written as they come (input/bytes/live.ts).
       live: all.some((s) => 'records' in s && s.live),
       records: this.read(all, open, log),
     };

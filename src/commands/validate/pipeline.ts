@@ -48,7 +48,7 @@ export interface Pipeline {
   onPassed?(passed: () => number): void;
   /** Given the dispatcher's live counts once it exists, so that a run that stops early can still tell them. */
   onStats?(stats: DispatchStats): void;
-  /** A live input (standard input, a FIFO): sent and written as it comes (input/live.ts); `waited`: its first records waited for a pause. */
+  /** A live input (standard input, a FIFO): sent and written as it comes (input/bytes/live.ts); `waited`: its first records waited for a pause. */
   live?: { waited: boolean };
   /** Once every result is in: outputs that depend on how the run ended (the report), put in place with the others, after them. */
   alsoCommit?(done: Finished): Promise<readonly Sink[]>;

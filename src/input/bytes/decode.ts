@@ -1,0 +1,251 @@
+// Bytes → text, in one encoding from the first byte to the last:
+//   - what the first bytes say (sniff.ts): a byte-order mark (UTF-8, UTF-16, UTF-32), UTF-16 without one, or a
+//     kind of file idv does not read (a workbook, an archive, a PDF…: an input error naming it);
+//   - --encoding NAME, when given;
+//   - else UTF-8 while the bytes are valid UTF-8. At the first bytes beyond ASCII that are not, the code page is
+//     detected on them (encodings.ts) and the whole file is read in it: the ASCII before reads the same in any
+//     code page, so nothing read so far changes. Where they are mostly UTF-8 already (some UTF-8 character, and
+//     only a byte or two that are not), the file stays UTF-8, and each stray byte is read as the Windows-1252 character it would be
+//     (no character is ever replaced by U+FFFD), and reported (`strays`) so that a note names its line.
+// Each chunk is decoded as it comes, at a cost linear in its size (a 32 MB line is read as fast as 32 MB of short
+// lines); NUL bytes in text that is not UTF-16 mean a binary file: an input error.
+import type { Readable } from 'node:stream';
+import { inputError } from '../../errors.js';
+import { detectCodePage, encodingFlag, loadIconv } from './encodings.js';
+import { notAList, sniff, SNIFF_BYTES, type Sniffed } from './sniff.js';
+
+export interface EncodingInfo {
+  /** As idv names it: utf-8, utf-16le, windows-1251, shift_jis, macintosh… */
+  name: string;
+  /** How it was chosen: a byte-order mark, --encoding, detected, or UTF-8 because the bytes are. */
+  how: 'bom' | 'given' | 'detected' | 'utf-8';
+  /** Detection was not sure: the code page that would read the text otherwise. */
+  alternative: string | null;
+}
+
+/** A byte that is not UTF-8 in a UTF-8 file: where in its block, and the character it was read as. */
+export interface Stray {
+  at: number;
+  byte: number;
+  char: string;
+}
+
+export interface Decoding {
+  encoding: EncodingInfo;
+  /** Stray bytes by the number of the block (0, 1, … as yielded) that holds them. */
+  strays: Map<number, Stray[]>;
+}
+
+export interface DecodeOptions {
+  /** For messages: the file's name. */
+  name: string;
+  /** For messages: `idv emails` or `idv domains`. */
+  command?: string;
+  /** --encoding NAME. */
+  encoding?: string;
+  /** Told the encoding when it is detected (in the first bytes, or at the first text beyond ASCII). */
+  onDetected?(encoding: EncodingInfo): void;
+  /** What the first chunk is, already sniffed (content.ts): the first chunk holds the bytes it was told from. */
+  sniffed?: Sniffed;
+}
+
+/** Where the last complete UTF-8 character of `buf` ends (a lead byte near the end may start a cut one). */
+function completeUtf8(buf: Uint8Array): number {
+  const n = buf.length;
+  for (let back = 1; back <= Math.min(3, n); back++) {
+    const b = buf[n - back]!;
+    if (b < 0x80) return n; // ASCII: nothing cut
+    if (b >= 0xc0) {
+      const need = b >= 0xf0 ? 4 : b >= 0xe0 ? 3 : 2;
+      return back >= need ? n : n - back;
+    }
+  }
+  return n; // only continuation bytes: the decoder will say what they are
+}
+
+/** Text of `stream`, a block per chunk as it comes; `state` learns the encoding and the stray bytes. */
+export function decodeText(stream: Readable | AsyncIterable<Buffer>, o: DecodeOptions, state: Decoding = newDecoding()): AsyncGenerator<string> {
+  return decodeBlocks(stream as AsyncIterable<Buffer>, o, state);
+}
+
+export function newDecoding(): Decoding {
+  return { encoding: { name: 'utf-8', how: 'utf-8', alternative: null }, strays: new Map() };
+}
+
+async function* decodeBlocks(chunks: AsyncIterable<Buffer>, o: DecodeOptions, state: Decoding): AsyncGenerator<string> {
+  const it = chunks[Symbol.asyncIterator]();
+  let head = Buffer.alloc(0);
+  let sniffed: Sniffed | null = null;
+  let ended = false;
+  while (sniffed === null) {
+    const next = await it.next();
+    ended = next.done === true;
+    if (!ended) head = head.length === 0 ? next.value : Buffer.concat([head, next.value]);
+    sniffed = head.length === 0 && ended ? { kind: 'text', bom: 0 } : (o.sniffed ?? sniff(head.subarray(0, SNIFF_BYTES), ended));
+  }
+  const refused = notAList(sniffed.kind, o.command ?? 'idv emails');
+  if (refused) throw inputError(`${o.name} is ${refused.what}, not a list or CSV file; ${refused.fix}.`);
+  async function* rest(): AsyncGenerator<Buffer> {
+    const first = head.subarray(sniffed!.bom);
+    if (first.length) yield first;
+    if (ended) return;
+    for (let next = await it.next(); !next.done; next = await it.next()) yield next.value;
+  }
+  const given = o.encoding !== undefined ? await encodingFlag(o.encoding) : null;
+  const wide = sniffed.kind === 'text' ? null : sniffed.kind;
+  if (given && given.iconv !== 'utf-8') {
+    state.encoding = { name: given.label, how: 'given', alternative: null };
+    yield* codePage(rest(), given.iconv, o.name);
+  } else if (wide && !given) {
+    state.encoding = { name: wide, how: sniffed.bom ? 'bom' : 'detected', alternative: null };
+    if (!sniffed.bom) o.onDetected?.(state.encoding);
+    yield* codePage(rest(), wide, o.name, true);
+  } else {
+    if (given) state.encoding = { name: 'utf-8', how: 'given', alternative: null };
+    else if (sniffed.bom) state.encoding = { name: 'utf-8', how: 'bom', alternative: null };
+    yield* utf8OrCodePage(rest(), o, state, given !== null);
+  }
+}
+
+/** Text in a code page (or UTF-16/32) from the first byte on; NUL bytes refused unless `wide`. */
+async function* codePage(chunks: AsyncIterable<Buffer>, name: string, file: string, wide = false, offset = 0): AsyncGenerator<string> {
+  const decoder = (await loadIconv()).getDecoder(name, { stripBOM: false });
+  let at = offset;
+  for await (const chunk of chunks) {
+    if (!wide) refuseNul(chunk, at, file);
+    at += chunk.length;
+    const text = decoder.write(chunk);
+    if (text) yield text;
+  }
+  const last = decoder.end();
+  if (last) yield last;
+}
+
+function refuseNul(bytes: Uint8Array, offset: number, file: string): void {
+  const nul = bytes.indexOf(0);
+  if (nul !== -1) {
+    throw inputError(`${file} holds a NUL byte (at byte ${(offset + nul).toLocaleString('en-US')}): it is not a text list or CSV file; check the file.`);
+  }
+}
+
+/** UTF-8 (nothing else once a character beyond ASCII has been UTF-8), or the code page of the first bytes that are not. */
+async function* utf8OrCodePage(chunks: AsyncIterable<Buffer>, o: DecodeOptions, state: Decoding, fixed: boolean): AsyncGenerator<string> {
+  const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+  let asciiSoFar = !fixed && state.encoding.how !== 'bom';
+  let carry: Buffer | null = null;
+  let offset = 0;
+  let block = 0;
+  const it = chunks[Symbol.asyncIterator]();
+  for (let next = await it.next(); ; next = await it.next()) {
+    const last = next.done === true;
+    const buf: Buffer = last ? carry ?? Buffer.alloc(0) : carry ? Buffer.concat([carry, next.value]) : next.value;
+    carry = null;
+    if (buf.length === 0) {
+      if (last) return;
+      continue;
+    }
+    refuseNul(buf, offset, o.name);
+    const end = last ? buf.length : completeUtf8(buf);
+    if (end < buf.length) carry = buf.subarray(end);
+    const bytes = buf.subarray(0, end);
+    let text: string | null;
+    try {
+      text = utf8.decode(bytes);
+      if (asciiSoFar && text.length !== bytes.length) asciiSoFar = false; // a character beyond ASCII, and UTF-8
+    } catch {
+      text = null;
+    }
+    if (text === null && asciiSoFar && !mostlyUtf8(bytes)) {
+      // The first text beyond ASCII is not UTF-8: the file's code page, from here to its end.
+      const found = await detectCodePage(buf);
+      state.encoding = { name: found.label, how: 'detected', alternative: found.alternative };
+      o.onDetected?.(state.encoding);
+      yield* codePage(remaining(buf, last ? null : it), found.iconv, o.name, false, offset);
+      return;
+    }
+    if (text === null) {
+      asciiSoFar = false;
+      const read = await withStrays(bytes);
+      text = read.text;
+      if (read.strays.length) state.strays.set(block, read.strays);
+    }
+    offset += end;
+    if (text) {
+      yield text;
+      block++;
+    }
+    if (last) return;
+  }
+}
+
+/** `first`, then what is left of `it`. */
+async function* remaining(first: Buffer, it: AsyncIterator<Buffer> | null): AsyncGenerator<Buffer> {
+  yield first;
+  if (it === null) return;
+  for (let next = await it.next(); !next.done; next = await it.next()) yield next.value;
+}
+
+/**
+ * Whether bytes that are not valid UTF-8 are still mostly UTF-8: some well-formed multi-byte character, and as
+ * many of them as bytes that are not, or no more than two bad bytes (a character typed in another program).
+ * Without a single one, the text is in a code page however few its bytes beyond ASCII (one accented name in a
+ * short export): text in a code page forms a UTF-8 sequence only by chance.
+ */
+export function mostlyUtf8(bytes: Uint8Array): boolean {
+  let good = 0;
+  let bad = 0;
+  for (let i = 0; i < bytes.length; ) {
+    const n = sequenceLength(bytes, i);
+    if (n === 0) {
+      bad++;
+      i++;
+    } else {
+      if (n > 1) good++;
+      i += n;
+    }
+  }
+  return good > 0 && (bad <= 2 || good >= bad);
+}
+
+/** The length of the well-formed UTF-8 character at `i`, or 0 when the byte there starts none. */
+function sequenceLength(b: Uint8Array, i: number): number {
+  const c = b[i]!;
+  if (c < 0x80) return 1;
+  const cont = (k: number) => i + k < b.length && (b[i + k]! & 0xc0) === 0x80;
+  if (c >= 0xc2 && c <= 0xdf) return cont(1) ? 2 : 0;
+  if (c >= 0xe0 && c <= 0xef) {
+    const c1 = b[i + 1] ?? 0;
+    if ((c === 0xe0 && c1 < 0xa0) || (c === 0xed && c1 > 0x9f)) return 0; // overlong, or a surrogate
+    return cont(1) && cont(2) ? 3 : 0;
+  }
+  if (c >= 0xf0 && c <= 0xf4) {
+    const c1 = b[i + 1] ?? 0;
+    if ((c === 0xf0 && c1 < 0x90) || (c === 0xf4 && c1 > 0x8f)) return 0;
+    return cont(1) && cont(2) && cont(3) ? 4 : 0;
+  }
+  return 0;
+}
+
+let windows1252: string | null = null;
+
+/** UTF-8 text whose stray bytes are read as the Windows-1252 characters they would be. */
+async function withStrays(bytes: Uint8Array): Promise<{ text: string; strays: Stray[] }> {
+  windows1252 ??= (await loadIconv()).decode(Buffer.from(Array.from({ length: 128 }, (_, i) => 0x80 + i)), 'windows-1252');
+  const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length);
+  const strays: Stray[] = [];
+  let text = '';
+  let from = 0;
+  for (let i = 0; i < bytes.length; ) {
+    const n = sequenceLength(bytes, i);
+    if (n > 0) {
+      i += n;
+      continue;
+    }
+    text += buf.toString('utf8', from, i);
+    const char = windows1252[bytes[i]! - 0x80]!;
+    strays.push({ at: text.length, byte: bytes[i]!, char });
+    text += char;
+    from = ++i;
+  }
+  return { text: text + buf.toString('utf8', from), strays };
+}
