@@ -103,7 +103,7 @@ const common = {
   // import() becomes require(): a single executable's scripts can only require() built-in modules.
   supported: { 'dynamic-import': false },
   define: { IDV_EMBEDDED: JSON.stringify({ version: pkg.version, help, homepage: pkg.homepage }) },
-  // dist/version.js reads package.json through import.meta.url only when IDV_EMBEDDED is undefined.
+  // dist/core/version.js reads package.json through import.meta.url only when IDV_EMBEDDED is undefined.
   logOverride: { 'empty-import-meta': 'silent' },
   logLevel: 'warning',
   metafile: true,

@@ -53,9 +53,9 @@ const result = await esbuild.build({
   // Every import() becomes a require(), lazy as before (see above).
   supported: { 'dynamic-import': false },
   external: ['undici', 'iconv-lite', 'jschardet', './terminal.cjs', './xlsx.cjs'],
-  // The version goes in at build time (src/version.ts): no package.json read, and no import.meta.url, at a start.
+  // The version goes in at build time (src/core/version.ts): no package.json read, and no import.meta.url, at a start.
   define: { IDV_PACKAGE_VERSION: JSON.stringify(JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version) },
-  // Warnings are printed below: one is expected (src/version.ts's import.meta.url, for the unbundled modules only).
+  // Warnings are printed below: one is expected (src/core/version.ts's import.meta.url, for the unbundled modules only).
   logLevel: 'error',
   metafile: true,
   plugins: [
@@ -89,11 +89,11 @@ const result = await esbuild.build({
       },
     },
     {
-      // string-width builds an Intl.Segmenter (ICU's data: milliseconds) as it loads; src/display-width.ts asks it
+      // string-width builds an Intl.Segmenter (ICU's data: milliseconds) as it loads; src/system/display-width.ts asks it
       // only for text that is not plain ASCII, so it loads then, on its first call, not at every start.
       name: 'lazy-string-width',
       setup(b) {
-        const importer = join(DIST, 'display-width.js');
+        const importer = join(DIST, 'system', 'display-width.js');
         b.onResolve({ filter: /^string-width$/ }, (a) => (a.importer === importer ? { path: a.path, namespace: 'lazy-width' } : undefined));
         b.onLoad({ filter: /.*/, namespace: 'lazy-width' }, () => ({
           contents: "let m;\nexport default function stringWidth(text, options) {\n  return (m ??= require('string-width')).default(text, options);\n}\n",
@@ -131,10 +131,10 @@ const result = await esbuild.build({
   ],
 });
 for (const w of result.warnings) {
-  if (w.id === 'empty-import-meta' && w.location?.file === 'dist/version.js') continue; // its fallback, never reached in the bundle
+  if (w.id === 'empty-import-meta' && w.location?.file === 'dist/core/version.js') continue; // its fallback, never reached in the bundle
   const [text] = await esbuild.formatMessages([w], { kind: 'warning' });
   process.stderr.write(text);
-  if (w.id === 'empty-import-meta') throw new Error('dist/program.cjs would run import.meta.url as undefined: see src/version.ts for how to do without it');
+  if (w.id === 'empty-import-meta') throw new Error('dist/program.cjs would run import.meta.url as undefined: see src/core/version.ts for how to do without it');
 }
 const workbookInside = Object.keys(result.metafile.inputs).filter((p) => /(^|\/)(dist\/xlsx\/|node_modules\/(saxes|xmlchars)\/)/.test(p));
 if (workbookInside.length) throw new Error(`dist/program.cjs holds ${workbookInside.join(', ')}: import() dist/xlsx/reader.js or dist/xlsx/writer.js instead (see scripts/bundle.mjs)`);

@@ -5,7 +5,7 @@
 // Everything else is an ES module, bundled into dist/program.cjs and required only when a command runs.
 import { fstatSync, readFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Io } from './io.js' with { 'resolution-mode': 'import' };
+import type { Io } from './system/io.js' with { 'resolution-mode': 'import' };
 import type * as Program from './run-entry.js' with { 'resolution-mode': 'import' };
 import { withDocs } from './shipped.cjs';
 
@@ -39,7 +39,7 @@ function renderedHelp(): string | null {
   if (last !== '--help' && last !== '-h') return null;
   const names = argv.slice(0, -1);
   if (!names.every((name) => /^[a-z]+$/.test(name))) return null;
-  // It is laid out for 80 columns: a narrower terminal (not one too narrow to write for: src/wrap.ts) gets it
+  // It is laid out for 80 columns: a narrower terminal (not one too narrow to write for: src/system/wrap.ts) gets it
   // laid out for its width, by commander (program.ts).
   const columns = terminal(1) ? (process.stdout.columns ?? 0) : 0;
   if (columns >= 20 && columns < 80) return null;

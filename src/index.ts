@@ -7,7 +7,7 @@ import { validate } from './library/validate.js';
 import { readRecords as read } from './library/read-records.js';
 import { startSandbox as sandbox } from './library/sandbox.js';
 
-export { IdvError, type ErrorKind } from './errors.js';
+export { IdvError, type ErrorKind } from './core/errors.js';
 export type * from './library/types.js';
 
 /**

@@ -2,12 +2,12 @@
 // run(options, io) → an exit code. Every error ends here and maps to its code in one place (errors.ts);
 // every message goes out through the run's secrets, so the key in use is never printed. cli.cts calls this
 // with the real process; tests call it in-process with a fake Io.
-import { EXIT, exitCodeFor, IdvError, stopSignal, usageError } from './errors.js';
-import { warn, withIo, type Io } from './io.js';
+import { EXIT, exitCodeFor, IdvError, stopSignal, usageError } from './core/errors.js';
+import { warn, withIo, type Io } from './system/io.js';
 import { buildProgram } from './program.js';
 import { usageLine } from './commands/usage.js';
-import { keyInConfig, MIN_KEY_LENGTH, readConfigFile } from './key.js';
-import { version } from './version.js';
+import { keyInConfig, MIN_KEY_LENGTH, readConfigFile } from './system/api-key.js';
+import { version } from './core/version.js';
 
 
 /** Run `idv <argv…>` (argv without `node` and the script) and give its exit code. Never throws. */

@@ -3,7 +3,7 @@
 // ends every run). No `process` here.
 import { Command } from 'commander';
 import { validateCommand } from './commands/validate/flags.js';
-import { withIo, type Io } from './io.js';
+import { withIo, type Io } from './system/io.js';
 import { withDocs } from './shipped.cjs';
 import { DOCS, HELP_LAYOUT, helpAfter, helpFlag, helpWidth, type Block } from './commands/help-text.js';
 

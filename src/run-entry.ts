@@ -2,6 +2,6 @@
 // into dist/program.cjs (scripts/bundle.mjs), which cli.cts require()s: one file read and compiled instead of
 // some sixty ES modules resolved one by one, which cost a short run more than its work.
 export { runCli, fail } from './main.js';
-export { Secrets } from './secrets.js';
-export { removeTempFilesNow } from './temp-files.js';
-export { Stopper } from './stop.js';
+export { Secrets } from './system/secrets.js';
+export { removeTempFilesNow } from './system/temp-files.js';
+export { Stopper } from './system/stop.js';

@@ -3,8 +3,8 @@
 // Spawn the built program (helpers.ts idv()) only where a real process matters: signals, EPIPE, pty, bin.
 import { PassThrough, Readable, Writable } from 'node:stream';
 import { runCli } from '../src/main.js';
-import { Secrets } from '../src/secrets.js';
-import type { Io, NetworkOptions } from '../src/io.js';
+import { Secrets } from '../src/system/secrets.js';
+import type { Io, NetworkOptions } from '../src/system/io.js';
 import { ROOT } from './helpers.js';
 
 export interface FakeRun {

@@ -2,12 +2,12 @@
 // rate-limit headers. It never retries by itself (dispatch decides) and never puts the key in a message.
 import { answerMap } from './answer-map.js';
 import { describeRateHeaders, parseRateHeaders, type RateInfo } from './ratelimit.js';
-import { maskKey } from '../key.js';
-import type { Secrets } from '../secrets.js';
-import type { NetworkOptions } from '../io.js';
+import { maskKey } from '../system/api-key.js';
+import type { Secrets } from '../system/secrets.js';
+import type { NetworkOptions } from '../system/io.js';
 import { MalformedAnswerError, directTransport, proxySettings, proxyTransport, ProxyRefusedError, TimeoutError, type RawResponse } from './transport.js';
-import { isPlainStatus, KNOWN_STATUSES } from '../statuses.js';
-import type { StopSignal } from '../stop.js';
+import { isPlainStatus, KNOWN_STATUSES } from '../core/statuses.js';
+import type { StopSignal } from '../system/stop.js';
 
 /** The statuses of a 2xx answer, by item as sent: undefined for an item it lacks or gave no usable status. */
 export interface Results {

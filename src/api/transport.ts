@@ -4,10 +4,10 @@
 // NO_PROXY matching; it is loaded only then. Both share one time limit, one capped body reader, one set of errors.
 import type { Agent as HttpAgent, IncomingMessage } from 'node:http';
 import { Transform, type Readable } from 'node:stream';
-import { usageError } from '../errors.js';
-import type { NetworkOptions } from '../io.js';
-import { isLoopback } from '../loopback.js';
-import type { StopSignal } from '../stop.js';
+import { usageError } from '../core/errors.js';
+import type { NetworkOptions } from '../system/io.js';
+import { isLoopback } from '../system/loopback.js';
+import type { StopSignal } from '../system/stop.js';
 
 export interface RawResponse {
   statusCode: number;

@@ -3,9 +3,9 @@
 // meanwhile are carried over: those written before the rename are copied from the old file's tail, and a
 // last look at the old file after the rename catches an append that had opened it just before.
 import { writeFile, type FileHandle } from 'node:fs/promises';
-import { replaceFile } from '../temp-files.js';
+import { replaceFile } from '../system/temp-files.js';
 import { appendTo, openToRead, renameOver } from './files.js';
-import { FileLock } from './lock.js';
+import { FileLock } from '../coordination/lock.js';
 import { readLines } from './log.js';
 import { isFresh, type Freshness } from './ttl.js';
 

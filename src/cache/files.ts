@@ -2,7 +2,7 @@
 // folder cannot make idv read another file as its cache, or append results to someone else's file.
 import { closeSync, constants, openSync, writeSync } from 'node:fs';
 import { open, rename, rm, type FileHandle } from 'node:fs/promises';
-import { randomHex } from '../temp-files.js';
+import { randomHex } from '../system/temp-files.js';
 
 /** Windows has no O_NOFOLLOW (nor links a user plants as easily): 0 there. */
 export const NOFOLLOW = constants.O_NOFOLLOW ?? 0;

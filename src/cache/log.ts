@@ -1,6 +1,6 @@
 // The cache log's lines: `<unix seconds>\t<status>\t<key>\n`, read in place as bytes (a million lines must
 // not make three million strings), a byte range at a time. Keys never hold white space: such items are invalid.
-import { isPlainStatus } from '../statuses.js';
+import { isPlainStatus } from '../core/statuses.js';
 import { openToRead } from './files.js';
 
 export const HEADER_PREFIX = '# idv cache v1 ';

@@ -1,8 +1,8 @@
 // What a loaded cache scope knows, asked key by key: the log's lines read by this run (those after the
 // snapshot, or the whole log when there is none), and the snapshot for the rest. The latest line of a key
 // counts: one no longer fresh hides an older answer the snapshot holds.
-import { KeyHash } from '../key-hash.js';
-import { KeyTable } from '../key-table.js';
+import { KeyHash } from '../core/key-hash.js';
+import { KeyTable } from '../core/key-table.js';
 import { hitsOf, type CacheHit, type Snapshot } from './snapshot.js';
 
 /** A key whose latest line is no longer fresh. */

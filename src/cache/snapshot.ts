@@ -15,8 +15,8 @@
 import { closeSync, fstatSync, readSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { endianness } from 'node:os';
-import type { KeyHash } from '../key-hash.js';
-import { replaceFile } from '../temp-files.js';
+import type { KeyHash } from '../core/key-hash.js';
+import { replaceFile } from '../system/temp-files.js';
 import { openToReadSync, renameOver } from './files.js';
 import type { Freshness } from './ttl.js';
 

@@ -20,8 +20,8 @@
 import { closeSync, constants, fstatSync, lstatSync, openSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
-import { isCacheable, isPlainStatus } from '../statuses.js';
-import { KeyHash } from '../key-hash.js';
+import { isCacheable, isPlainStatus } from '../core/statuses.js';
+import { KeyHash } from '../core/key-hash.js';
 import { compactLog } from './compact.js';
 import { appendTo, NOFOLLOW, openToRead, writeWhole } from './files.js';
 import { HEADER_PREFIX, readLines, TORN_LINE_END, type RangeRead } from './log.js';
@@ -38,7 +38,7 @@ const REBUILD_BYTES = 1024 * 1024;
 const FINGERPRINT_BYTES = 64;
 
 /** `$XDG_CACHE_HOME/idv`: where it is comes from paths.ts, with the config folder's rules. */
-export { cacheDir } from '../paths.js';
+export { cacheDir } from '../system/paths.js';
 export { UntrustedFolder } from './trust.js';
 
 export interface LoadReport {

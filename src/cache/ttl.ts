@@ -1,9 +1,9 @@
 // How long a cached result counts, by its status: `--cache-ttl ok=90d,disposable=180d,7d` (the bare value is
 // the default for every other status; without one, the default is DEFAULTS.cacheTtl).
-import { DEFAULTS } from '../defaults.js';
-import { parseDuration } from '../duration.js';
-import { usageError } from '../errors.js';
-import { isPlainStatus } from '../statuses.js';
+import { DEFAULTS } from '../core/defaults.js';
+import { parseDuration } from '../core/duration.js';
+import { usageError } from '../core/errors.js';
+import { isPlainStatus } from '../core/statuses.js';
 
 export interface CacheTtl {
   /** Seconds, for a status not named. */

@@ -2,9 +2,9 @@
 import { Command } from 'commander';
 import { helpAfter, type Block, type Example } from './help-text.js';
 import { topicsLine } from './help-topics.js';
-import { IdvError, interruptedError, usageError } from '../errors.js';
-import { warn, oneLine, type Io } from '../io.js';
-import { configPath, findKey, keyFix, keyLooksSendable, keyRefusedMessage, keyTooShort, maskKey, MIN_KEY_LENGTH, noKeyMessage, removeKey, saveKey } from '../key.js';
+import { IdvError, interruptedError, usageError } from '../core/errors.js';
+import { warn, oneLine, type Io } from '../system/io.js';
+import { configPath, findKey, keyFix, keyLooksSendable, keyRefusedMessage, keyTooShort, maskKey, MIN_KEY_LENGTH, noKeyMessage, removeKey, saveKey } from '../system/api-key.js';
 import { addFlags, given, onUnless, readFlags, value } from './flag-table.js';
 import { askService, quotaSentence, type Verdict } from './key-check.js';
 import { resolveBaseUrl } from './validate/target.js';

@@ -3,15 +3,15 @@ import { Command } from 'commander';
 import { addFlags, given, readFlags, value } from './flag-table.js';
 import { helpAfter, type Block } from './help-text.js';
 import { topicsLine } from './help-topics.js';
-import { interruptedError, usageError } from '../errors.js';
-import { oneLine, warn, type Io } from '../io.js';
-import { cacheDir } from '../paths.js';
+import { interruptedError, usageError } from '../core/errors.js';
+import { oneLine, warn, type Io } from '../system/io.js';
+import { cacheDir } from '../system/paths.js';
 import { cacheStats, clearCache, type CacheStats, type Counts, type EntryStats } from '../cache/stats.js';
 import { freshnessAt, parseCacheTtl, type CacheTtl } from '../cache/ttl.js';
 import { cacheTtl } from './parsers.js';
-import { DEFAULTS } from '../defaults.js';
-import { formatDuration } from '../duration.js';
-import { displayWidth, padEndTo, padStartTo } from '../display-width.js';
+import { DEFAULTS } from '../core/defaults.js';
+import { formatDuration } from '../core/duration.js';
+import { displayWidth, padEndTo, padStartTo } from '../system/display-width.js';
 
 export interface CacheOptions {
   action: 'stats' | 'clear';

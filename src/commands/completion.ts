@@ -3,10 +3,10 @@
 // tree: its choices (--format), or the name of its value — <file> and FILE complete file names, <dir>
 // folders, <statuses> the command's statuses (statuses.ts) as a comma-separated list.
 import { Argument, Command, Help, type Option } from 'commander';
-import type { Io } from '../io.js';
+import type { Io } from '../system/io.js';
 import { helpAfter } from './help-text.js';
 import { everyOption } from './flag-table.js';
-import { KNOWN_STATUSES, STATUSES_OF } from '../statuses.js';
+import { KNOWN_STATUSES, STATUSES_OF } from '../core/statuses.js';
 
 export const SHELLS = ['bash', 'zsh', 'fish', 'powershell'] as const;
 export type Shell = (typeof SHELLS)[number];

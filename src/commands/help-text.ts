@@ -3,10 +3,10 @@
 // (tools/man-page.ts) puts each block in its section. What is true of every run (ENVIRONMENT, FILES,
 // EXIT_CODES) is written here once.
 import { Help, Option, type Command } from 'commander';
-import type { Io } from '../io.js';
+import type { Io } from '../system/io.js';
 import { DOCS_MARK } from '../shipped.cjs';
-import { columnsOf, PERSON_WIDTH, wrap } from '../wrap.js';
-import { displayWidth, padEndTo } from '../display-width.js';
+import { columnsOf, PERSON_WIDTH, wrap } from '../system/wrap.js';
+import { displayWidth, padEndTo } from '../system/display-width.js';
 
 export interface Example {
   command: string;

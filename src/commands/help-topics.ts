@@ -3,9 +3,9 @@
 // page (tools/man-page.ts) prints the same blocks. `idv help <command>` is that command's --help.
 import { Argument, Command } from 'commander';
 import { ENVIRONMENT, EXIT_CODES, FILES, helpWidth, layout, type Block } from './help-text.js';
-import { usageError } from '../errors.js';
-import type { Io } from '../io.js';
-import { KNOWN_STATUSES } from '../statuses.js';
+import { usageError } from '../core/errors.js';
+import type { Io } from '../system/io.js';
+import { KNOWN_STATUSES } from '../core/statuses.js';
 import { NEW_STATUS } from './parsers.js';
 import { closest } from './usage.js';
 

@@ -2,11 +2,11 @@
 // validates nothing and so spends no quota, and whose answer carries the rate-limit headers (the quota left
 // and its reset). A 2xx or a 429 means the key passed; a 401 that it did not; anything else, or no answer,
 // that the service cannot tell (idv auth login then saves the key with a note).
-import { ENDPOINT, FIELD } from '../defaults.js';
-import { interruptedError } from '../errors.js';
-import type { Io } from '../io.js';
+import { ENDPOINT, FIELD } from '../core/defaults.js';
+import { interruptedError } from '../core/errors.js';
+import type { Io } from '../system/io.js';
 import type { RateInfo } from '../api/ratelimit.js';
-import { formatDuration } from '../duration.js';
+import { formatDuration } from '../core/duration.js';
 import { clockTime } from '../output/summary.js';
 
 export type Verdict =

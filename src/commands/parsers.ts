@@ -3,10 +3,10 @@
 // are checked here, once.
 import { InvalidArgumentError } from 'commander';
 import type { CacheTtl } from '../cache/ttl.js';
-import { isPlainStatus, KNOWN_STATUSES, STATUSES_OF } from '../statuses.js';
-import type { Kind } from '../defaults.js';
+import { isPlainStatus, KNOWN_STATUSES, STATUSES_OF } from '../core/statuses.js';
+import type { Kind } from '../core/defaults.js';
 import { parseCacheTtl } from '../cache/ttl.js';
-import { usageError } from '../errors.js';
+import { usageError } from '../core/errors.js';
 
 export const wholeNumber =
   (min: number, max = Number.MAX_SAFE_INTEGER) =>

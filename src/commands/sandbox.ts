@@ -3,13 +3,13 @@ import { Command } from 'commander';
 import { forSystem, helpAfter } from './help-text.js';
 import { addFlags, given, readFlags, value, valueOr, type OptionsOf } from './flag-table.js';
 import { wholeNumber } from './parsers.js';
-import { durationFlag, formatDuration, parseDuration } from '../duration.js';
+import { durationFlag, formatDuration, parseDuration } from '../core/duration.js';
 import { describeFaults, parseFaults, type FaultRule, type Latency } from '../sandbox/faults.js';
-import type { Io } from '../io.js';
-import { warn } from '../io.js';
-import { IdvError, usageError } from '../errors.js';
+import type { Io } from '../system/io.js';
+import { warn } from '../system/io.js';
+import { IdvError, usageError } from '../core/errors.js';
 import { startSandbox, type Sandbox } from '../sandbox/server.js';
-import { MIN_KEY_LENGTH } from '../key.js';
+import { MIN_KEY_LENGTH } from '../system/api-key.js';
 import { sampleList } from '../shipped.cjs';
 
 const SANDBOX_FLAGS = {

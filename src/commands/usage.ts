@@ -2,7 +2,7 @@
 // line, like idv's own, with the "did you mean" commander found; and a name given among a few (a format, a
 // shell) is matched whatever its case, or refused with the one it is closest to.
 import { editDistance } from './parsers.js';
-import { usageError } from '../errors.js';
+import { usageError } from '../core/errors.js';
 
 interface Refusal {
   code: string;

@@ -5,7 +5,7 @@
 // before the host has answered anything, on one request turned away for good or unanswered for BREAKER_MS.
 // A 413 is neither an answer nor a host gone: two items in a row refused alone as too large, after all their
 // tries and with no answer between them, are a service that refuses everything, and stop the run too.
-import { IdvError } from '../errors.js';
+import { IdvError } from '../core/errors.js';
 
 /** How long requests may keep getting no answer before the run stops, whatever --retries allows. */
 export const BREAKER_MS = 30_000;

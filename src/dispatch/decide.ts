@@ -1,7 +1,7 @@
 // What to do with a batch once the service (or the network) has answered: pure rules, no timers, no state.
 // The scheduler (scheduler.ts) carries the decision out; these rules are unit-tested as a table.
 import type { Outcome } from '../api/client.js';
-import { ERROR, QUOTA_EXCEEDED } from '../statuses.js';
+import { ERROR, QUOTA_EXCEEDED } from '../core/statuses.js';
 
 export interface DecideOptions {
   /** --retries: how many times a batch is sent again after a retryable failure. */

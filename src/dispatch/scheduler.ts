@@ -5,15 +5,15 @@
 // run stops (the key refused, the host unreachable, a signal), which finish() throws.
 import type { Client, Outcome } from '../api/client.js';
 import type { RateInfo } from '../api/ratelimit.js';
-import { IdvError, interruptedError } from '../errors.js';
-import { ERROR, QUOTA_EXCEEDED } from '../statuses.js';
-import { Fifo } from '../fifo.js';
+import { IdvError, interruptedError } from '../core/errors.js';
+import { ERROR, QUOTA_EXCEEDED } from '../core/statuses.js';
+import { Fifo } from '../core/fifo.js';
 import { Breaker, hostError, tooLargeError } from './breaker.js';
 import { decide, type Decision, type DecideOptions } from './decide.js';
 import { QuotaGate, type QuotaStop } from './quota-gate.js';
 import { defaultSleep } from './sleep.js';
 import { SpendCap } from './spend-cap.js';
-import { Stopper, type StopSignal } from '../stop.js';
+import { Stopper, type StopSignal } from '../system/stop.js';
 
 /**
  * Who may wait on the items queued: the output (the in-order window is full, and its head waits on them), a live

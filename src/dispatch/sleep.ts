@@ -1,5 +1,5 @@
 // The scheduler's one way to wait (back-off, Retry-After, --wait): a sleep that a signal cuts short.
-import type { StopSignal } from '../stop.js';
+import type { StopSignal } from '../system/stop.js';
 
 /** Node fires a timer set beyond 2^31-1 ms (24.8 days) at once; longer sleeps go in steps below it. */
 const MAX_TIMER_MS = 2 ** 31 - 1;

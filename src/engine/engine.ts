@@ -11,19 +11,19 @@
 // not full; while it waits on the window, the output waits on the queue (Scheduler.waiting), whose part-filled
 // batches then go. The run stops in one place (`stop`): the caller's signal, or the scheduler's fatal error; then
 // nothing new is sent, requests in flight finish (their answers are cached and given), and the iterator throws why.
-import { IdvError, interruptedError } from '../errors.js';
-import type { Kind } from '../defaults.js';
-import { ENDPOINT, FIELD } from '../defaults.js';
+import { IdvError, interruptedError } from '../core/errors.js';
+import type { Kind } from '../core/defaults.js';
+import { ENDPOINT, FIELD } from '../core/defaults.js';
 import type { Client } from '../api/client.js';
 import type { CacheScope } from '../cache/store.js';
 import { checkerFor } from '../input/records/check.js';
 import type { InputRecord } from '../input/read.js';
 import { liveRecords } from '../input/bytes/live.js';
 import { Scheduler, type DispatchSettings, type DispatchStats } from '../dispatch/scheduler.js';
-import { ClaimGate } from '../plan/claim-gate.js';
+import { ClaimGate } from '../coordination/claim-gate.js';
 import type { Plan, Source } from '../plan/plan.js';
 import { planRecords, type PlannedRecord } from '../plan/planned.js';
-import { Stopper, type StopSignal } from '../stop.js';
+import { Stopper, type StopSignal } from '../system/stop.js';
 import { InOrder, WINDOW_CHARS, WINDOW_MAX, type Result } from './in-order.js';
 import { OutQueue } from './out-queue.js';
 

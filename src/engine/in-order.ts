@@ -2,7 +2,7 @@
 // results. A record's status is known from its planning (cached, invalid), from its own answer (settle() marks
 // it), or, for a duplicate of an item sent for an earlier record, from the plan. What leaves is counted by
 // status. Whoever takes the results (the CLI's writer, the library's caller) never asks the plan.
-import { Fifo } from '../fifo.js';
+import { Fifo } from '../core/fifo.js';
 import type { Known, Plan, Source } from '../plan/plan.js';
 import type { PlannedRecord } from '../plan/planned.js';
 

@@ -1,11 +1,11 @@
 // The result cache of a run: the scope of its service and endpoint, loaded into the plan. A cache that cannot
 // be used is a warning, never the run's end: the run goes on without it (and pays for what it would have held).
 // Both faces open it here: the CLI in its cache folder, the library in that one or the folder it is given.
-import { ENDPOINT, type Kind } from '../defaults.js';
-import { fsReason } from '../errors.js';
+import { ENDPOINT, type Kind } from '../core/defaults.js';
+import { fsReason } from '../core/errors.js';
 import type { CacheScope } from '../cache/store.js';
 import type { CacheTtl } from '../cache/ttl.js';
-import type { Platform } from '../paths.js';
+import type { Platform } from '../system/paths.js';
 import type { Plan } from '../plan/plan.js';
 
 export interface CacheChoice {

@@ -4,9 +4,9 @@
 // with the flag that validates it, never validated itself (a missing `list@2024.csv` must not be paid for).
 import { promises as fsp } from 'node:fs';
 import { Readable } from 'node:stream';
-import type { Kind } from '../defaults.js';
-import { usageError } from '../errors.js';
-import { resolvePath } from '../paths.js';
+import type { Kind } from '../core/defaults.js';
+import { usageError } from '../core/errors.js';
+import { resolvePath } from '../system/paths.js';
 import { checkerFor } from './records/check.js';
 import type { LayoutOverrides } from './layout/detect.js';
 import type { InputRecord, OpenedSource, Source } from './read.js';

@@ -2,13 +2,13 @@
 // of a line of several. What is no record (a header, rows above it, footer rows below the data, a repeated
 // header, a vCard's other lines) is skipped only when recognised as such and holding no item-like text (the
 // record rule, detect.ts), counted, and named by its lines in a note.
-import { FileBlocks, openForReading, type ByteSource } from '../open-file.js';
+import { FileBlocks, openForReading, type ByteSource } from '../system/open-file.js';
 import { ReadStream, statSync } from 'node:fs';
-import { resolvePath } from '../paths.js';
+import { resolvePath } from '../system/paths.js';
 import type { Readable } from 'node:stream';
-import type { Kind } from '../defaults.js';
-import { IdvError, inputError, interruptedError, usageError } from '../errors.js';
-import type { Io } from '../io.js';
+import type { Kind } from '../core/defaults.js';
+import { IdvError, inputError, interruptedError, usageError } from '../core/errors.js';
+import type { Io } from '../system/io.js';
 import { decodeText, newDecoding, type Decoding, type EncodingInfo, type Stray } from './bytes/decode.js';
 import { detectLayout, isBlank, type Layout, type LayoutOverrides, type ParseSample, type Skipped } from './layout/detect.js';
 import { checkerFor, itemLike } from './records/check.js';
@@ -19,7 +19,7 @@ import { LineRuns, num, preview } from './layout/notes.js';
 import { cellPlaces, namesSomeColumns, placeCells, sectionHeader, sectionTitle } from './layout/sections.js';
 import { contentOf, PAUSE_MS, unpacking, within, type Content, type Unpacking } from './bytes/content.js';
 import type { SheetRead } from './layout/workbook.js';
-import type { StopSignal } from '../stop.js';
+import type { StopSignal } from '../system/stop.js';
 
 export interface InputRecord {
   /** The item cell (or line), untrimmed. */

@@ -1,7 +1,7 @@
 // A program's items as the engine reads records: in blocks, a block being what is at hand. An iterable (an array,
 // a Set, a generator) gives blocks of BLOCK items at once; an async iterable (a stream of lines, a queue) gives
 // what has come by the time its next item is not there yet, so that a stream in is a stream out.
-import { usageError } from '../errors.js';
+import { usageError } from '../core/errors.js';
 import type { InputRecord } from '../input/read.js';
 import type { Items } from './types.js';
 

@@ -4,11 +4,11 @@
 import { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { resolve } from 'node:path';
-import { usageError } from '../errors.js';
-import { openForReading, type ByteSource } from '../open-file.js';
+import { usageError } from '../core/errors.js';
+import { openForReading, type ByteSource } from '../system/open-file.js';
 import { openSource, type OpenedSource, type Source } from '../input/read.js';
 import type { LayoutOverrides } from '../input/layout/detect.js';
-import type { StopSignal } from '../stop.js';
+import type { StopSignal } from '../system/stop.js';
 import type { Layout, ReadOptions, RecordSource, Records, SourceRecord } from './types.js';
 
 export async function readRecords(source: RecordSource, options: ReadOptions = {}): Promise<Records> {

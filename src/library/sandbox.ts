@@ -1,6 +1,6 @@
 // startSandbox: the service's emulator (sandbox/server.ts), as `idv sandbox` runs it, for a program's own tests:
 // its quota and window, a key of its own, a latency and faults at a rate, a request log; loopback only.
-import { usageError } from '../errors.js';
+import { usageError } from '../core/errors.js';
 import { startSandbox as start } from '../sandbox/server.js';
 import type { Sandbox, SandboxOptions } from './types.js';
 

@@ -4,21 +4,21 @@
 // as values (quota_exceeded, the reset in the facts), a refused key, the host gone, the quota used up before
 // anything was validated and the spend cap as IdvErrors carrying the facts. Nothing here writes to a terminal,
 // reads argv, exits, or keeps state between calls.
-import { DEFAULTS, type Kind } from '../defaults.js';
-import { IdvError, usageError } from '../errors.js';
+import { DEFAULTS, type Kind } from '../core/defaults.js';
+import { IdvError, usageError } from '../core/errors.js';
 import type { Client } from '../api/client.js';
 import type { CacheScope } from '../cache/store.js';
 import { parseCacheTtl } from '../cache/ttl.js';
 import { resolveBaseUrl, sendable } from '../commands/validate/target.js';
 import { proxySettings } from '../api/transport.js';
-import { findKey, readConfigFile } from '../key.js';
-import { Secrets } from '../secrets.js';
+import { findKey, readConfigFile } from '../system/api-key.js';
+import { Secrets } from '../system/secrets.js';
 import { Engine, type Result } from '../engine/engine.js';
 import { openCache } from '../engine/open-cache.js';
 import { Plan } from '../plan/plan.js';
-import { Stopper } from '../stop.js';
+import { Stopper } from '../system/stop.js';
 import type { DispatchSettings, DispatchStats } from '../dispatch/scheduler.js';
-import { QUOTA_EXCEEDED } from '../statuses.js';
+import { QUOTA_EXCEEDED } from '../core/statuses.js';
 import { checkItems, itemBlocks } from './items.js';
 import type { Items, Validation, ValidateOptions, ValidationFacts, ValidationResult } from './types.js';
 

@@ -4,7 +4,7 @@
 // order given (the report last: it says how the run ended, so it goes in place only once the others are).
 // Renames in the folder that already holds the file rarely fail, but if one does, the message says exactly
 // which files are this run's and which were left as they were.
-import { IdvError } from '../errors.js';
+import { IdvError } from '../core/errors.js';
 import { HeldOpen, type Sink } from './sink.js';
 
 /** The outputs of a run could not all be put in place (what was, and was not, is in the message). */

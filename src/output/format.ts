@@ -1,11 +1,11 @@
 // One formatter per format. Each turns blocks of output records into text (a workbook: into rows of cells);
 // the sink writes it.
 import type { Chalk } from './colors.js';
-import { terminalSafe } from '../terminal-text.js';
-import { STATUS_COLOUR } from '../statuses.js';
+import { terminalSafe } from '../system/terminal-text.js';
+import { STATUS_COLOUR } from '../core/statuses.js';
 import { cellsOf, type TypedCell } from '../input/records/typed-row.js';
-import { usageError } from '../errors.js';
-import { displayWidth, fitEndToWidth, fitToWidth, padEndTo } from '../display-width.js';
+import { usageError } from '../core/errors.js';
+import { displayWidth, fitEndToWidth, fitToWidth, padEndTo } from '../system/display-width.js';
 
 export type Format = 'table' | 'csv' | 'json' | 'ndjson' | 'xlsx';
 export const FORMATS: readonly Format[] = ['table', 'csv', 'json', 'ndjson', 'xlsx'];

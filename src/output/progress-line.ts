@@ -3,7 +3,7 @@
 // rate of items sent and the time left at that rate, errors so far, the quota left and what came from the cache. On a terminal it is one line no wider than the terminal: the
 // least important facts are left out first. Pure: the snapshot and the width come in, text goes out.
 
-import { displayWidth, fitToWidth } from '../display-width.js';
+import { displayWidth, fitToWidth } from '../system/display-width.js';
 
 export interface ProgressFacts {
   /** Records read so far. */

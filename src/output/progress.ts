@@ -2,7 +2,7 @@
 // never wider than the terminal, drawn at most ten times a second; lines printed above it fit the terminal too.
 import type { Writable } from 'node:stream';
 import type { Ora } from 'ora';
-import { hanging } from '../wrap.js';
+import { hanging } from '../system/wrap.js';
 import { fit } from './progress-line.js';
 
 /** Narrower than this, the spinner's line wraps on every frame (at 1–2 columns, kilobytes of clears and ora's "(content truncated…)"). */

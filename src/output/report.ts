@@ -1,10 +1,10 @@
 // --report FILE.json: one machine-readable account of a run, written atomically at its end, whatever the
 // end (done, quota, spend cap, errors, refused key, interrupted, usage error, failure). Its fields are
 // documented in docs/report.md; `format` changes only when a field changes meaning or goes away.
-import { IdvError, exitCodeFor, EXIT } from '../errors.js';
-import type { Secrets } from '../secrets.js';
+import { IdvError, exitCodeFor, EXIT } from '../core/errors.js';
+import type { Secrets } from '../system/secrets.js';
 import type { Sink } from './sink.js';
-import { ERROR } from '../statuses.js';
+import { ERROR } from '../core/statuses.js';
 
 export const REPORT_FORMAT = 1;
 

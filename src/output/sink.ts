@@ -9,13 +9,13 @@
 import { close as closeFd, constants as C, fstat as fstatFd, promises as fsp, write as writeFd, type Stats } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import type { Writable } from 'node:stream';
-import { fsReason, IdvError, interruptedError } from '../errors.js';
-import { removeLeftovers, tempFileGone, tempFileOpened, tempPathBeside } from '../temp-files.js';
-import { fsError, inPlaceStream, openInPlace } from '../open-file.js';
-import { resolvePath } from '../paths.js';
-import type { Io } from '../io.js';
+import { fsReason, IdvError, interruptedError } from '../core/errors.js';
+import { removeLeftovers, tempFileGone, tempFileOpened, tempPathBeside } from '../system/temp-files.js';
+import { fsError, inPlaceStream, openInPlace } from '../system/open-file.js';
+import { resolvePath } from '../system/paths.js';
+import type { Io } from '../system/io.js';
 import type { Chunk, SheetRows } from './format.js';
-import type { StopSignal } from '../stop.js';
+import type { StopSignal } from '../system/stop.js';
 
 export interface Sink {
   /** Resolves once the destination can be written; one that cannot (a folder, a link, no such folder) fails here, before anything is sent. */

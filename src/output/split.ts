@@ -4,12 +4,12 @@
 // file would be another output of the run: `another` says so, and the run fails, its outputs left as they were).
 import { promises as fsp } from 'node:fs';
 import { join } from 'node:path';
-import { fsReason, IdvError } from '../errors.js';
+import { fsReason, IdvError } from '../core/errors.js';
 import type { Output, SplitOutputs } from './ordered-writer.js';
 import { createFormatter, type Format, type FormatOptions } from './format.js';
 import { fileSink, writeChunk } from './sink.js';
 import { workbookSink } from './workbook-sink.js';
-import type { StopSignal } from '../stop.js';
+import type { StopSignal } from '../system/stop.js';
 import { OutputsNotPut } from './commit.js';
 
 const EXTENSION: Record<Exclude<Format, 'table'>, string> = { csv: '.csv', json: '.json', ndjson: '.ndjson', xlsx: '.xlsx' };

@@ -1,11 +1,11 @@
 // The closing summary on standard error: a small table people read at a glance.
-import { formatDuration } from '../duration.js';
+import { formatDuration } from '../core/duration.js';
 import type { Chalk } from './colors.js';
 import { statusColour } from './format.js';
-import { KNOWN_STATUSES } from '../statuses.js';
-import { terminalSafe } from '../terminal-text.js';
-import { PERSON_WIDTH, wrap } from '../wrap.js';
-import { displayWidth, padEndTo } from '../display-width.js';
+import { KNOWN_STATUSES } from '../core/statuses.js';
+import { terminalSafe } from '../system/terminal-text.js';
+import { PERSON_WIDTH, wrap } from '../system/wrap.js';
+import { displayWidth, padEndTo } from '../system/display-width.js';
 
 export interface SummaryFacts {
   records: number;

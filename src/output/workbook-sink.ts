@@ -7,8 +7,8 @@
 import { constants as C, createReadStream, promises as fsp } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { IdvError, fsReason } from '../errors.js';
-import { randomHex, tempFileGone, tempFileOpened } from '../temp-files.js';
+import { IdvError, fsReason } from '../core/errors.js';
+import { randomHex, tempFileGone, tempFileOpened } from '../system/temp-files.js';
 import type { SheetRows } from './format.js';
 import type { Sink } from './sink.js';
 import type { XlsxWriter } from '../xlsx/writer.js';

@@ -6,7 +6,7 @@
 //   counts             records, unique, invalid, cached: what a dry run prints and the summary tells
 // Items met in this run are kept in a KeyTable (a 96-bit hash per key, not the key itself: a million-line
 // list must not sit in memory); the cache is asked for the others, so its cost follows the run's items.
-import { KeyTable } from '../key-table.js';
+import { KeyTable } from '../core/key-table.js';
 import type { CachedResults } from '../cache/results.js';
 import type { CacheScope, LoadReport } from '../cache/store.js';
 

@@ -2,7 +2,7 @@
 // loop both the dry run and the real run go through.
 import type { Item } from '../input/records/check.js';
 import type { InputRecord } from '../input/read.js';
-import { INVALID } from '../statuses.js';
+import { INVALID } from '../core/statuses.js';
 import type { Lookup, Plan } from './plan.js';
 
 export interface PlannedRecord {

@@ -3,7 +3,7 @@
 // What to reply is decided elsewhere (answer.ts), by the `Respond` function it is given.
 import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { isLoopback } from '../loopback.js';
+import { isLoopback } from '../system/loopback.js';
 
 /** A request body, read: its text, 'too-large' past MAX_BODY_BYTES, or null when the client went away. */
 export type Body = string | 'too-large' | null;

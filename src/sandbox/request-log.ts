@@ -5,8 +5,8 @@ import type { Fault } from './answer.js';
 import type { Incoming } from './http-server.js';
 import type { Watch } from './service.js';
 import { faultName } from './faults.js';
-import { maskKey } from '../key.js';
-import { terminalSafe } from '../terminal-text.js';
+import { maskKey } from '../system/api-key.js';
+import { terminalSafe } from '../system/terminal-text.js';
 
 /** A watcher (service.ts) that writes each request's line to `log` when its exchange ends. */
 export function requestLog(log: (line: string) => void, now: () => number = Date.now): (incoming: Incoming) => Watch {

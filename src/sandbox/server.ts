@@ -8,8 +8,8 @@ import { QuotaWindow } from './quota.js';
 import { serve } from './service.js';
 import { FaultDraw, parseFaults, type FaultRule, type Latency } from './faults.js';
 import { requestLog } from './request-log.js';
-import { parseDuration } from '../duration.js';
-import { randomHex } from '../temp-files.js';
+import { parseDuration } from '../core/duration.js';
+import { randomHex } from '../system/temp-files.js';
 
 export interface SandboxOptions {
   /** Default 0 = any free port. */

@@ -6,7 +6,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { buildProgram } from '../program.js';
-import type { Io } from '../io.js';
+import type { Io } from '../system/io.js';
 import { manPage } from './man-page.js';
 
 const version = () =>

@@ -5,7 +5,7 @@ import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient, MAX_NEW_STATUSES, maxAnswerBytes, type Client, type Outcome } from '../../src/api/client.js';
-import { Secrets } from '../../src/secrets.js';
+import { Secrets } from '../../src/system/secrets.js';
 
 let server: http.Server;
 let base = '';

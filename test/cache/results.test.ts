@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { CachedResults } from '../../src/cache/results.js';
 import type { CacheHit, Snapshot } from '../../src/cache/snapshot.js';
-import { KeyHash } from '../../src/key-hash.js';
+import { KeyHash } from '../../src/core/key-hash.js';
 
 const bytes = (key: string) => Buffer.from(`\t${key}\n`);
 /** A log line's key noted as this run read it (its status, or null: no longer fresh). */

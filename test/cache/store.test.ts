@@ -4,7 +4,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { appendFile, readFile, rm } from 'node:fs/promises';
 import { execFileSync } from 'node:child_process';
 import { CachedResults } from '../../src/cache/results.js';
-import { KeyHash } from '../../src/key-hash.js';
+import { KeyHash } from '../../src/core/key-hash.js';
 import { appender, folderPerTest, known, logWith, scopeIn, SMALL, T } from './helpers.js';
 
 const dir = folderPerTest();

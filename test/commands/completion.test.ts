@@ -13,8 +13,8 @@ import { run } from '../fake-io.js';
 import { ROOT } from '../helpers.js';
 import { buildProgram } from '../../src/program.js';
 import { completionScript, describe as describeTree, type Shell } from '../../src/commands/completion.js';
-import { STATUSES_OF } from '../../src/statuses.js';
-import type { Io } from '../../src/io.js';
+import { STATUSES_OF } from '../../src/core/statuses.js';
+import type { Io } from '../../src/system/io.js';
 import { TOPICS } from '../../src/commands/help-topics.js';
 import { onlyOn } from '../platforms.js';
 

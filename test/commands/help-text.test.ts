@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { layout, helpWidth, type Block } from '../../src/commands/help-text.js';
 import { run, fakeIo } from '../fake-io.js';
-import { displayWidth } from '../../src/display-width.js';
+import { displayWidth } from '../../src/system/display-width.js';
 import { TOPICS } from '../../src/commands/help-topics.js';
 
 /** Every command's help: `idv …words --help`. */

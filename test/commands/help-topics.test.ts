@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { Command } from 'commander';
 import { examplesTitle, helpCommand, topicList, topicsLine, TOPICS } from '../../src/commands/help-topics.js';
-import { KNOWN_STATUSES } from '../../src/statuses.js';
+import { KNOWN_STATUSES } from '../../src/core/statuses.js';
 import { fakeIo } from '../fake-io.js';
 
 /** `idv help …words` in a small program of emails and auth login: what it printed, or the usage error. */

@@ -3,8 +3,8 @@
 import { describe, expect, it } from 'vitest';
 import { cacheTtl, editDistance, mistypedStatus, statusList, STATUS_WORDS } from '../../src/commands/parsers.js';
 import { parseCacheTtl } from '../../src/cache/ttl.js';
-import { parseDuration } from '../../src/duration.js';
-import { KNOWN_STATUSES } from '../../src/statuses.js';
+import { parseDuration } from '../../src/core/duration.js';
+import { KNOWN_STATUSES } from '../../src/core/statuses.js';
 
 describe('editDistance', () => {
   it.each([

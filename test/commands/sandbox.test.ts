@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { fakeIo as sharedFakeIo, run as runCli } from '../fake-io.js';
 import { ROOT } from '../helpers.js';
 import { run as runSandboxCommand } from '../../src/commands/sandbox.js';
-import type { Io } from '../../src/io.js';
+import type { Io } from '../../src/system/io.js';
 
 describe('idv sandbox command', () => {
   function fakeIo(signal: AbortSignal): { io: Io; out: () => string; err: () => string } {

@@ -80,11 +80,11 @@ describe('npm pack', () => {
       expect(packed).toContain(f);
     }
     // the library: its entry, the declarations of its public face (no other's), an example for each export
-    for (const f of ['dist/index.js', 'dist/browser.js', 'dist/index.d.ts', 'dist/errors.d.ts', 'dist/library/types.d.ts']) expect(packed).toContain(f);
+    for (const f of ['dist/index.js', 'dist/browser.js', 'dist/index.d.ts', 'dist/core/errors.d.ts', 'dist/library/types.d.ts']) expect(packed).toContain(f);
     expect(packed.filter((f) => f.startsWith('examples/'))).toEqual(
       ['examples/read-records.mjs', 'examples/sample.csv', 'examples/start-sandbox.mjs', 'examples/validate-domains.mjs', 'examples/validate-emails.mjs', 'examples/validate-emails.ts'],
     );
-    expect(packed.filter((f) => f.endsWith('.d.ts'))).toEqual(['dist/errors.d.ts', 'dist/index.d.ts', 'dist/library/types.d.ts']);
+    expect(packed.filter((f) => f.endsWith('.d.ts'))).toEqual(['dist/core/errors.d.ts', 'dist/index.d.ts', 'dist/library/types.d.ts']);
     expect(packed.filter((f) => f.startsWith('dist/tools/') || f === 'dist/deleted-module.js' || (f.endsWith('.ts') && !f.endsWith('.d.ts') && !f.startsWith('examples/')))).toEqual([]);
     // every built module of the tree is there: dist/ holds exactly what src/ compiles to
     const compiled = (dir: string): string[] =>

@@ -8,7 +8,7 @@ import { sandbox, homeForEachTest } from '../helpers.js';
 import { run } from '../fake-io.js';
 import type { Fault, TestSandbox } from '../sandbox/test-sandbox.js';
 import { createClient } from '../../src/api/client.js';
-import { Secrets } from '../../src/secrets.js';
+import { Secrets } from '../../src/system/secrets.js';
 
 // Characters that make its URL-encoded and JSON-escaped forms differ from the key itself.
 const KEY = 'sk_live_Zx9+/Q"w\\T~1aB';
@@ -115,7 +115,7 @@ for (const source of ['IDV_API_KEY', 'the config file'] as const) {
 
 // Two layers keep the key out: the client masks what the service says before it becomes a reason
 // (src/api/client.ts), and every message for a person is masked again on its way out (forPerson in
-// src/io.ts). The runs above pass through both; each layer is pinned alone here.
+// src/system/io.ts). The runs above pass through both; each layer is pinned alone here.
 describe('each layer alone', () => {
   it('an error message that holds the key for another reason (a file named after it) shows it masked', async () => {
     const missing = join(home.dir, `list-${KEY}.txt`);

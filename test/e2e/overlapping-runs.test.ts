@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { readdir, readFile, utimes } from 'node:fs/promises';
 import { join } from 'node:path';
-import { Claims, keyHex } from '../../src/cache/claims.js';
+import { Claims, keyHex } from '../../src/coordination/claims.js';
 import { cacheDir, openScope } from '../../src/cache/store.js';
 import { run } from '../fake-io.js';
 import { idv, sandbox, sentBatches, sentItems, writeList, homeForEachTest } from '../helpers.js';

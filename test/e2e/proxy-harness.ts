@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import type { NetworkOptions } from '../../src/io.js';
+import type { NetworkOptions } from '../../src/system/io.js';
 import { run } from '../fake-io.js';
 import { makeHome, ROOT, sentItems, type Home } from '../helpers.js';
 import { startTestSandbox, type TestSandbox } from '../sandbox/test-sandbox.js';

@@ -8,7 +8,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { writeFile } from 'node:fs/promises';
 import { IDV, makeHome, ROOT } from '../helpers.js';
-import { displayWidth } from '../../src/display-width.js';
+import { displayWidth } from '../../src/system/display-width.js';
 import { onlyOn } from '../platforms.js';
 
 const SCRIPT = (process.env.PATH ?? '/usr/bin:/bin').split(delimiter).some((d) => d && existsSync(join(d, 'script')));

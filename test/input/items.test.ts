@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isItemsSource, itemsSources, openItems, readsAsItem, refuseItemsAsFiles } from '../../src/input/items.js';
 import { openSource, type InputRecord } from '../../src/input/read.js';
-import { IdvError } from '../../src/errors.js';
+import { IdvError } from '../../src/core/errors.js';
 
 describe('readsAsItem', () => {
   it.each([

@@ -6,7 +6,7 @@ import { mkdtempSync, readdirSync, readlinkSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openSource, sourcesFor } from '../../src/input/read.js';
-import type { Io } from '../../src/io.js';
+import type { Io } from '../../src/system/io.js';
 
 describe('openSource', () => {
   const src = (text: string) => ({ name: 'mem', path: 'mem', open: () => Readable.from([Buffer.from(text)]) });

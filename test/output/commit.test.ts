@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { fileSink, HeldOpen, stdoutSink, type Sink } from '../../src/output/sink.js';
 import { commitTogether, OutputsNotPut } from '../../src/output/commit.js';
-import { IdvError } from '../../src/errors.js';
+import { IdvError } from '../../src/core/errors.js';
 
 let dir: string;
 beforeEach(async () => {

@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { displayWidth } from '../../src/display-width.js';
+import { displayWidth } from '../../src/system/display-width.js';
 import { createFormatter, ELIDED, FORMATS, formatForPath, planTable, refuseExtension, statusColour, type Format, type FormatOptions, type OutRecord, type SheetRows } from '../../src/output/format.js';
 import { loadChalk } from '../../src/output/colors.js';
 import { withCells } from '../../src/input/records/typed-row.js';

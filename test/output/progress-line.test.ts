@@ -3,7 +3,7 @@
 // left out first; the same facts on one line for the --verbose log.
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { displayWidth } from '../../src/display-width.js';
+import { displayWidth } from '../../src/system/display-width.js';
 import { fit, percentOf, progressLine, progressLog, RateMeter, shortDuration, totalOf, type ProgressFacts } from '../../src/output/progress-line.js';
 
 const facts = (more: Partial<ProgressFacts> = {}): ProgressFacts => ({

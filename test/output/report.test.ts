@@ -6,8 +6,8 @@ import { lstat, readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeList, homeForEachTest } from '../helpers.js';
 import { run } from '../fake-io.js';
-import { IdvError } from '../../src/errors.js';
-import { Secrets } from '../../src/secrets.js';
+import { IdvError } from '../../src/core/errors.js';
+import { Secrets } from '../../src/system/secrets.js';
 import type { Sink } from '../../src/output/sink.js';
 import { emptyFacts, ending, refusedRunReport, ReportFile, reportJson, writeReport, type RunFacts } from '../../src/output/report.js';
 

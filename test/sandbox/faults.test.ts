@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { describeFaults, FaultDraw, parseFaults, type FaultRule } from '../../src/sandbox/faults.js';
-import { parseDuration } from '../../src/duration.js';
+import { parseDuration } from '../../src/core/duration.js';
 
 const parse = (spec: string) => parseFaults(spec, (t) => parseDuration(t, 'a burst'));
 const refusal = (spec: string) => {

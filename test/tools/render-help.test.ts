@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { run } from '../fake-io.js';
 import { idv, makeHome, ROOT } from '../helpers.js';
-import { displayWidth } from '../../src/display-width.js';
+import { displayWidth } from '../../src/system/display-width.js';
 
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string; homepage: string };
 const HELP = join(ROOT, 'dist', 'help');

@@ -3,7 +3,7 @@
 // in a table, on standard error beside csv/json/ndjson, whose standard output stays the counts alone.
 import type { Format } from '../../output/format.js';
 import type { OpenedSource, SourceFacts } from '../../input/read.js';
-import { terminalSafe } from '../../terminal-text.js';
+import { terminalSafe } from '../../system/terminal-text.js';
 
 export interface DryRunFacts {
   records: number;

@@ -2,16 +2,16 @@
 // defaults, from which commander's options and the typed ValidateOptions both come. A value out of range is
 // refused here, by commander, before anything runs.
 import { Command } from 'commander';
-import { DEFAULTS, type Kind } from '../../defaults.js';
+import { DEFAULTS, type Kind } from '../../core/defaults.js';
 import { parseCacheTtl } from '../../cache/ttl.js';
 import { cacheTtl, MAX_TIMEOUT_SECONDS, statusList, wholeNumber } from '../parsers.js';
-import { durationFlag } from '../../duration.js';
-import { sizeFlag } from '../../size.js';
+import { durationFlag } from '../../core/duration.js';
+import { sizeFlag } from '../../core/size.js';
 import { MAX_ROW_SIZE, MIN_ROW_SIZE } from '../../input/layout/csv-rows.js';
 import { FORMATS, type Format } from '../../output/format.js';
 import { helpAfter, helpFlag, type Block } from '../help-text.js';
 import { examplesTitle } from '../help-topics.js';
-import type { Io } from '../../io.js';
+import type { Io } from '../../system/io.js';
 import { addFlags, given, unlisted, group, onUnless, readFlags, value, valueOr, type OptionsOf } from '../flag-table.js';
 
 /** Each group's heading in --help, in gh's order: what is read, what is written, what is kept, what it costs… */

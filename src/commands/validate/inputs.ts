@@ -2,8 +2,8 @@
 // records. Every source is checked before anything is sent (a file that cannot be read, or whose layout idv
 // cannot guess, is refused first, not after paying for the files before it), and each source's records and
 // bytes are counted as they are read, for the report and the progress line's total.
-import type { Io } from '../../io.js';
-import { inputError } from '../../errors.js';
+import type { Io } from '../../system/io.js';
+import { inputError } from '../../core/errors.js';
 import { openSource, sourcesFor, statInputFiles, type InputRecord, type OpenedSource, type ReadOptions, type Source } from '../../input/read.js';
 import { isItemsSource, itemsSources, openItems, refuseItemsAsFiles } from '../../input/items.js';
 import type { ReportInput } from '../../output/report.js';

@@ -1,8 +1,8 @@
 // How a finished run ends: exit 0, or the error that says why not (quota 4, errors 1). Pure.
-import { IdvError, type StopSignal } from '../../errors.js';
-import { formatDuration } from '../../duration.js';
+import { IdvError, type StopSignal } from '../../core/errors.js';
+import { formatDuration } from '../../core/duration.js';
 import { clockTime, notWaited } from '../../output/summary.js';
-import { ERROR, QUOTA_EXCEEDED } from '../../statuses.js';
+import { ERROR, QUOTA_EXCEEDED } from '../../core/statuses.js';
 import { MAX_EMPTY_WINDOWS, type QuotaStop } from '../../dispatch/quota-gate.js';
 import type { ValidateOptions } from './flags.js';
 import type { Finished } from './pipeline.js';

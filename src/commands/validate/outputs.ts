@@ -3,12 +3,12 @@
 // output that cannot be written (-o naming a folder, a missing or read-only folder, a link, a --split folder that
 // cannot be made) is refused before anything is paid for (exit 2), leaving no temporary file.
 import { basename, join } from 'node:path';
-import type { Io } from '../../io.js';
-import { IdvError, usageError } from '../../errors.js';
-import { COLUMN } from '../../defaults.js';
-import { resolvePath } from '../../paths.js';
-import { STATUSES_OF } from '../../statuses.js';
-import { columnsOf } from '../../wrap.js';
+import type { Io } from '../../system/io.js';
+import { IdvError, usageError } from '../../core/errors.js';
+import { COLUMN } from '../../core/defaults.js';
+import { resolvePath } from '../../system/paths.js';
+import { STATUSES_OF } from '../../core/statuses.js';
+import { columnsOf } from '../../system/wrap.js';
 import type { OpenedSource } from '../../input/read.js';
 import { createFormatter, formatForPath, refuseExtension, type Format, type FormatOptions } from '../../output/format.js';
 import type { Output, SplitOutputs } from '../../output/ordered-writer.js';

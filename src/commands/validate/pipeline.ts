@@ -2,8 +2,8 @@
 // face takes its results, in order, to the writer (-o, standard output, --split), and shows its progress and the
 // --wait countdown. The run stops in one place (`stop`): a signal, or the writer halting; the engine stops with
 // it (and on a fatal answer of its own), and the writer stops writing as soon as the engine does.
-import { interruptedError } from '../../errors.js';
-import type { Io } from '../../io.js';
+import { interruptedError } from '../../core/errors.js';
+import type { Io } from '../../system/io.js';
 import type { Client } from '../../api/client.js';
 import type { CacheScope } from '../../cache/store.js';
 import type { DispatchStats } from '../../dispatch/scheduler.js';
@@ -16,11 +16,11 @@ import type { Progress } from '../../output/progress.js';
 import { startProgressReport, type ProgressReport } from './progress-report.js';
 import { totalOf } from '../../output/progress-line.js';
 import { clockTime } from '../../output/summary.js';
-import { formatDuration } from '../../duration.js';
+import { formatDuration } from '../../core/duration.js';
 import type { ValidateOptions } from './flags.js';
 import type { Target } from './target.js';
 import type { RunLog } from './run-log.js';
-import { Stopper } from '../../stop.js';
+import { Stopper } from '../../system/stop.js';
 
 export type { Finished } from '../../engine/engine.js';
 

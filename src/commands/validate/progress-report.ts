@@ -3,7 +3,7 @@
 // standard error is no terminal, the same facts as one log line every few seconds.
 import { progressLine, progressLog, RateMeter, type ProgressFacts } from '../../output/progress-line.js';
 import type { Progress } from '../../output/progress.js';
-import type { ByteSource } from '../../open-file.js';
+import type { ByteSource } from '../../system/open-file.js';
 import type { Source } from '../../input/read.js';
 
 /** How often the line is redrawn without a change, and how often the log gets a line. */

@@ -5,7 +5,7 @@
 import type { RunFacts } from '../../output/report.js';
 import type { DispatchStats } from '../../dispatch/scheduler.js';
 import type { PlanCounts } from '../../plan/plan.js';
-import { KNOWN_STATUSES } from '../../statuses.js';
+import { KNOWN_STATUSES } from '../../core/statuses.js';
 import type { ValidateOptions } from './flags.js';
 import type { RunInputs } from './inputs.js';
 import type { Finished } from './pipeline.js';

@@ -1,6 +1,6 @@
 // Where a run's lines for a person go (notes, warnings, --verbose lines): standard error, and once the progress
 // line turns, above it, until the run stops it. One object, so that no part of the run asks which it is.
-import { forStderr, warn, type Io } from '../../io.js';
+import { forStderr, warn, type Io } from '../../system/io.js';
 import type { Listeners } from '../../input/read.js';
 import type { Progress } from '../../output/progress.js';
 

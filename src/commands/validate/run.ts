@@ -1,7 +1,7 @@
 // `idv emails` / `idv domains`, as the pipeline it is: open the inputs, open the outputs, a dry run or dispatch
 // and write, and finish (the summary, what was written, the exit code). Notes go through one RunLog, which the
 // progress line takes over while it turns; the run's facts (summary, --report) are built by factsOf().
-import type { Io } from '../../io.js';
+import type { Io } from '../../system/io.js';
 import { checkerFor } from '../../input/records/check.js';
 import type { ReadOptions } from '../../input/read.js';
 import { Plan } from '../../plan/plan.js';
@@ -13,12 +13,12 @@ import { formatSummary } from '../../output/summary.js';
 import { ReportFile, reportJson, type RunFacts } from '../../output/report.js';
 import { OutputsNotPut } from '../../output/commit.js';
 import { outputSink } from '../../output/sink.js';
-import { isCacheable, KNOWN_STATUSES, STATUSES_OF } from '../../statuses.js';
-import { version } from '../../version.js';
-import { columnsOf } from '../../wrap.js';
+import { isCacheable, KNOWN_STATUSES, STATUSES_OF } from '../../core/statuses.js';
+import { version } from '../../core/version.js';
+import { columnsOf } from '../../system/wrap.js';
 import type { ValidateOptions } from './flags.js';
-import { IdvError, type StopSignal } from '../../errors.js';
-import { keyRefusedMessage } from '../../key.js';
+import { IdvError, type StopSignal } from '../../core/errors.js';
+import { keyRefusedMessage } from '../../system/api-key.js';
 import { resolveTarget, type Target } from './target.js';
 import type { Client } from '../../api/client.js';
 import { openCache } from '../../engine/open-cache.js';

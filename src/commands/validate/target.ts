@@ -1,10 +1,10 @@
 // Where results come from: the in-process sandbox, or the service at a base URL with a key.
-import { DEFAULT_BASE_URL } from '../../defaults.js';
-import { IdvError, usageError } from '../../errors.js';
-import { warn, type Io } from '../../io.js';
-import { isLoopback } from '../../loopback.js';
+import { DEFAULT_BASE_URL } from '../../core/defaults.js';
+import { IdvError, usageError } from '../../core/errors.js';
+import { warn, type Io } from '../../system/io.js';
+import { isLoopback } from '../../system/loopback.js';
 import { proxySettings } from '../../api/transport.js';
-import { findKey, keyFix, keyLooksSendable, keyTooShort, MIN_KEY_LENGTH, noKeyMessage, type FoundKey } from '../../key.js';
+import { findKey, keyFix, keyLooksSendable, keyTooShort, MIN_KEY_LENGTH, noKeyMessage, type FoundKey } from '../../system/api-key.js';
 
 export interface Target {
   baseUrl: string;

@@ -5,9 +5,9 @@
 // first bytes are decided on after a pause (PAUSE_MS without new bytes) instead of waiting for more.
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream';
-import { IdvError, inputError, interruptedError } from '../../errors.js';
-import type { StopSignal } from '../../stop.js';
-import { formatSize } from '../../size.js';
+import { IdvError, inputError, interruptedError } from '../../core/errors.js';
+import type { StopSignal } from '../../system/stop.js';
+import { formatSize } from '../../core/size.js';
 import { sniff, SNIFF_BYTES, type Sniffed } from './sniff.js';
 
 /** How long a live input may be silent before idv decides on what has arrived. */

@@ -10,7 +10,7 @@
 // Each chunk is decoded as it comes, at a cost linear in its size (a 32 MB line is read as fast as 32 MB of short
 // lines); NUL bytes in text that is not UTF-16 mean a binary file: an input error.
 import type { Readable } from 'node:stream';
-import { inputError } from '../../errors.js';
+import { inputError } from '../../core/errors.js';
 import { detectCodePage, encodingFlag, loadIconv } from './encodings.js';
 import { notAList, sniff, SNIFF_BYTES, type Sniffed } from './sniff.js';
 

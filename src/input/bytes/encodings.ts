@@ -1,7 +1,7 @@
 // Code pages: which one a text that is not UTF-8 is in (detected by jschardet, a port of Python's chardet, among
 // the code pages spreadsheet programs write), and the names idv shows and takes (--encoding) for them. Both
 // libraries are loaded only when a file is not UTF-8: a run of UTF-8 or ASCII input never parses them.
-import { usageError } from '../../errors.js';
+import { usageError } from '../../core/errors.js';
 
 export type Iconv = typeof import('iconv-lite');
 type Chardet = (typeof import('jschardet'))['chardet'];

@@ -8,8 +8,8 @@
 //     csv-parse's stream, which reads it as it always did.
 // Empty lines are no rows (skip_empty_lines); every line end (LF, CRLF, lone CR) ends a record. Each row comes
 // with the line it starts on (for notes that name skipped lines, and stray bytes).
-import { inputError } from '../../errors.js';
-import { formatSize } from '../../size.js';
+import { inputError } from '../../core/errors.js';
+import { formatSize } from '../../core/size.js';
 import type { Stray } from '../bytes/decode.js';
 import { num } from './notes.js';
 

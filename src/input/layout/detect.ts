@@ -7,9 +7,9 @@
 // One rule for what is skipped: a row that holds text that could be an item is a record. A row is skipped only
 // when it is recognised as no record (the header, rows above a header) and holds no such text; when in doubt it
 // is a record. Footer rows are found while reading (read.ts), since only the end of a file shows them.
-import type { Kind } from '../../defaults.js';
+import type { Kind } from '../../core/defaults.js';
 import type { VCardSkip } from './vcard.js';
-import { IdvError, inputError, usageError, type ErrorKind } from '../../errors.js';
+import { IdvError, inputError, usageError, type ErrorKind } from '../../core/errors.js';
 import { checkerFor, itemLike, itemShaped } from '../records/check.js';
 import { quoteNotClosed, type RowBatch } from './csv-rows.js';
 import { headerRank, isKnownName, normaliseHeader } from './headers.js';

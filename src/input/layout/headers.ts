@@ -2,7 +2,7 @@
 // are used in (the ten most spoken, the EU's twenty-four, and others), as products and people write them.
 // Names are compared after Unicode normalisation (NFKC, then case, marks and everything but letters and
 // digits dropped), so `E-Mail-Adresse`, `e_mail_adresse` and `EMAIL ADRESSE` are one name.
-import type { Kind } from '../../defaults.js';
+import type { Kind } from '../../core/defaults.js';
 
 /** A header name reduced to its letters and digits, lower case, without marks. */
 export function normaliseHeader(h: string): string {

@@ -6,7 +6,7 @@
 // item column (a report's summary, Teams' "Meeting Engagement") rows without item-like text are no records.
 // With --keep-columns every record's cells are laid out under one header: the names of the sections' headers
 // seen while detecting, in the order met (an unnamed padding cell that holds text follows them).
-import type { Kind } from '../../defaults.js';
+import type { Kind } from '../../core/defaults.js';
 import { itemLike } from '../records/check.js';
 import { headerRank } from './headers.js';
 

@@ -3,7 +3,7 @@
 // by its address: `FN:jane@x.com`); any other property holding an address is a record (when in doubt).
 // An LDIF file (Thunderbird's address book export) is read the same way: its entries from each `dn:` line,
 // their `mail` and `mozillaSecondEmail` attributes as EMAIL.
-import type { Kind } from '../../defaults.js';
+import type { Kind } from '../../core/defaults.js';
 import { checkerFor, itemLike } from '../records/check.js';
 
 /** A record as the reader gives it: the property's text, its one cell with --keep-columns. */

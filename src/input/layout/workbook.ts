@@ -3,13 +3,13 @@
 // CSV (detect.ts tableLayout: header, rows above it, item column). read.ts applies the same record rule to the
 // rows as to CSV's. The workbook reader (xlsx/reader.ts and its modules) is loaded here only, when a run reads one.
 import { Readable } from 'node:stream';
-import type { Kind } from '../../defaults.js';
-import { IdvError, inputError, interruptedError } from '../../errors.js';
-import type { StopSignal } from '../../stop.js';
-import { formatSize } from '../../size.js';
+import type { Kind } from '../../core/defaults.js';
+import { IdvError, inputError, interruptedError } from '../../core/errors.js';
+import type { StopSignal } from '../../system/stop.js';
+import { formatSize } from '../../core/size.js';
 import { largerSize } from '../bytes/content.js';
 import { rowTooLong } from './csv-rows.js';
-import { tempFileGone, tempFileOpened } from '../../temp-files.js';
+import { tempFileGone, tempFileOpened } from '../../system/temp-files.js';
 import { tableLayout, type Layout, type LayoutOverrides } from './detect.js';
 import type { RowBatch } from './csv-rows.js';
 import { withCells } from '../records/typed-row.js';

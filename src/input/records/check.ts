@@ -3,7 +3,7 @@
 // form (`Jane <jane@x.com>`, `mailto:…`: mailbox.ts), without Unicode format characters; what is sent, the
 // dedup key and the cache key are all made from that cleaned form.
 import { domainToASCII } from 'node:url';
-import type { Kind } from '../../defaults.js';
+import type { Kind } from '../../core/defaults.js';
 import { addressIn, isAddressShaped, withoutFormatChars } from './mailbox.js';
 
 export interface Item {

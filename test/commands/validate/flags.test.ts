@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { CommanderError } from 'commander';
 import { validateCommand, VALIDATE_FLAGS, type ValidateOptions } from '../../../src/commands/validate/flags.js';
 import { parseCacheTtl } from '../../../src/cache/ttl.js';
-import type { Kind } from '../../../src/defaults.js';
+import type { Kind } from '../../../src/core/defaults.js';
 import { run } from '../../fake-io.js';
 import { sandbox, withHome } from '../../helpers.js';
 import { existsSync, readFileSync } from 'node:fs';

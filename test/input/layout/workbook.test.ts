@@ -4,7 +4,7 @@
 // refused, every one of the sheet counted; and the workbook reader's errors said as one line naming the file.
 import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';
-import { IdvError } from '../../../src/errors.js';
+import { IdvError } from '../../../src/core/errors.js';
 import { openSheet, workbookError, type SheetOptions } from '../../../src/input/layout/workbook.js';
 import { LimitError, ReadStopped, WorkbookError } from '../../../src/xlsx/zip-reader.js';
 import { createZip } from '../../../src/xlsx/zip-writer.js';

@@ -6,8 +6,8 @@ import { chmod, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { promises as fsp } from 'node:fs';
 import { join } from 'node:path';
 import { fileSink } from '../../../src/output/sink.js';
-import { removeTempFilesNow } from '../../../src/temp-files.js';
-import { selfMark } from '../../../src/process-mark.js';
+import { removeTempFilesNow } from '../../../src/system/temp-files.js';
+import { selfMark } from '../../../src/coordination/process-mark.js';
 import { dir, useTestFolder, entries, writeThrough, failure } from './harness.js';
 
 useTestFolder();

@@ -1,0 +1,83 @@
+// The streams and surroundings a command runs with. Only src/cli.cts builds one from `process`;
+// tests and commands receive it, so nothing below cli.cts touches `process`.
+import type { LookupFunction } from 'node:net';
+import type { Readable, Writable } from 'node:stream';
+import type { ConfigRead } from './api-key.js';
+import type { Secrets } from './secrets.js';
+import { terminalSafe } from './terminal-text.js';
+import { columnsOf, hanging } from './wrap.js';
+import type { StopSignal } from './stop.js';
+
+export interface Io {
+  stdin: Readable;
+  stdout: Writable;
+  stderr: Writable;
+  stdinIsTTY: boolean;
+  stdoutIsTTY: boolean;
+  stderrIsTTY: boolean;
+  /** Colour on standard output / standard error (NO_COLOR, FORCE_COLOR, --no-color already applied). */
+  color: boolean;
+  colorErr: boolean;
+  env: Record<string, string | undefined>;
+  /** The working directory; null when it no longer exists (paths.ts resolvePath: absolute paths still work). */
+  cwd: string | null;
+  /** Aborted on SIGINT/SIGTERM/SIGHUP; `signal.reason` names the signal. */
+  signal: StopSignal;
+  /** The run's secrets (the key in use…): every message for a person passes through secrets.redact(). */
+  secrets: Secrets;
+  /** The effective user id, for trusting idv's own files (owned by the user); null where there is none (Windows). */
+  uid: number | null;
+  /**
+   * The system idv runs on (cli.cts: process.platform): where its folders are, how a refused rename reads, which
+   * shell hints and help show. Absent: Linux's ways (tests give each system's).
+   */
+  platform?: NodeJS.Platform;
+  /** The config file as main.ts read it at the start of the run (once: its key is masked, then used). */
+  configFile?: ConfigRead;
+  /** The command line's words after `idv` (main.ts), for the command a stopped run says goes on. */
+  argv?: readonly string[];
+  /** How hosts are reached; absent (cli.cts leaves it so): the system's certificates and resolver. */
+  network?: NetworkOptions;
+}
+
+/** Certificates to trust and a name lookup other than the system's (a test's own CA, a resolver that resolves nothing). */
+export interface NetworkOptions {
+  /** Trusted instead of Node's certificates (PEM). */
+  ca?: string | Buffer | Array<string | Buffer>;
+  lookup?: LookupFunction;
+}
+
+/**
+ * `io` with `changes`: what it reads when asked (cli.cts makes standard input on first use: a run from a file
+ * does not build process.stdin) is still read when asked, not copied now as a spread would.
+ */
+export function withIo(io: Io, changes: Partial<Io>): Io {
+  const copy = Object.defineProperties({}, Object.getOwnPropertyDescriptors(io)) as Io;
+  for (const [key, value] of Object.entries(changes)) Object.defineProperty(copy, key, { value, writable: true, enumerable: true, configurable: true });
+  return copy;
+}
+
+/** Text of several lines for a person: the run's secrets masked, control characters shown escaped (line breaks kept). */
+export function forPerson(io: Io, text: string): string {
+  return text.split('\n').map((line) => oneLine(io, line)).join('\n');
+}
+
+/**
+ * One line for a person: the run's secrets masked, every control character shown escaped, line breaks too, so
+ * that a file name holding "\nidv: done" cannot forge a line of its own.
+ */
+export function oneLine(io: Io, text: string): string {
+  return terminalSafe(io.secrets.redact(text));
+}
+
+/** A message for stderr as oneLine() makes it, its words wrapped at the terminal's width when stderr is one. */
+export function forStderr(io: Io, text: string): string {
+  const line = oneLine(io, text);
+  const columns = columnsOf(io.stderr, io.stderrIsTTY);
+  return columns === undefined ? line : hanging(line, columns);
+}
+
+/** Write a message for a person to stderr: one line (wrapped only on a terminal narrower than it). */
+export function warn(io: Io, message: string): void {
+  io.stderr.write(forStderr(io, message.replace(/\n$/, '')) + '\n');
+}

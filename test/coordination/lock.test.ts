@@ -1,0 +1,74 @@
+// The lock file shared by compaction and by runs joining the claims: one holder at a time, taken over once
+// its holder stops renewing it, and a wait for it that ends.
+import { describe, expect, it, vi } from 'vitest';
+import { statSync } from 'node:fs';
+import { readdir, utimes, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { FileLock } from '../../src/coordination/lock.js';
+import { folderPerTest } from '../cache/helpers.js';
+
+const dir = folderPerTest('idv-lock-');
+
+describe('lock file', () => {
+  it('one holder at a time; dropped, it can be taken again', async () => {
+    const path = join(dir(), 'x.lock');
+    const one = new FileLock(path, 60_000);
+    const two = new FileLock(path, 60_000);
+    expect(await one.take()).toBe(true);
+    expect(await two.take()).toBe(false);
+    await one.drop();
+    expect(await two.take()).toBe(true);
+  });
+
+  it('a lock not renewed for longer than its stale time is taken over (its holder died); a renewed one is not', async () => {
+    const path = join(dir(), 'x.lock');
+    let clock = Date.now();
+    const holder = new FileLock(path, 2_000, () => clock);
+    expect(await holder.take()).toBe(true);
+    clock += 5_000;
+    holder.renew(); // still at work: its time is now
+    await vi.waitFor(() => expect(Math.round(statSync(path).mtimeMs)).toBe(clock), { timeout: 20_000 }); // the renewal is written in the background
+    expect(await new FileLock(path, 2_000, () => clock).take()).toBe(false);
+    const old = (clock - 3_000) / 1000;
+    await utimes(path, old, old); // no longer renewed
+    expect(await new FileLock(path, 2_000, () => clock).take()).toBe(true); // taken over
+    expect(await readdir(dir())).toEqual(['x.lock']); // the stale one is gone, not left beside
+  });
+
+  it('wait() takes it once its holder lets go, gives up after its time, and ends at once on abort', async () => {
+    const path = join(dir(), 'x.lock');
+    await writeFile(path, 'held');
+    vi.useFakeTimers(); // its clock and its polls: the test says when time passes
+    try {
+      const waiter = new FileLock(path, 60_000);
+      const settled = <T>(p: Promise<T>) => {
+        const seen: { value?: T } = {};
+        void p.then((value) => (seen.value = value));
+        return seen;
+      };
+      const gaveUp = settled(waiter.wait(150));
+      await vi.advanceTimersByTimeAsync(140);
+      expect(gaveUp).toEqual({}); // still waiting
+      await vi.advanceTimersByTimeAsync(20);
+      expect(gaveUp).toEqual({ value: false });
+
+      const stop = new AbortController();
+      const stopped = settled(waiter.wait(60_000, stop.signal));
+      stop.abort();
+      await vi.advanceTimersByTimeAsync(10); // its next look, not its 60 s
+      expect(stopped).toEqual({ value: false });
+
+      setTimeout(() => void new FileLock(path, 60_000).drop(), 50);
+      const taken = settled(waiter.wait(2_000));
+      await vi.advanceTimersByTimeAsync(60);
+      expect(taken).toEqual({ value: true });
+
+      // A lock that cannot be made at all (a read-only or missing folder) is not waited for.
+      const refused = settled(new FileLock(join(dir(), 'missing', 'x.lock'), 60_000).wait(5_000));
+      await vi.advanceTimersByTimeAsync(0);
+      expect(refused).toEqual({ value: false });
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+});

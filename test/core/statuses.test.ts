@@ -1,0 +1,31 @@
+// Statuses (src/core/statuses.ts): idv's own two and the service's, which ones the cache keeps, what a status may look
+// like (anything else from the service is an error, never written), and the --split files of each command.
+import { describe, expect, it } from 'vitest';
+import { ERROR, INVALID, isCacheable, isPlainStatus, KNOWN_STATUSES, QUOTA_EXCEEDED, STATUS_COLOUR, STATUSES_OF } from '../../src/core/statuses.js';
+
+describe('statuses', () => {
+  it("the contract's statuses: the service's five and idv's invalid and error", () => {
+    expect([...KNOWN_STATUSES].sort()).toEqual(['alias', 'disposable', 'error', 'fake', 'invalid', 'ok', 'quota_exceeded']);
+    expect([INVALID, ERROR, QUOTA_EXCEEDED]).toEqual(['invalid', 'error', 'quota_exceeded']);
+  });
+
+  it('the cache keeps what the service decided (a new status too), never quota_exceeded, error or invalid', () => {
+    expect(['ok', 'alias', 'disposable', 'fake', 'risky'].filter(isCacheable)).toEqual(['ok', 'alias', 'disposable', 'fake', 'risky']);
+    expect(['quota_exceeded', 'error', 'invalid'].filter(isCacheable)).toEqual([]);
+  });
+
+  it('a status is a plain word of letters, digits, _ and -, at most 40 characters', () => {
+    expect(['ok', 'quota_exceeded', 'Risky-2', 'x'.repeat(40)].every(isPlainStatus)).toBe(true);
+    expect(['', 'x'.repeat(41), 'o k', 'ok\n', 'ok;rm', 'okay!', 'ünicode', '\u001b[31mok'].some(isPlainStatus)).toBe(false);
+  });
+
+  it('domains has no alias among its --split files; emails has every status', () => {
+    expect(STATUSES_OF.emails).toEqual(KNOWN_STATUSES);
+    expect(STATUSES_OF.domains).toEqual(KNOWN_STATUSES.filter((s) => s !== 'alias'));
+  });
+
+  it('every known status has a colour of its own', () => {
+    expect(Object.keys(STATUS_COLOUR).sort()).toEqual([...KNOWN_STATUSES].sort());
+    expect(new Set(Object.values(STATUS_COLOUR)).size).toBe(KNOWN_STATUSES.length);
+  });
+});
