@@ -35,7 +35,7 @@ await esbuild.build({
   ...CJS,
 });
 
-// Workbooks (.xlsx in and out: dist/xlsx/reader.js, dist/xlsx/writer.js, the modules they import, and saxes) are
+// Workbooks (.xlsx in and out: dist/xlsx/reader.js, dist/xlsx/writer.js, the modules they import, saxes and yauzl) are
 // a CommonJS file of their own, dist/xlsx.cjs, which the program requires when a run first reads or writes a
 // workbook (`import('./xlsx.js')` where it does: see the 'workbook-modules' plugin below). They share no module
 // with the program, so nothing is loaded twice.
@@ -136,7 +136,7 @@ for (const w of result.warnings) {
   process.stderr.write(text);
   if (w.id === 'empty-import-meta') throw new Error('dist/program.cjs would run import.meta.url as undefined: see src/core/version.ts for how to do without it');
 }
-const workbookInside = Object.keys(result.metafile.inputs).filter((p) => /(^|\/)(dist\/xlsx\/|node_modules\/(saxes|xmlchars)\/)/.test(p));
+const workbookInside = Object.keys(result.metafile.inputs).filter((p) => /(^|\/)(dist\/xlsx\/|node_modules\/(saxes|xmlchars|yauzl|pend)\/)/.test(p));
 if (workbookInside.length) throw new Error(`dist/program.cjs holds ${workbookInside.join(', ')}: import() dist/xlsx/reader.js or dist/xlsx/writer.js instead (see scripts/bundle.mjs)`);
 const imports = Object.values(result.metafile.outputs).flatMap((o) => o.imports);
 const dynamic = imports.filter((i) => i.kind === 'dynamic-import');

@@ -1,12 +1,14 @@
-// The parts of a workbook's zip, read through its central directory (the one authority on what the zip
-// holds: entries written with data descriptors have no sizes before their data, and Excel puts the shared
-// strings after the sheets, so a zip read front to back cannot be parsed in one pass). Each part is a
-// stream inflated by node:zlib as it is read, its size and CRC-32 checked at the end; a part that inflates
-// past its stated size is refused as soon as it does (a zip bomb never fills memory or disk).
-import type { FileHandle } from 'node:fs/promises';
-import { open } from 'node:fs/promises';
-import { Readable, Transform, type TransformCallback } from 'node:stream';
+// The parts of a workbook's zip, read through its central directory by yauzl (the directory is the one
+// authority on what the zip holds: entries written with data descriptors have no sizes before their data,
+// and Excel puts the shared strings after the sheets). yauzl finds the directory (ZIP64 too) and each part's
+// local header; what it does not do is done here: the part inflated by node:zlib in large chunks, its CRC-32
+// checked, a part that inflates past its stated size refused as soon as it does (a zip bomb never fills
+// memory or disk), a stop heard within a chunk, and every damage said in one line.
+import { close, createReadStream, fstat, open, read } from 'node:fs';
+import { Transform, type Readable, type TransformCallback } from 'node:stream';
+import { promisify } from 'node:util';
 import { createInflateRaw, crc32 } from 'node:zlib';
+import yauzl from 'yauzl';
 
 /** What a workbook cannot be read for: one line, for the caller to prefix with the file's name. */
 export class WorkbookError extends Error {
@@ -69,96 +71,47 @@ export interface ZipArchive {
   close(): Promise<void>;
 }
 
-const EOCD = 0x06054b50;
-const EOCD64 = 0x06064b50;
-const EOCD64_LOCATOR = 0x07064b50;
-const CENTRAL = 0x02014b50;
-const LOCAL = 0x04034b50;
-const MAX_COMMENT = 0xffff;
 const CHUNK = 256 * 1024;
-/** Far beyond any workbook's central directory (a million parts); a larger one is a damaged or hostile zip. */
-const MAX_DIRECTORY = 256 * 1024 * 1024;
+/** The directory's small reads (two a part) come from one block read ahead: a million parts are not two million reads. */
+const BLOCK = 1024 * 1024;
+
+/** Far beyond any workbook (a few parts a sheet): a zip that says it holds more is refused before its directory is read. */
+export const MAX_PARTS = 100_000;
 
 const damaged = (what: string) => new WorkbookError(`the workbook is damaged (${what}); open it in a spreadsheet program and save it again`);
+const encrypted = () => new WorkbookError('the workbook is encrypted (password-protected); save an unprotected copy');
 
-async function readAt(fh: FileHandle, position: number, length: number): Promise<Buffer> {
-  const buf = Buffer.alloc(length);
-  const { bytesRead } = await fh.read(buf, 0, length, position);
-  if (bytesRead < length) throw damaged('it ends early');
-  return buf;
-}
+/** Where yauzl met the damage: opening (the directory's end), the directory, or a part (its name). */
+type Phase = 'open' | 'directory' | { part: string };
 
-/** Where the central directory is and how many entries it has (ZIP64 too). */
-async function directory(fh: FileHandle, size: number): Promise<{ offset: number; length: number; count: number }> {
-  const tailLength = Math.min(size, 22 + MAX_COMMENT);
-  const tail = await readAt(fh, size - tailLength, tailLength);
-  let at = -1;
-  for (let i = tailLength - 22; i >= 0; i--) {
-    if (tail.readUInt32LE(i) === EOCD) {
-      at = i;
-      break;
-    }
-  }
-  if (at < 0) throw damaged('no zip directory at its end');
-  let count = tail.readUInt16LE(at + 10);
-  let length = tail.readUInt32LE(at + 12);
-  let offset = tail.readUInt32LE(at + 16);
-  if (count === 0xffff || length === 0xffffffff || offset === 0xffffffff) {
-    const locatorAt = size - tailLength + at - 20;
-    const locator = locatorAt >= 0 ? await readAt(fh, locatorAt, 20) : null;
-    if (locator === null || locator.readUInt32LE(0) !== EOCD64_LOCATOR) throw damaged('a ZIP64 directory without its locator');
-    const record = await readAt(fh, Number(locator.readBigUInt64LE(8)), 56);
-    if (record.readUInt32LE(0) !== EOCD64) throw damaged('a ZIP64 directory not where its locator says');
-    count = Number(record.readBigUInt64LE(32));
-    length = Number(record.readBigUInt64LE(40));
-    offset = Number(record.readBigUInt64LE(48));
-  }
-  if (length > MAX_DIRECTORY || offset + length > size) throw damaged('a zip directory larger than the file');
-  return { offset, length, count };
-}
+/** yauzl's words for a damaged zip, in ours (short, one line, no offsets); `%s` is the part's name. */
+const WORDS: [RegExp, string][] = [
+  [/^End of central directory record signature not found/, 'no zip directory at its end'],
+  [/^Invalid comment length/, 'bytes after its zip directory'],
+  [/^invalid zip64 end of central directory record signature/, 'a ZIP64 directory not where its locator says'],
+  [/^multi-disk/, 'a zip split over several disks'],
+  [/^zip64 extended information extra field/, 'a ZIP64 entry without its sizes'],
+  [/^extra field length exceeds/, 'an entry of its zip directory is cut short'],
+  [/^invalid local file header signature/, '%s is not where the zip directory says'],
+  [/^file data overflows file bounds/, '%s runs past the end of the file'],
+];
 
-/** The ZIP64 extra field's values, for the 32-bit fields that are 0xFFFFFFFF. */
-function zip64(extra: Buffer, wanted: { size: boolean; compressed: boolean; offset: boolean }): bigint[] {
-  for (let p = 0; p + 4 <= extra.length; ) {
-    const id = extra.readUInt16LE(p);
-    const len = extra.readUInt16LE(p + 2);
-    if (id === 0x0001) {
-      const values: bigint[] = [];
-      const n = Number(wanted.size) + Number(wanted.compressed) + Number(wanted.offset);
-      for (let i = 0; i < n && 8 * (i + 1) <= len; i++) values.push(extra.readBigUInt64LE(p + 4 + 8 * i));
-      return values;
-    }
-    p += 4 + len;
+/** An error met reading the zip, as the workbook's word: ours passed on, the system's as they are, yauzl's said in ours. */
+function said(err: Error, phase: Phase, entryCount = 0): Error {
+  if (passedOn(err) || 'syscall' in err) return err;
+  if (/^strong encryption/.test(err.message)) return encrypted();
+  const part = typeof phase === 'object' ? phase.part : '';
+  const words = WORDS.find(([yauzl]) => yauzl.test(err.message))?.[1];
+  if (words !== undefined) return damaged(words.replace('%s', part));
+  if (/^(unexpected EOF|invalid central directory file header signature)/.test(err.message)) {
+    // The directory ran out: at open, the ZIP64 record is past the end; in it, fewer entries than the end says
+    // (65,535 without ZIP64's records: a ZIP64 zip that lost them); in a part, its header runs past the end.
+    if (phase === 'open') return damaged('a ZIP64 directory not where its locator says');
+    if (phase === 'directory') return damaged(entryCount === 0xffff ? 'a ZIP64 directory without its locator' : 'its zip directory is cut short');
+    return damaged(`${part} runs past the end of the file`);
   }
-  return [];
-}
-
-function parseEntries(cd: Buffer, count: number): Map<string, ZipEntry> {
-  const entries = new Map<string, ZipEntry>();
-  let p = 0;
-  for (let i = 0; i < count; i++) {
-    if (p + 46 > cd.length || cd.readUInt32LE(p) !== CENTRAL) throw damaged('its zip directory is cut short');
-    const flags = cd.readUInt16LE(p + 8);
-    const nameLength = cd.readUInt16LE(p + 28);
-    const extraLength = cd.readUInt16LE(p + 30);
-    const commentLength = cd.readUInt16LE(p + 32);
-    const rawName = cd.subarray(p + 46, p + 46 + nameLength);
-    const extra = cd.subarray(p + 46 + nameLength, p + 46 + nameLength + extraLength);
-    let size = cd.readUInt32LE(p + 24);
-    let compressedSize = cd.readUInt32LE(p + 20);
-    let offset = cd.readUInt32LE(p + 42);
-    const big = { size: size === 0xffffffff, compressed: compressedSize === 0xffffffff, offset: offset === 0xffffffff };
-    const values = zip64(extra, big);
-    if (big.size) size = Number(values.shift() ?? -1);
-    if (big.compressed) compressedSize = Number(values.shift() ?? -1);
-    if (big.offset) offset = Number(values.shift() ?? -1);
-    if (size < 0 || compressedSize < 0 || offset < 0) throw damaged('a ZIP64 entry without its sizes');
-    if (flags & 0x1) throw new WorkbookError('the workbook is encrypted (password-protected); save an unprotected copy');
-    const name = normalName(rawName.toString(flags & 0x800 ? 'utf8' : 'latin1'));
-    entries.set(name.toLowerCase(), { name, method: cd.readUInt16LE(p + 10), crc: cd.readUInt32LE(p + 16), compressedSize, size, offset });
-    p += 46 + nameLength + extraLength + commentLength;
-  }
-  return entries;
+  // node:zlib's words for a broken deflate stream are short already.
+  return damaged(part ? `${part}: ${err.message}` : err.message.split('\n')[0]);
 }
 
 /** A part name as OPC writes it: no leading slash, forward slashes (a few Windows tools write backslashes). */
@@ -193,74 +146,129 @@ class Checked extends Transform {
   }
 }
 
-/** The bytes from `start` to `end` of the file (positioned reads: the handle stays open for the next part). */
-function range(fh: FileHandle, start: number, end: number): Readable {
-  let at = start;
-  return new Readable({
-    highWaterMark: CHUNK,
-    read() {
-      const n = Math.min(CHUNK, end - at);
-      if (n <= 0) {
-        this.push(null);
-        return;
-      }
-      fh.read(Buffer.allocUnsafe(n), 0, n, at).then(
-        ({ bytesRead, buffer }) => {
-          if (bytesRead === 0) return this.destroy(damaged('it ends early'));
-          at += bytesRead;
-          this.push(buffer.subarray(0, bytesRead));
-        },
-        (err: Error) => this.destroy(err),
-      );
-    },
-  });
+/** The file as yauzl reads it: small reads through a block read ahead, a part's bytes in large chunks. */
+class FileReader extends yauzl.RandomAccessReader {
+  private block = Buffer.alloc(0);
+  private blockAt = 0;
+  constructor(
+    private readonly path: string,
+    private readonly fd: number,
+  ) {
+    super();
+  }
+  override _readStreamForRange(start: number, end: number): Readable {
+    // A descriptor of its own: destroying a stream closes its descriptor, and the directory's stays open.
+    return createReadStream(this.path, { start, end: end - 1, highWaterMark: CHUNK });
+  }
+  override read(buffer: Buffer, offset: number, length: number, position: number, callback: (err: Error | null, bytesRead?: number) => void): void {
+    const cached = () => {
+      const n = Math.max(0, Math.min(length, this.blockAt + this.block.length - position));
+      this.block.copy(buffer, offset, position - this.blockAt, position - this.blockAt + n);
+      callback(null, n);
+    };
+    if (position >= this.blockAt && position + length <= this.blockAt + this.block.length) return cached();
+    const block = Buffer.allocUnsafe(Math.max(BLOCK, length));
+    read(this.fd, block, 0, block.length, position, (err, n) => {
+      if (err) return callback(err);
+      this.block = block.subarray(0, n);
+      this.blockAt = position;
+      cached();
+    });
+  }
+  override close(callback: (err: Error | null) => void): void {
+    close(this.fd, callback);
+  }
+}
+
+function toEntry(raw: yauzl.Entry): ZipEntry {
+  if (raw.generalPurposeBitFlag & 0x1) throw encrypted();
+  // Names as bytes: yauzl's own decoding refuses a leading slash, which a few writers put on part names.
+  const name = normalName(raw.fileNameRaw.toString(raw.generalPurposeBitFlag & 0x800 ? 'utf8' : 'latin1'));
+  return { name, method: raw.compressionMethod, crc: raw.crc32, compressedSize: raw.compressedSize, size: raw.uncompressedSize, offset: raw.relativeOffsetOfLocalHeader };
 }
 
 /** The zip at `path` (a regular file: its parts are read where they are); `halt` stops every part's reading. */
 export async function openZip(path: string, halt?: Halt): Promise<ZipArchive> {
-  const fh = await open(path, 'r');
+  const fd = await promisify(open)(path, 'r');
+  const { size } = await promisify(fstat)(fd);
+  const reader = new FileReader(path, fd);
+  // Sizes are checked by Checked, so that a lie about them is said in our words and ends the stream.
+  const options = { autoClose: false, decodeStrings: false, validateEntrySizes: false };
+  const zip = await yauzl.fromRandomAccessReaderPromise(reader, size, options).catch(async (err: Error) => {
+    await promisify(close)(fd);
+    throw said(err, 'open');
+  });
   try {
-    const { size } = await fh.stat();
-    const dir = await directory(fh, size);
-    const entries = parseEntries(await readAt(fh, dir.offset, dir.length), dir.count);
-    return archive(fh, size, entries, halt);
+    if (zip.entryCount > MAX_PARTS) throw damaged(`its zip says it holds ${zip.entryCount} parts, more than the ${MAX_PARTS} a workbook may have`);
+    await checkDirectoryEnd(reader, size, zip);
+    const entries = new Map<string, ZipEntry>();
+    for await (const raw of zip.eachEntry()) {
+      const entry = toEntry(raw);
+      entries.set(entry.name.toLowerCase(), entry);
+    }
+    return archive(zip, entries, halt);
   } catch (err) {
-    await fh.close();
-    throw err;
+    await closed(zip);
+    throw said(err as Error, 'directory', zip.entryCount);
   }
 }
 
-function archive(fh: FileHandle, fileSize: number, entries: Map<string, ZipEntry>, halt: Halt | undefined): ZipArchive {
+/** The directory's stated size, which yauzl does not read: a directory said to run past the file is damage. */
+async function checkDirectoryEnd(reader: FileReader, size: number, zip: yauzl.ZipFile): Promise<void> {
+  const end = Buffer.alloc(22);
+  await promisify(reader.read.bind(reader))(end, 0, 22, size - 22 - (zip.comment as unknown as Buffer).length);
+  const [length, offset] = [end.readUInt32LE(12), end.readUInt32LE(16)];
+  if (length !== 0xffffffff && offset !== 0xffffffff && offset + length > size) throw damaged('a zip directory larger than the file');
+}
+
+function closed(zip: yauzl.ZipFile): Promise<void> {
+  if (!zip.isOpen) return Promise.resolve();
+  return new Promise((resolve, reject) => {
+    zip.once('close', resolve);
+    zip.once('error', reject);
+    zip.close();
+  });
+}
+
+/** A part's bytes as stored, found through its local header, inflated when deflated; only our entry is kept. */
+async function opened(zip: yauzl.ZipFile, entry: ZipEntry): Promise<Readable> {
+  const at = Object.assign(new yauzl.Entry(), { relativeOffsetOfLocalHeader: entry.offset, compressedSize: entry.compressedSize });
+  const { fileDataStart } = await zip.readLocalFileHeaderPromise(at, { minimal: true });
+  // The callback form: yauzl 3.4.0's openReadStreamLowLevelPromise calls openReadStream instead.
+  const raw = await new Promise<Readable>((resolve, reject) =>
+    zip.openReadStreamLowLevel(fileDataStart, entry.compressedSize, 0, entry.compressedSize, false, null, (err, stream) => (err ? reject(err) : resolve(stream))),
+  );
+  if (entry.method !== 8) return raw;
+  // Inflated here in 256 KiB chunks: yauzl's own inflate gives 16 KiB ones, twice the time for a large part.
+  const inflated = createInflateRaw({ chunkSize: CHUNK });
+  raw.on('error', (err) => inflated.destroy(err));
+  inflated.on('close', () => raw.destroy());
+  return raw.pipe(inflated);
+}
+
+function archive(zip: yauzl.ZipFile, entries: Map<string, ZipEntry>, halt: Halt | undefined): ZipArchive {
   return {
     entry: (name) => entries.get(normalName(name).toLowerCase()),
     names: [...entries.values()].map((e) => e.name),
     stream(entry) {
       const checked = new Checked(entry, halt);
-      void (async () => {
-        const local = await readAt(fh, entry.offset, 30);
-        if (local.readUInt32LE(0) !== LOCAL) throw damaged(`${entry.name} is not where the zip directory says`);
-        const start = entry.offset + 30 + local.readUInt16LE(26) + local.readUInt16LE(28);
-        if (start + entry.compressedSize > fileSize) throw damaged(`${entry.name} runs past the end of the file`);
-        if (entry.method !== 0 && entry.method !== 8) {
-          throw new WorkbookError(`${entry.name} is compressed with method ${entry.method}, which idv does not read; save the workbook again`);
-        }
-        if (entry.compressedSize === 0) {
-          checked.end();
-          return;
-        }
-        const raw = range(fh, start, start + entry.compressedSize);
-        const source = entry.method === 8 ? raw.pipe(createInflateRaw({ chunkSize: CHUNK })) : raw;
-        const fail = (err: Error) => checked.destroy(passedOn(err) ? err : damaged(`${entry.name}: ${err.message}`));
-        raw.on('error', fail);
-        source.on('error', fail);
-        source.pipe(checked);
-        checked.on('close', () => {
-          raw.destroy();
-          if (source !== raw) source.destroy();
-        });
-      })().catch((err: Error) => checked.destroy(err));
+      if (entry.method !== 0 && entry.method !== 8) {
+        process.nextTick(() => checked.destroy(new WorkbookError(`${entry.name} is compressed with method ${entry.method}, which idv does not read; save the workbook again`)));
+        return checked;
+      }
+      opened(zip, entry).then(
+        (source) => {
+          source.on('error', (err: Error) => checked.destroy(said(err, { part: entry.name })));
+          source.pipe(checked);
+          checked.on('close', () => {
+            source.unpipe(checked);
+            source.destroy();
+          });
+        },
+        (err: Error) => checked.destroy(said(err, { part: entry.name })),
+      );
       return checked;
     },
-    close: () => fh.close(),
+    close: () => closed(zip),
   };
 }

@@ -18,7 +18,7 @@ import { createZip } from '../../src/xlsx/zip-writer.js';
 import { run } from '../fake-io.js';
 import { execa } from 'execa';
 import { fixture, IDV, makeHome, sandbox, sentItems, type Home } from '../helpers.js';
-import { repeatedPart, sheetXml as packedSheet, textPart, workbookOf, type RawPart } from '../input/packed.js';
+import { claimingParts, repeatedPart, sheetXml as packedSheet, textPart, workbookOf, type RawPart } from '../input/packed.js';
 import type { Sandbox } from '../../src/sandbox/server.js';
 
 const book = (name: string) => fixture(join('workbooks', name));
@@ -410,6 +410,16 @@ describe('what a workbook may hold is bounded', () => {
     const cell = await validate([await bookOf(inline), '--max-row-size', '2MiB']);
     expect([cell.exitCode, cell.sent]).toEqual([2, []]);
     expect(cell.stderr).toMatch(/: a cell of row 1 of sheet "Sheet1" is longer than 2 MiB, the most idv holds of one row; /);
+  });
+
+  it('a zip that says it holds more than 100,000 parts is exit 2 naming the file, before its directory is read', async () => {
+    const path = join(home.dir, 'parts.xlsx');
+    await writeFile(path, claimingParts(workbookOf(packedSheet('<row r="1"><c r="A1" t="inlineStr"><is><t>ann@example.com</t></is></c></row>')), 2_000_000));
+    const r = await validate([path]);
+    expect([r.exitCode, r.stdout, r.sent]).toEqual([2, '', []]);
+    expect(r.stderr).toBe(
+      `idv: Cannot read ${path}: the workbook is damaged (its zip says it holds 2000000 parts, more than the 100000 a workbook may have); open it in a spreadsheet program and save it again.\n`,
+    );
   });
 
   it('shared strings whose stated size is past --max-unpacked are refused before they are read', async () => {

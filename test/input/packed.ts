@@ -126,3 +126,22 @@ export function repeatedPart(head: string, unit: string, times: number, tail: st
   const size = Buffer.byteLength(head) + Buffer.byteLength(unit) * times + Buffer.byteLength(tail);
   return { name: '', data, method: 8, size, crc };
 }
+
+/** The zip with its end rewritten as ZIP64's saying it holds `count` parts, whatever its directory holds. */
+export function claimingParts(zip: Buffer, count: number): Buffer {
+  const end = Buffer.from(zip.subarray(zip.length - 22));
+  const record = Buffer.alloc(56);
+  record.writeUInt32LE(0x06064b50, 0);
+  record.writeBigUInt64LE(44n, 4);
+  record.writeBigUInt64LE(BigInt(count), 24);
+  record.writeBigUInt64LE(BigInt(count), 32);
+  record.writeBigUInt64LE(BigInt(end.readUInt32LE(12)), 40);
+  record.writeBigUInt64LE(BigInt(end.readUInt32LE(16)), 48);
+  const locator = Buffer.alloc(20);
+  locator.writeUInt32LE(0x07064b50, 0);
+  locator.writeBigUInt64LE(BigInt(zip.length - 22), 8);
+  locator.writeUInt32LE(1, 16);
+  end.writeUInt16LE(0xffff, 8);
+  end.writeUInt16LE(0xffff, 10);
+  return Buffer.concat([zip.subarray(0, zip.length - 22), record, locator, end]);
+}

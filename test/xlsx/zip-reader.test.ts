@@ -6,8 +6,9 @@ import { describe, expect, it } from 'vitest';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { crc32, deflateRawSync } from 'node:zlib';
-import { normalName, openZip, ReadStopped, WorkbookError, type ZipArchive } from '../../src/xlsx/zip-reader.js';
+import { MAX_PARTS, normalName, openZip, ReadStopped, WorkbookError, type ZipArchive } from '../../src/xlsx/zip-reader.js';
 import { homeForEachTest } from '../helpers.js';
+import { claimingParts } from '../input/packed.js';
 
 const home = homeForEachTest();
 
@@ -140,6 +141,17 @@ describe('a zip read through its directory', () => {
     }
   });
 
+  it('exactly 65,535 parts without ZIP64 records: read (0xFFFF is a count here, not the ZIP64 marker)', async () => {
+    const parts = Array.from({ length: 0xffff }, (_, i) => ({ name: `p${i}.xml`, data: Buffer.from(`<p${i}/>`), method: 0 }));
+    const z = await opened(zip(parts));
+    try {
+      expect(z.names.length).toBe(0xffff);
+      expect((await bytesOf(z, 'p65534.xml')).toString()).toBe('<p65534/>');
+    } finally {
+      await z.close();
+    }
+  });
+
   it('normalName: no leading slash, forward slashes', () => {
     expect(['/xl/workbook.xml', 'xl\\worksheets\\sheet1.xml', '//x.xml', 'a/b.xml'].map(normalName)).toEqual(['xl/workbook.xml', 'xl/worksheets/sheet1.xml', 'x.xml', 'a/b.xml']);
   });
@@ -225,6 +237,7 @@ describe('what is no workbook zip is one line', () => {
       b.writeUInt16LE(0xffff, b.length - 22 + 10);
       return b;
     }, 'a ZIP64 directory without its locator'],
+    ['bytes after its end', () => Buffer.concat([good(), Buffer.from('trailing')]), 'bytes after its zip directory'],
   ])('%s: damaged, at open', async (_, bytes, what) => {
     const err = await failure(opened(bytes()));
     expect(err).toBeInstanceOf(WorkbookError);
@@ -237,12 +250,41 @@ describe('what is no workbook zip is one line', () => {
     expect(err!.message).toBe('the workbook is encrypted (password-protected); save an unprotected copy');
   });
 
+  it('a part under strong encryption: password-protected too, said at open', async () => {
+    const err = await failure(opened(zip([{ name: 'EncryptedPackage', data: Buffer.from('x'), flags: 0x1 | 0x40 }])));
+    expect(err).toBeInstanceOf(WorkbookError);
+    expect(err!.message).toBe('the workbook is encrypted (password-protected); save an unprotected copy');
+  });
+
+  it(`a zip that says it holds more than ${MAX_PARTS} parts: refused before its directory is read; up to that many, the directory is read`, async () => {
+    const one = zip([{ name: 'a.xml', data: Buffer.from('<a/>') }]);
+    const err = await failure(opened(claimingParts(one, MAX_PARTS + 1)));
+    expect(err).toBeInstanceOf(WorkbookError);
+    expect(err!.message).toBe(DAMAGED(`its zip says it holds ${MAX_PARTS + 1} parts, more than the ${MAX_PARTS} a workbook may have`));
+    // At the bound the directory is read, and found to hold one part where its end says 100,000.
+    expect((await failure(opened(claimingParts(one, MAX_PARTS))))!.message).toBe(DAMAGED('its zip directory is cut short'));
+    const z = await opened(claimingParts(one, 1));
+    await z.close();
+    expect(z.names).toEqual(['a.xml']);
+  });
+
   it('a part whose local header is not where the directory says: damaged, when it is read', async () => {
     const b = good();
     b.writeUInt32LE(0xdeadbeef, 0); // the local header's signature
     const z = await opened(b);
     try {
       expect((await failure(bytesOf(z, 'a.xml')))!.message).toBe(DAMAGED('a.xml is not where the zip directory says'));
+    } finally {
+      await z.close();
+    }
+  });
+
+  it('a part said to start past the end of the file: damaged, when it is read', async () => {
+    const b = good();
+    b.writeUInt32LE(1_000_000, b.length - 22 - 'a.xml'.length - 46 + 42); // the directory's offset of its local header
+    const z = await opened(b);
+    try {
+      expect((await failure(bytesOf(z, 'a.xml')))!.message).toBe(DAMAGED('a.xml runs past the end of the file'));
     } finally {
       await z.close();
     }
