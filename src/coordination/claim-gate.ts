@@ -23,8 +23,8 @@ export interface GateOutlets {
   sendPartialBatches(): void;
   /** Resolves when the dispatcher's queue has room (at once when it has). */
   whenQueueHasRoom(): Promise<void>;
-  /** Held records answered from the cache (another run's answers), with their status: output may move on. */
-  answered(results: Array<[PlannedRecord, string]>): void;
+  /** Held records were answered from the cache (another run's answers; the plan has them): output may move on. */
+  answered(): void;
 }
 
 interface Held {
@@ -88,9 +88,9 @@ export class ClaimGate {
     const keys = fresh.map((r) => this.keyHex(r.key));
     const verdicts = this.claims!.claim(keys);
     if (verdicts.includes('look')) await this.plan.refreshCache();
-    const answered: Array<[PlannedRecord, string]> = [];
-    for (let i = 0; i < fresh.length; i++) this.decide(keys[i]!, fresh[i]!, verdicts[i]!, answered);
-    if (answered.length) this.out!.answered(answered);
+    let answered = 0;
+    for (let i = 0; i < fresh.length; i++) if (this.decide(keys[i]!, fresh[i]!, verdicts[i]!)) answered++;
+    if (answered) this.out!.answered();
     if (this.held.size > 0) this.startHolding();
     this.poll(this.held.size > 0);
   }
@@ -109,20 +109,20 @@ export class ClaimGate {
     this.claims?.close();
   }
 
-  /** Send, hold or answer one record (answered from the cache: added to `answered`). */
-  private decide(key: string, record: PlannedRecord, verdict: Verdict, answered: Array<[PlannedRecord, string]>): void {
+  /** Send, hold or answer one record; whether it was answered (from the cache). */
+  private decide(key: string, record: PlannedRecord, verdict: Verdict): boolean {
     if (verdict === 'wait') this.held.set(key, { record, since: this.now() });
-    else if (verdict !== 'look' || !this.fromCache(key, record, answered)) {
+    else if (verdict === 'look' && this.fromCache(key, record)) return true;
+    else {
       this.unsettled.set(key, record);
       this.out!.send(record);
     }
+    return false;
   }
 
-  /** Whether another run's answer for the record is in the cache now (then it is added to `answered`). */
-  private fromCache(key: string, record: PlannedRecord, answered: Array<[PlannedRecord, string]>): boolean {
-    const known = this.plan.takeFromCache(record.key);
-    if (known === null) return false;
-    answered.push([record, known.status]);
+  /** Whether another run's answer for the record is in the cache now (then the plan has it). */
+  private fromCache(key: string, record: PlannedRecord): boolean {
+    if (this.plan.takeFromCache(record.key) === null) return false;
     this.claims!.release([key]);
     return true;
   }
@@ -172,10 +172,11 @@ export class ClaimGate {
 
   /** Held records answered since are settled; those let go before the cache was read (`free`), or held too long, are sent. */
   private moveHeld(free: Set<string>): void {
-    const answered: Array<[PlannedRecord, string]> = [];
+    let answered = 0;
     let sent = false;
     for (const [key, { record, since }] of this.held) {
-      if (!this.fromCache(key, record, answered)) {
+      if (this.fromCache(key, record)) answered++;
+      else {
         if (!free.has(key) && !this.overdue(since)) continue;
         this.unsettled.set(key, record);
         this.out!.send(record);
@@ -183,7 +184,7 @@ export class ClaimGate {
       }
       this.held.delete(key);
     }
-    if (answered.length) this.out!.answered(answered);
+    if (answered) this.out!.answered();
     if (sent) this.out!.sendPartialBatches();
   }
 
@@ -205,10 +206,10 @@ export class ClaimGate {
     this.out!.sendPartialBatches();
   }
 
-  /** Keys whose answers are settled (the dispatcher set their records' state) are released for other runs. */
+  /** Keys whose answers are settled (the plan knows them) are released for other runs. */
   private releaseSettled(): void {
     const done: string[] = [];
-    for (const [key, record] of this.unsettled) if (record.state !== NEW) done.push(key);
+    for (const [key, record] of this.unsettled) if (this.plan.knownOf(record.key) !== undefined) done.push(key);
     for (const key of done) this.unsettled.delete(key);
     if (done.length) this.claims!.release(done);
   }

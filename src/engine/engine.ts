@@ -5,7 +5,7 @@
 //
 //   records ─► check + plan (plan/planned.ts) ─┬─► in-order window (in-order.ts) ─► results, in order
 //                                              └─► claim gate (plan/claim-gate.ts) ─► scheduler (dispatch/) ─► client
-//   answers ─► settle: the plan, the cache, the window ◄────────────────────────────────────────────┘
+//   answers ─► settle: the plan (the window asks it), the cache ◄───────────────────────────────────┘
 //
 // Reading goes on once the taker of the results has caught up, the scheduler's queue has room and the window is
 // not full; while it waits on the window, the output waits on the queue (Scheduler.waiting), whose part-filled
@@ -21,7 +21,7 @@ import type { InputRecord } from '../input/read.js';
 import { liveRecords } from '../input/bytes/live.js';
 import { Scheduler, type DispatchSettings, type DispatchStats } from '../dispatch/scheduler.js';
 import { ClaimGate } from '../coordination/claim-gate.js';
-import type { Plan, Source } from '../plan/plan.js';
+import type { Plan } from '../plan/plan.js';
 import { planRecords, type PlannedRecord } from '../plan/planned.js';
 import { Stopper, type StopSignal } from '../system/stop.js';
 import { InOrder, WINDOW_CHARS, WINDOW_MAX, type Result } from './in-order.js';
@@ -169,7 +169,7 @@ export class Engine implements AsyncIterable<Result[]> {
         send: (record) => this.dispatcher.push(record),
         sendPartialBatches: () => this.dispatcher.waiting('other-runs', this.gate.urgent),
         whenQueueHasRoom: () => this.dispatcher.whenQueueHasRoom(),
-        answered: (results) => this.settled(results, 'cache'),
+        answered: () => this.pass(), // the plan has their statuses: the window's head may go
       });
       await this.readAll();
       this.readDone = true;
@@ -233,7 +233,7 @@ export class Engine implements AsyncIterable<Result[]> {
     this.dispatcher.waiting('output', false);
   }
 
-  /** Answers from the service: they settle the plan, go to the cache (its first failure to write said once), then to the window. */
+  /** Answers from the service: they settle the plan (which the window asks), go to the cache (its first failure to write said once); the window's head goes out. */
   private settle(results: Array<[PlannedRecord, string]>): void {
     const { plan, cache } = this.o;
     for (const [record, status] of results) plan.settle(record.key, status);
@@ -245,12 +245,6 @@ export class Engine implements AsyncIterable<Result[]> {
         this.o.log.warning(`cannot write the cache (${err.code ?? err.message}: ${cache.path}); this run's results will be paid for again by the next run.`);
       }
     }
-    this.settled(results, 'service');
-  }
-
-  /** Records whose status is known now: marked in the window, whose head goes out. */
-  private settled(results: ReadonlyArray<readonly [PlannedRecord, string]>, source: Source): void {
-    this.window.settle(results, source);
     this.pass();
   }
 

@@ -1,7 +1,7 @@
 // The in-order window: planned records wait here until their status is known, then leave in input order as
-// results. A record's status is known from its planning (cached, invalid), from its own answer (settle() marks
-// it), or, for a duplicate of an item sent for an earlier record, from the plan. What leaves is counted by
-// status. Whoever takes the results (the CLI's writer, the library's caller) never asks the plan.
+// results. A record's status is known from its planning (cached, invalid) or, once answered, from the plan,
+// which owns what a run learns after reading (the window only asks it). What leaves is counted by status.
+// Whoever takes the results (the CLI's writer, the library's caller) never asks the plan.
 import { Fifo } from '../core/fifo.js';
 import type { Known, Plan, Source } from '../plan/plan.js';
 import type { PlannedRecord } from '../plan/planned.js';
@@ -46,7 +46,7 @@ export class InOrder {
   passed = 0;
   private readonly window = new Fifo<PlannedRecord>();
 
-  constructor(private readonly plan: Pick<Plan, 'knownAs' | 'knownOf'>) {}
+  constructor(private readonly plan: Pick<Plan, 'knownOf'>) {}
 
   /** The text of the records held, in characters (charsOf). */
   chars = 0;
@@ -62,11 +62,6 @@ export class InOrder {
       this.window.push(r);
       this.chars += charsOf(r);
     }
-  }
-
-  /** Answers for these records arrived (from the service, or the cache as another run filled it): each is marked with its status. */
-  settle(results: ReadonlyArray<readonly [PlannedRecord, string]>, source: Source = 'service'): void {
-    for (const [record, status] of results) record.state = this.plan.knownAs(status, source);
   }
 
   /** The records at the head of the window whose status is known, as results, in input order. */

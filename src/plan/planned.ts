@@ -5,22 +5,20 @@ import type { InputRecord } from '../input/read.js';
 import { INVALID } from '../core/statuses.js';
 import type { Lookup, Plan } from './plan.js';
 
+/** A record as planned; it never changes after (what the run learns later, the plan knows: Plan.knownOf). */
 export interface PlannedRecord {
   /** The item's text as read, untouched (its cell, or line). */
-  given: string;
+  readonly given: string;
   /** The item as read (trimmed); for `domains`, the host as written. */
-  item: string;
+  readonly item: string;
   /** The dedup and cache key ('' for an invalid item). */
-  key: string;
+  readonly key: string;
   /** What is sent for it, when it is sent. */
-  send: string;
+  readonly send: string;
   /** Every cell of its CSV row; null for a plain list. */
-  fields: string[] | null;
-  /**
-   * What the plan knew when it was read: NEW (to be sent by whoever reads this), PENDING, or Known; a NEW
-   * record becomes Known when its item is answered (the in-order window marks it: engine/in-order.ts).
-   */
-  state: Lookup;
+  readonly fields: string[] | null;
+  /** What the plan knew when it was read: NEW (to be sent by whoever reads this), PENDING, or Known. */
+  readonly state: Lookup;
 }
 
 /** Plan every record of `blocks` (blocks of records, as read), a block at a time. */

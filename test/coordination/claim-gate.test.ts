@@ -47,10 +47,7 @@ async function gate(signal = new AbortController().signal, maxHoldMs?: number, n
     send: (r) => out.sent.push(r.key),
     sendPartialBatches: () => out.kicks++,
     whenQueueHasRoom: async () => void out.rooms++,
-    answered: (results) => {
-      out.resolved++;
-      for (const [record, status] of results) record.state = plan.knownAs(status, 'cache'); // as the in-order window does
-    },
+    answered: () => void out.resolved++,
   });
   return { g, out, said };
 }
@@ -108,7 +105,7 @@ describe('claim gate', () => {
     expect(await within(g, 500)).toBe('still waiting');
     scope.append([['a@x.com', 'fake']]); // the other run's answer
     expect(await within(g, DRAINS)).toBe('drained');
-    expect(recs[0]!.state).toEqual({ kind: 'known', status: 'fake', source: 'cache' });
+    expect(plan.knownOf(recs[0]!.key)).toEqual({ kind: 'known', status: 'fake', source: 'cache' });
     expect(plan.statusOf('a@x.com')).toBe('fake');
     expect(plan.counts.cached).toBe(1);
     expect(out).toMatchObject({ sent: ['b@x.com'], resolved: 1 });
@@ -141,7 +138,7 @@ describe('claim gate', () => {
     other.release([keyHex('a@x.com')]);
     await g.push(recs);
     expect(out.sent).toEqual([]);
-    expect(recs[0]!.state).toEqual({ kind: 'known', status: 'ok', source: 'cache' });
+    expect(plan.knownOf(recs[0]!.key)).toEqual({ kind: 'known', status: 'ok', source: 'cache' });
     expect(g.urgent).toBe(false);
   });
 
@@ -172,7 +169,7 @@ describe('claim gate', () => {
     reading();
     expect(await within(g, DRAINS)).toBe('drained');
     expect(out.sent).toEqual(['b@x.com']);
-    expect(recs[0]!.state).toMatchObject({ kind: 'known', status: 'ok' });
+    expect(plan.knownOf(recs[0]!.key)).toMatchObject({ kind: 'known', status: 'ok' });
   });
 
   it('a record is held at most a set time: then it is sent, and one line says why', async () => {
@@ -218,7 +215,7 @@ describe('claim gate', () => {
     await g.push(recs);
     expect(out.sent).toHaveLength(250);
     expect(rooms).toBe(3);
-    recs[0]!.state = plan.knownAs('ok'); // the dispatcher's answer
+    plan.settle(recs[0]!.key, 'ok'); // the dispatcher's answer (the engine settles the plan)
     const claimLines = async () => (await readFile(join(dir, `${scope.id}.claims`), 'latin1')).trim().split('\n');
     await untilAsync(async () => (await claimLines()).length > 250);
     const lines = await claimLines();
@@ -312,7 +309,7 @@ describe('claim gate', () => {
     expect(out).toMatchObject({ sent: ['a@x.com'], kicks: 3 }); // held → sent (a kick), holding ended (a kick)
     const third = await holder();
     expect(third.claim([keyHex('a@x.com')])).toEqual(['wait']); // this run has it now
-    recs[0]!.state = plan.knownAs('ok'); // the dispatcher's answer
+    plan.settle(recs[0]!.key, 'ok'); // the dispatcher's answer (the engine settles the plan)
     await until(() => (third.poll(), third.verdict(keyHex('a@x.com')) === 'look'));
     expect(third.verdict(keyHex('a@x.com'))).toBe('look');
   });
@@ -325,7 +322,7 @@ describe('claim gate', () => {
     const recs = [{ given: 'a@x.com', item: 'a@x.com', key: 'a@x.com', send: 'a@x.com', fields: null, state: NEW }]; // planned before the answer came
     await g.push(recs);
     expect(out.sent).toEqual([]);
-    expect(recs[0]!.state).toEqual({ kind: 'known', status: 'ok', source: 'cache' });
+    expect(plan.knownOf(recs[0]!.key)).toEqual({ kind: 'known', status: 'ok', source: 'cache' });
     const third = await holder();
     expect(third.claim([keyHex('a@x.com')])).toEqual(['look']);
   });
@@ -356,7 +353,7 @@ describe('claim gate', () => {
     await g.push(recs);
     expect(await within(g, DRAINS)).toBe('drained');
     expect(out).toMatchObject({ sent: ['a@x.com'], kicks: 4 }); // held, drain(), sent, holding ended: a kick each
-    recs[0]!.state = plan.knownAs('ok'); // the dispatcher's answer: its claim is let go
+    plan.settle(recs[0]!.key, 'ok'); // the dispatcher's answer (the engine settles the plan): its claim is let go
     await untilAsync(async () => (await readFile(join(dir, `${scope.id}.claims`), 'latin1')).includes(`\t-${keyHex('a@x.com')}`));
     for (const o of open.splice(0, 1)) o.close(); // the holder ends
     const third = await holder();

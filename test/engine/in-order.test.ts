@@ -1,9 +1,9 @@
-// The in-order window: records leave in input order once their status is known (from their planning, their
-// own answer, or the plan for a duplicate of an item sent), each with where its status came from, counted by
-// status; what a stopped run leaves is the known records, in order.
+// The in-order window: records leave in input order once their status is known (from their planning, or from
+// the plan once answered), each with where its status came from, counted by status; what a stopped run leaves
+// is the known records, in order. The records themselves are left as planned.
 import { describe, expect, it } from 'vitest';
 import { InOrder } from '../../src/engine/in-order.js';
-import { Plan } from '../../src/plan/plan.js';
+import { NEW, Plan } from '../../src/plan/plan.js';
 import type { PlannedRecord } from '../../src/plan/planned.js';
 
 /** A planned record as planRecords() makes one: its state from the plan. */
@@ -19,14 +19,13 @@ describe('InOrder', () => {
     w.add([a, b, c]);
     expect(w.take()).toEqual([]);
     plan.settle('b@x.com', 'ok');
-    w.settle([[b, 'ok']]);
     expect(w.take()).toEqual([]); // a is still unknown
     plan.settle('a@x.com', 'fake');
-    w.settle([[a, 'fake']]);
     expect(view(w.take())).toEqual(['a@x.com=fake/service', 'b@x.com=ok/service', 'c=invalid/check']);
     expect(w.passed).toBe(3);
     expect(w.length).toBe(0);
     expect(Object.fromEntries(w.counts)).toEqual({ fake: 1, ok: 1, invalid: 1 });
+    expect([a.state, b.state]).toEqual([NEW, NEW]); // as planned: the plan, not the record, learnt the answers
   });
 
   it('a result carries the item as given, as read and as sent, and its row', () => {
@@ -45,7 +44,6 @@ describe('InOrder', () => {
     expect(dup.state.kind).toBe('pending');
     w.add([first, dup]);
     plan.settle('a@x.com', 'ok');
-    w.settle([[first, 'ok']]);
     expect(view(w.take())).toEqual(['a@x.com=ok/service', 'a@x.com=ok/service']);
   });
 
@@ -57,7 +55,6 @@ describe('InOrder', () => {
     w.add([wide, b]);
     expect(w.chars).toBe(9 + 7 + 1000 + 9);
     plan.settle('a@x.com', 'ok');
-    w.settle([[wide, 'ok']]);
     w.take();
     expect(w.chars).toBe(9);
     w.takeKnown(); // b never answered: passed over
@@ -69,7 +66,7 @@ describe('InOrder', () => {
     const w = new InOrder(plan);
     const a = planned(plan, 'a@x.com');
     w.add([a]);
-    w.settle([[a, 'alias']], 'cache');
+    plan.settle('a@x.com', 'alias', 'cache');
     expect(view(w.take())).toEqual(['a@x.com=alias/cache']);
   });
 
@@ -89,7 +86,8 @@ describe('InOrder', () => {
     const w = new InOrder(plan);
     const rs = ['a@x.com', 'b@x.com', 'c@x.com', 'd@x.com'].map((i) => planned(plan, i));
     w.add([rs[0]!, rs[1]!, invalid(plan, 'x'), rs[2]!, rs[3]!]);
-    w.settle([[rs[1]!, 'ok'], [rs[3]!, 'fake']]);
+    plan.settle('b@x.com', 'ok');
+    plan.settle('d@x.com', 'fake');
     expect(view(w.takeKnown())).toEqual(['b@x.com=ok/service', 'x=invalid/check', 'd@x.com=fake/service']);
     expect(w.length).toBe(0);
   });
