@@ -6,12 +6,13 @@
 // same device and inode). A file named as the --split folder, or as a folder above it, collides with it too.
 // Only what the run replaces is compared: standard output, devices and FIFOs are written in place, one output
 // after the other; a link or a folder named as a file is refused when the output is opened (sink.ts).
+// An input file is compared too, through its links: an output on it would replace the list while it is read.
 import { promises as fsp, type Stats } from 'node:fs';
 import { basename, dirname, join, sep } from 'node:path';
 
 export interface NamedOutput {
-  /** The flag that names it. */
-  flag: '-o' | '--report' | '--split';
+  /** The flag that names it; 'input' for a file the run reads. */
+  flag: '-o' | '--report' | '--split' | 'input';
   /** The output as the user named it, for messages: `-o out.csv`, `--split out (its ok.csv)`. */
   what: string;
   /** Its absolute path. */
@@ -50,6 +51,11 @@ export interface Collision {
 }
 
 function message(a: NamedOutput, b: NamedOutput): string {
+  const input = a.flag === 'input' ? a : b.flag === 'input' ? b : null;
+  if (input) {
+    const output = input === a ? b : a;
+    return `${output.what} is the input ${input.what}: it would replace the list being read; give ${output.flag} another name.`;
+  }
   const [file, folder] = a.folder ? [b, a] : [a, b];
   if (folder.folder) return `${file.what} and ${folder.what} meet: ${file.flag} would be a file where --split makes its folder; give one of them another path.`;
   return `${a.what} and ${b.what} are one file: one would replace the other; give one of them another name.`;
@@ -74,10 +80,18 @@ const fold = (path: string) => path.normalize('NFC').toLowerCase();
 
 /** Null for what is not replaced (a device, a FIFO), or is refused when opened (a link, a folder named as a file). */
 async function placeOf(output: NamedOutput): Promise<Place | null> {
+  if (output.flag === 'input') return inputPlace(output);
   const st = await fsp.lstat(output.path).catch(() => null);
   if (output.folder) return { output, where: await realLocation(output.path), file: null };
   if (st && !st.isFile()) return null;
   return { output, where: join(await realLocation(dirname(output.path)), basename(output.path)), file: st ? fileId(st) : null };
+}
+
+/** An input is read through its links: the file it leads to (null: no regular file, so nothing to replace). */
+async function inputPlace(output: NamedOutput): Promise<Place | null> {
+  const st = await fsp.stat(output.path).catch(() => null);
+  if (!st?.isFile()) return null;
+  return { output, where: await realLocation(output.path), file: fileId(st) };
 }
 
 /** A file's identity; none where the system gives no inode number (0). */

@@ -99,7 +99,7 @@ export function checkBom(options: ValidateOptions, format: Format): void {
  */
 export async function refuseCollidingOutputs(options: ValidateOptions, io: Io, report: ReportFile | null): Promise<void> {
   const outputs = namedOutputs(options, io);
-  const collision = outputs.length > 1 ? await firstCollision(outputs, foldsOn(io)) : null;
+  const collision = outputs.length > 0 ? await firstCollision([...outputs, ...namedInputs(options, io)], foldsOn(io)) : null;
   if (!collision) return;
   if (collision.outputs.some((o) => o.flag === '--report')) report?.forgo();
   throw usageError(collision.message);
@@ -118,6 +118,10 @@ function namedOutputs(options: ValidateOptions, io: Io): NamedOutput[] {
   }
   return named;
 }
+
+/** The input files (not standard input): an output must not replace one of them. */
+const namedInputs = (options: ValidateOptions, io: Io): NamedOutput[] =>
+  options.files.filter((f) => f !== '-').map((f) => ({ flag: 'input', what: f, path: resolvePath(io.cwd, f) }));
 
 const splitFile = (options: ValidateOptions, path: string): NamedOutput => ({ flag: '--split', what: `--split ${options.split} (its ${basename(path)})`, path });
 

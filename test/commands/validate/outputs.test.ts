@@ -100,6 +100,57 @@ describe('two outputs on one file: exit 2, one line, nothing sent, nothing writt
   });
 });
 
+describe('an output on an input file: exit 2, one line, nothing sent, the input as it was', () => {
+  /** A run of `in.csv` (name and phone beside each address) with `args`, in the home's folder. */
+  async function onInput(input: string, args: string[], use: (r: Awaited<ReturnType<typeof run>>, sb: TestSandbox) => Promise<void>): Promise<void> {
+    const { sb, env } = await sandbox({}, home);
+    try {
+      await use(await run(['emails', input, '-q', ...args], { env, cwd: home.dir }), sb);
+    } finally {
+      await sb.close();
+    }
+  }
+  const IN = 'email,name,phone\nada@example.com,Ada,555-1\nbob@mailinator.com,Bob,555-2\n';
+
+  it.each([
+    ['-o in.csv', 'in.csv', ['-o', 'in.csv'], 'idv: -o in.csv is the input in.csv: it would replace the list being read; give -o another name.\n'],
+    ['--report in.csv', 'in.csv', ['--report', 'in.csv'], 'idv: --report in.csv is the input in.csv: it would replace the list being read; give --report another name.\n'],
+    ['-o in.csv, the input read through a link', 'link.csv', ['-o', 'in.csv'], 'idv: -o in.csv is the input link.csv: it would replace the list being read; give -o another name.\n'],
+    ['-o through a hard link of the input', 'in.csv', ['-o', 'hard.csv'], 'idv: -o hard.csv is the input in.csv: it would replace the list being read; give -o another name.\n'],
+  ])('%s', async (_, input, args, stderr) => {
+    await writeFile(at('in.csv'), IN);
+    await symlink('in.csv', at('link.csv'));
+    await link(at('in.csv'), at('hard.csv'));
+    await onInput(input, args, async (r, sb) => {
+      expect(r).toEqual({ exitCode: 2, stdout: '', stderr });
+      expect(sentItems(sb)).toEqual([]);
+      expect(await readFile(at('in.csv'), 'utf8')).toBe(IN);
+      expect(await leftovers()).toEqual([]);
+    });
+  });
+
+  it('--split D with the input D/ok.csv (yesterday\'s clean list read again): refused, the input as it was', async () => {
+    await mkdir(at('D'));
+    await writeFile(at('D/ok.csv'), IN);
+    await onInput('D/ok.csv', ['--split', 'D'], async (r, sb) => {
+      expect(r).toEqual({ exitCode: 2, stdout: '', stderr: 'idv: --split D (its ok.csv) is the input D/ok.csv: it would replace the list being read; give --split another name.\n' });
+      expect(sentItems(sb)).toEqual([]);
+      expect(await readFile(at('D/ok.csv'), 'utf8')).toBe(IN);
+      expect(await readdir(at('D'))).toEqual(['ok.csv']);
+    });
+  });
+
+  it('an input beside its outputs, another file of the --split folder, standard input: written as usual', async () => {
+    await mkdir(at('D'));
+    await writeFile(at('D/list.csv'), IN);
+    await onInput('D/list.csv', ['--split', 'D', '-o', 'D/out.csv'], async (r) => {
+      expect(r.exitCode).toBe(0);
+      expect(await readFile(at('D/list.csv'), 'utf8')).toBe(IN);
+      expect(await readFile(at('D/out.csv'), 'utf8')).toBe('email,status\nada@example.com,ok\nbob@mailinator.com,disposable\n');
+    });
+  });
+});
+
 describe('outputs that are not one file', () => {
   it('names that differ only in case, where case counts (Linux): both written', async (t) => {
     if (process.platform !== 'linux') return t.skip();
