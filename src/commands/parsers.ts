@@ -59,6 +59,8 @@ export const statusList = (flag: string, kind: Kind = 'emails') => (value: strin
     .split(',')
     .map((s) => s.trim().toLowerCase())
     .filter(Boolean);
+  // An empty list (`--only "$UNSET"`) would write nothing, or filter nothing, after paying: said, not guessed.
+  if (names.length === 0) throw usageError(`${flag} "${value}" names no status: give one or more (${flag} ${STATUSES_OF[kind].slice(0, 2).join(',')}), or leave ${flag} out`);
   const refusal = names.map((name) => refusalOf(name, names, (fixed) => `${flag} ${fixed.join(',')}`, STATUSES_OF[kind])).find((r) => r !== null);
   if (refusal) throw usageError(`${flag} ${refusal}`);
   return names.map((name) => (name.startsWith(NEW_STATUS) ? name.slice(NEW_STATUS.length) : name));
@@ -92,7 +94,13 @@ function refusalOf(name: string, names: string[], suggest: (fixed: string[]) => 
   const replace = (by: readonly string[]) => [...new Set(names.flatMap((n) => (n === name ? by : [n])))];
   if (meaning?.length === 0) return `"${name}" is no status, and what it means (${STATUS_WORDS[name]!.join(', ')}) is never given here`;
   if (meaning) return `"${name}" is no status; the statuses that mean it: ${suggest(replace(meaning))}`;
+  const word = mistypedWord(name);
   const meant = mistypedStatus(name);
+  // A slip of a word (`valids`) is answered as the word, unless a status is as close: never with a status it only looks like.
+  if (word !== null && (meant === null || word.distance < editDistance(name, meant))) {
+    const by = STATUS_WORDS[word.name]!.filter((s) => given.includes(s));
+    if (by.length > 0) return `"${name}" is no status; did you mean "${word.name}"? The statuses that mean it: ${suggest(replace(by))}`;
+  }
   if (meant !== null) return `"${name}" is no status; did you mean ${suggest(replace([meant]))}?`;
   return `"${name}" is no status idv knows (${KNOWN_STATUSES.join(', ')}); one the service may add is written ${NEW_STATUS}${name}`;
 }
@@ -100,13 +108,21 @@ function refusalOf(name: string, names: string[], suggest: (fixed: string[]) => 
 /** The known status `name` is a slip of (one or two edits, fewer than either's length, not its negation), or null. */
 export function mistypedStatus(name: string): string | null {
   if (KNOWN_STATUSES.includes(name)) return null;
-  let best: string | null = null;
-  let bestDistance = 3;
-  for (const status of KNOWN_STATUSES) {
-    if (negates(name, status)) continue;
-    const d = editDistance(name, status, bestDistance);
+  return closest(name, KNOWN_STATUSES)?.name ?? null;
+}
+
+/** The word of STATUS_WORDS `name` is a slip of (`valids`, `goood`), by the same rule, and how far. */
+function mistypedWord(name: string): { name: string; distance: number } | null {
+  return Object.hasOwn(STATUS_WORDS, name) ? null : closest(name, Object.keys(STATUS_WORDS));
+}
+
+function closest(name: string, among: readonly string[]): { name: string; distance: number } | null {
+  let best: { name: string; distance: number } | null = null;
+  for (const candidate of among) {
+    if (negates(name, candidate)) continue;
+    const d = editDistance(name, candidate, best?.distance ?? 3);
     // "no" is two edits from "ok", but shares nothing with it: no slip of it.
-    if (d < bestDistance && d < Math.min(name.length, status.length)) [best, bestDistance] = [status, d];
+    if (d < (best?.distance ?? 3) && d < Math.min(name.length, candidate.length)) best = { name: candidate, distance: d };
   }
   return best;
 }

@@ -76,6 +76,19 @@ describe('statusList (--only, --exclude)', () => {
     expect(() => statusList('--exclude')('undeliverable')).toThrow('--exclude "undeliverable" is no status; the statuses that mean it: --exclude disposable,fake,invalid');
   });
 
+  it('a slip of a word is answered as the word (valids → ok,alias), never with a status it only looks like (alias)', () => {
+    expect(() => statusList('--only')('valids')).toThrow('--only "valids" is no status; did you mean "valid"? The statuses that mean it: --only ok,alias');
+    expect(() => statusList('--exclude')('ok,risk')).toThrow('--exclude "risk" is no status; did you mean "risky"? The statuses that mean it: --exclude ok,disposable,fake');
+    expect(() => statusList('--only', 'domains')('goods')).toThrow('--only "goods" is no status; did you mean "good"? The statuses that mean it: --only ok');
+    // A status as close as a word wins: a slip of a status stays one.
+    expect(() => statusList('--only')('fak')).toThrow('--only "fak" is no status; did you mean --only fake?');
+  });
+
+  it.each(['', ',', ' , ,'])('an empty list (%j: a variable left unset) is refused: it would write nothing after paying', (value) => {
+    expect(() => statusList('--only')(value)).toThrow(`--only "${value}" names no status: give one or more (--only ok,alias), or leave --only out`);
+    expect(() => statusList('--exclude', 'domains')(value)).toThrow(`--exclude "${value}" names no status: give one or more (--exclude ok,disposable), or leave --exclude out`);
+  });
+
   it("answers a word with the statuses the command can give: domains are never alias", () => {
     expect(() => statusList('--only', 'domains')('valid')).toThrow('--only "valid" is no status; the statuses that mean it: --only ok');
     expect(() => statusList('--only', 'domains')('ok,plus')).toThrow('--only "plus" is no status, and what it means (alias) is never given here');
