@@ -263,6 +263,8 @@ class SheetReader {
   private phonetic = 0;
   private inCell = false;
   private formula = false;
+  /** Whether the cell has a `<v>` element at all (a computed empty text has one, empty). */
+  private hasValue = false;
   private values = 0; // cells with a value so far
   private gaps = 0; // empty cells filled in so far
   private rowChars = 0; // the text of the row's cells so far
@@ -295,7 +297,11 @@ class SheetReader {
       this.value = '';
       this.inline = '';
       this.formula = false;
-    } else if (name === 'v' && this.inCell) this.capture = 'v';
+      this.hasValue = false;
+    } else if (name === 'v' && this.inCell) {
+      this.capture = 'v';
+      this.hasValue = true;
+    }
     else if (name === 't' && this.inCell && this.phonetic === 0) this.capture = 'is';
     else if (name === 'rPh') this.phonetic++;
     else if (name === 'row') {
@@ -356,8 +362,9 @@ class SheetReader {
 
   private cell(): Cell {
     const v = this.value;
-    // A computed empty text is t="str" with an empty value; any other formula without one was never computed.
-    if (this.formula && v === '' && this.inline === '' && this.type !== 'str' && this.type !== 'inlineStr') return UNCOMPUTED;
+    // A computed empty text is t="str" with an empty <v>; a formula with no <v> at all, or any other without a value, was never computed.
+    const computedEmpty = this.hasValue && (this.type === 'str' || this.type === 'inlineStr');
+    if (this.formula && v === '' && this.inline === '' && !computedEmpty) return UNCOMPUTED;
     switch (this.type) {
       case 's': {
         if (v === '') return EMPTY;

@@ -273,12 +273,14 @@ describe('cells and rows', () => {
     const path = await workbookWith('formulas.xlsx', {
       'xl/worksheets/sheet1.xml': sheetXml(
         '<row r="1"><c r="A1" t="str"><f>LOWER("A@X.COM")</f><v>a@x.com</v></c><c r="B1"><f>1+1</f><v>2</v></c><c r="C1" t="str"><f>""</f><v></v></c></row>' +
-          '<row r="2"><c r="A2"><f>"b@x.com"</f></c></row><row r="3"><c r="A3"><f t="shared" si="0"/><v/></c></row>',
+          '<row r="2"><c r="A2"><f>"b@x.com"</f></c></row><row r="3"><c r="A3"><f t="shared" si="0"/><v/></c></row>' +
+          // Typed as text by its writer, but no <v> at all: never computed either.
+          '<row r="4"><c r="A4" t="str"><f>LOWER(B4)</f></c></row>',
       ),
     });
     const rows = await cells(path);
-    expect(rows.map((r) => r.map((c) => c.text))).toEqual([['a@x.com', '2'], [''], ['']]);
-    expect([rows[1]![0], rows[2]![0]]).toEqual([UNCOMPUTED, UNCOMPUTED]);
+    expect(rows.map((r) => r.map((c) => c.text))).toEqual([['a@x.com', '2'], [''], [''], ['']]);
+    expect([rows[1]![0], rows[2]![0], rows[3]![0]]).toEqual([UNCOMPUTED, UNCOMPUTED, UNCOMPUTED]);
     expect(rows[0]!.some((c) => c.uncomputed)).toBe(false);
   });
 
