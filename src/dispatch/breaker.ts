@@ -54,6 +54,13 @@ export class Breaker {
   }
 }
 
+/** A run stopped by its service (a host that does not answer, or refuses every item): its caller says where the results went. */
+export class ServiceStopped extends IdvError {
+  constructor(message: string) {
+    super('failed', message);
+  }
+}
+
 /** The one line a tripped breaker stops the run with (exit 1). */
 export function hostError(host: string, reason: string, requests: number, turnedAway: boolean): IdvError {
   const what =
@@ -65,13 +72,12 @@ export function hostError(host: string, reason: string, requests: number, turned
         ? `turned away ${requests} requests in a row`
         : `gave no answer to ${requests} requests in a row`;
   const check = /\bproxy\b/.test(reason) ? 'the proxy (HTTPS_PROXY)' : turnedAway ? '--base-url' : '--base-url and the network';
-  return new IdvError('failed', `The service at ${host} ${what}: ${reason}; check ${check}, then run the same command again (results received so far are cached).`);
+  return new ServiceStopped(`The service at ${host} ${what}: ${reason}; check ${check}, then run the same command again.`);
 }
 
 /** The one line a service that refuses even lone items as too large stops the run with (exit 1). */
 export function tooLargeError(host: string, requests: number): IdvError {
-  return new IdvError(
-    'failed',
-    `The service at ${host} refused even single items as too large (HTTP 413), ${requests} requests in a row; check --base-url (and any proxy in front of the service), then run the same command again (results received so far are cached).`,
+  return new ServiceStopped(
+    `The service at ${host} refused even single items as too large (HTTP 413), ${requests} requests in a row; check --base-url (and any proxy in front of the service), then run the same command again.`,
   );
 }

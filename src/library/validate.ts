@@ -171,7 +171,7 @@ class LibraryRun {
     if (this.ended) return err;
     this.ended = true;
     const facts = this.facts();
-    const failure = err === null ? spendCapError(facts, this.o.dispatch.maxSpend) : publicError(err, facts, this.options.signal);
+    const failure = err === null ? spendCapError(facts, this.o.dispatch.maxSpend) : publicError(err, facts, this.options.signal, this.opened?.cache != null);
     try {
       this.opened?.plan.close();
       await this.opened?.client.close();
@@ -255,10 +255,10 @@ function spendCapError(facts: ValidationFacts, maxSpend: number | undefined): Id
 }
 
 /** The error the program sees: an IdvError with the facts (an interruption by its signal said as such), or what went wrong as it is. */
-function publicError(err: unknown, facts: ValidationFacts, signal: AbortSignal | undefined): unknown {
+function publicError(err: unknown, facts: ValidationFacts, signal: AbortSignal | undefined, cached: boolean): unknown {
   if (!(err instanceof IdvError)) return err;
   if (err.kind === 'interrupted' && signal?.aborted) {
-    return withFacts(new IdvError('interrupted', 'Aborted by the signal: results received before it were given, and are cached.'), facts);
+    return withFacts(new IdvError('interrupted', `Aborted by the signal: results received before it were given${cached ? ', and are cached' : ''}.`), facts);
   }
   if (err.kind === 'quota') {
     const when = facts.quota?.resetsAt ? `it resets at ${facts.quota.resetsAt.toISOString()}` : 'the service did not say when it resets';

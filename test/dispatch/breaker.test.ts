@@ -125,7 +125,7 @@ describe('tooLargeError', () => {
     expect(tooLargeError('127.0.0.1:9', 12)).toMatchObject({
       kind: 'failed',
       message:
-        'The service at 127.0.0.1:9 refused even single items as too large (HTTP 413), 12 requests in a row; check --base-url (and any proxy in front of the service), then run the same command again (results received so far are cached).',
+        'The service at 127.0.0.1:9 refused even single items as too large (HTTP 413), 12 requests in a row; check --base-url (and any proxy in front of the service), then run the same command again.',
     });
   });
 });
@@ -135,13 +135,13 @@ describe('hostError', () => {
     expect(hostError('127.0.0.1:9', 'network error (ECONNREFUSED)', 4, false)).toMatchObject({
       kind: 'failed',
       message:
-        'The service at 127.0.0.1:9 gave no answer to 4 requests in a row: network error (ECONNREFUSED); check --base-url and the network, then run the same command again (results received so far are cached).',
+        'The service at 127.0.0.1:9 gave no answer to 4 requests in a row: network error (ECONNREFUSED); check --base-url and the network, then run the same command again.',
     });
     expect(hostError('api.example.com', 'the proxy asks for credentials (HTTP 407); put them in the proxy URL', 2, true).message).toMatch(
       /: the proxy asks for credentials \(HTTP 407\); put them in the proxy URL; check the proxy \(HTTPS_PROXY\), then run/,
     );
     expect(hostError('api.example.com', 'the service answered HTTP 404: Not found', 2, true).message).toBe(
-      'The service at api.example.com turned away 2 requests in a row: the service answered HTTP 404: Not found; check --base-url, then run the same command again (results received so far are cached).',
+      'The service at api.example.com turned away 2 requests in a row: the service answered HTTP 404: Not found; check --base-url, then run the same command again.',
     );
   });
 });

@@ -299,7 +299,7 @@ describe('a hostile proxy', () => {
       });
       clearTimeout(stuck);
       expect(r.stdout).toBe(''); // the circuit breaker: two tries, no answer, the run stops as a refused key does
-      expect(r.stderr).toMatch(/^idv: The service at api\.example\.test gave no answer to 2 requests in a row: network error \(the proxy closed the connection\); check the proxy \(HTTPS_PROXY\), then run the same command again \(results received so far are cached\)\.$/m);
+      expect(r.stderr).toMatch(/^idv: The service at api\.example\.test gave no answer to 2 requests in a row: network error \(the proxy closed the connection\); check the proxy \(HTTPS_PROXY\), then run the same command again; results received so far are cached\.$/m);
       expect(r.exitCode).toBe(1);
       expect(connections).toBeLessThanOrEqual(4); // two attempts (each with one fresh-socket retry at most)
     } finally {

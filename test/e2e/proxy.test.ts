@@ -233,7 +233,7 @@ describe.concurrent('proxy failures', () => {
           ? 'the proxy refused the credentials in the proxy URL (HTTP 407); check the user name and password there'
           : 'the proxy refused the connection (HTTP 403)';
       expect(lines).toEqual([
-        `idv: The service at ${new URL(API).host} turned away the first request: ${cause}; check the proxy (HTTPS_PROXY), then run the same command again (results received so far are cached).`,
+        `idv: The service at ${new URL(API).host} turned away the first request: ${cause}; check the proxy (HTTPS_PROXY), then run the same command again; results received so far are cached.`,
       ]);
       expect(stackLines(String(r.stderr))).toEqual([]);
       expect(r.stderr).not.toContain('s3cret');
@@ -304,7 +304,7 @@ describe.concurrent('proxy failures', () => {
     expect(r.exitCode).toBe(1);
     expect(r.stdout).toBe('');
     expect(String(r.stderr).split('\n').filter((l) => /^idv: /.test(l))).toEqual([
-      'idv: The service at api.example.test gave no answer to 2 requests in a row: network error (proxy answered HTTP 502); check the proxy (HTTPS_PROXY), then run the same command again (results received so far are cached).',
+      'idv: The service at api.example.test gave no answer to 2 requests in a row: network error (proxy answered HTTP 502); check the proxy (HTTPS_PROXY), then run the same command again; results received so far are cached.',
     ]);
     expect(c.proxy.connects.length).toBe(2);
   });

@@ -166,7 +166,7 @@ describe.concurrent.each(SIZES)('stops with %i records', LARGE_RUNS, (n) => {
       const r = await runList(home, n, { IDV_BASE_URL: `http://127.0.0.1:${port}`, IDV_API_KEY: KEY });
       expect(r.stderr).toMatch(
         new RegExp(
-          `^idv: The service at 127\\.0\\.0\\.1:${port} gave no answer to \\d+ requests in a row: network error \\(ECONNREFUSED\\); check --base-url and the network, then run the same command again \\(results received so far are cached\\)\\.\\n$`,
+          `^idv: The service at 127\\.0\\.0\\.1:${port} gave no answer to \\d+ requests in a row: network error \\(ECONNREFUSED\\); check --base-url and the network, then run the same command again; results received so far are cached\\.\\n$`,
         ),
       );
       expect(r.exitCode).toBe(1);

@@ -184,11 +184,27 @@ describe('validateEmails', () => {
       for (let i = 0; i < 200 && sb.requests.length === 0; i++) await new Promise((r) => setTimeout(r, 10));
       ac.abort();
       await loop;
-      expect(error).toMatchObject({ kind: 'interrupted', exitCode: 130 });
+      expect(error).toMatchObject({ kind: 'interrupted', exitCode: 130, message: 'Aborted by the signal: results received before it were given, and are cached.' });
       expect(sentBatches(sb)).toEqual([items.slice(0, 10)]);
       expect(got).toEqual(items.slice(0, 10)); // the batch in flight was paid for: given
       const again = await collect(items.slice(0, 10), at(sb));
       expect(again.results.every((r) => r.source === 'cache')).toBe(true);
+    } finally {
+      await sb.close();
+    }
+  });
+
+  it('an abort with cache: false says nothing of a cache', async () => {
+    const { sb } = await sandbox({ delayMs: 300 }, home);
+    try {
+      const ac = new AbortController();
+      const run = validateEmails(['a@example.com', 'b@example.com'], at(sb, { signal: ac.signal, batchSize: 1, concurrency: 1, cache: false }));
+      const loop = (async () => {
+        for await (const _ of run) void _;
+      })().catch((err: unknown) => err);
+      for (let i = 0; i < 2000 && sb.requests.length === 0; i++) await new Promise((r) => setTimeout(r, 10));
+      ac.abort();
+      expect(await loop).toMatchObject({ kind: 'interrupted', message: 'Aborted by the signal: results received before it were given.' });
     } finally {
       await sb.close();
     }

@@ -12,6 +12,7 @@ import { createProgress } from '../../output/progress.js';
 import { formatSummary } from '../../output/summary.js';
 import { ReportFile, reportJson, type RunFacts } from '../../output/report.js';
 import { OutputsNotPut } from '../../output/commit.js';
+import { ServiceStopped } from '../../dispatch/breaker.js';
 import { outputSink } from '../../output/sink.js';
 import { isCacheable, KNOWN_STATUSES, STATUSES_OF } from '../../core/statuses.js';
 import { version } from '../../core/version.js';
@@ -100,7 +101,7 @@ async function validate(options: ValidateOptions, io: Io, parts: RunParts, log: 
       });
     } catch (err) {
       const kept = cache !== null ? 'cache' : options.sandbox ? 'sandbox' : 'nothing';
-      throw err instanceof HeldOpen ? heldOpenNote(err, kept) : err instanceof OutputsNotPut ? cachedNote(err, kept) : refusedKey(err, target);
+      throw err instanceof HeldOpen ? heldOpenNote(err, kept) : err instanceof OutputsNotPut ? cachedNote(err, kept) : err instanceof ServiceStopped ? withNote(err, kept === 'cache' ? 'results received so far are cached' : NOT_KEPT[kept]) : refusedKey(err, target);
     } finally {
       over = true;
       await client.close();

@@ -14,7 +14,7 @@ describe('the circuit breaker', () => {
     expect(err).toMatchObject({
       kind: 'failed',
       message:
-        'The service at api.example.test gave no answer to 4 requests in a row: network error (ECONNREFUSED); check --base-url and the network, then run the same command again (results received so far are cached).',
+        'The service at api.example.test gave no answer to 4 requests in a row: network error (ECONNREFUSED); check --base-url and the network, then run the same command again.',
     });
     expect(h.calls.length).toBe(4);
     expect(h.results.size).toBe(0); // no `error` rows: the output is not written
