@@ -17,7 +17,7 @@ export interface ValidationResult {
   input: string;
   /** The item as idv reads it (what the CLI writes): trimmed, the address inside a mailbox form (`Ann <ann@x.com>`); for domains, the host as written (the domain part of an address, the host of a URL). */
   item: string;
-  /** What is sent for it, the canonical form (for domains: lower case, punycode, no trailing dot); null for an invalid item, which is never sent. Duplicates are those with the same canonical form, sent once. */
+  /** The item in the form idv sends (for domains: lower case, punycode, no trailing dot; an address as given); null for an invalid item, which is never sent. Duplicates (the same form once an address's domain is lower-cased: `a@EXAMPLE.com` and `a@example.com`) are sent once, as the first of them, and share its answer. */
   canonical: string | null;
   status: Status;
   source: Source;
