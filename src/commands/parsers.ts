@@ -13,7 +13,7 @@ export const wholeNumber =
   (value: string): number => {
     const t = value.trim();
     if (!/^\d{1,15}$/.test(t) || Number(t) < min || Number(t) > max) {
-      const range = max < Number.MAX_SAFE_INTEGER ? ` from ${min} to ${max}` : min > 0 ? ` of at least ${min}` : '';
+      const range = max < Number.MAX_SAFE_INTEGER ? ` from ${min} to ${max}` : ` of at least ${min}`;
       throw new InvalidArgumentError(`Give a whole number${range}.`);
     }
     return Number(t);

@@ -36,7 +36,10 @@ const MAX_LATENCY_SECONDS = 600;
 /** --latency `300ms` or `100ms-2s`: the wait in ms, fixed or a range. */
 function latencyFlag(text: string): Latency {
   const parts = text.split('-');
-  if (parts.length > 2) throw usageError(`--latency takes a duration (300ms) or a range (100ms-2s), not "${text.trim()}".`);
+  // `-1s` or `1s-` is no wait: said as such, not as an empty duration.
+  if (parts.length > 2 || parts.some((p) => p.trim() === '')) throw usageError(`--latency takes a duration (300ms) or a range (100ms-2s), not "${text.trim()}".`);
+  const bare = parts.find((p) => /^\s*\d+(\.\d+)?\s*$/.test(p));
+  if (bare !== undefined) throw usageError(`--latency "${text.trim()}" has no unit: write ${bare.trim()}ms or ${bare.trim()}s.`);
   const [min, max] = parts.map((p) => Math.round(parseDuration(p, '--latency', { max: MAX_LATENCY_SECONDS }) * 1000));
   if (max !== undefined && max < min!) throw usageError(`--latency "${text.trim()}": give the shorter wait first (${parts[1]!.trim()}-${parts[0]!.trim()}).`);
   return { min: min!, max: max ?? min! };

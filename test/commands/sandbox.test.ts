@@ -62,7 +62,7 @@ describe('idv sandbox command', () => {
     // Ranges are checked once, by the flags' parsers, before the command runs.
     for (const [flag, value, says] of [
       ['--port', '70000', '--port "70000": give a whole number from 0 to 65535.'],
-      ['--quota', '-1', '--quota "-1": give a whole number.'],
+      ['--quota', '-1', '--quota "-1": give a whole number of at least 0.'],
       ['--window', '0', '--window "0" is too short: give at least 1s.'],
       ['--window', '1.5s', '--window "1.5s" is not a whole number of seconds.'],
       ['--window', '90', null],
@@ -116,7 +116,9 @@ describe('idv sandbox command', () => {
       ['--faults', '429=1%/soon', '--faults takes a duration like 90s, 30m, 2h or 7d, not "soon".'],
       ['--latency', '2s-1s', '--latency "2s-1s": give the shorter wait first (1s-2s).'],
       ['--latency', '11m', '--latency "11m" is too long: give at most 10m.'],
-      ['--latency', '300', '--latency "300" has no unit: write 300s, 300m, 300h or 300d (seconds, minutes, hours or days).'],
+      ['--latency', '300', '--latency "300" has no unit: write 300ms or 300s.'],
+      ['--latency', '-1s', '--latency takes a duration (300ms) or a range (100ms-2s), not "-1s".'],
+      ['--latency', '1s-', '--latency takes a duration (300ms) or a range (100ms-2s), not "1s-".'],
       ['--latency', '1s-2s-3s', '--latency takes a duration (300ms) or a range (100ms-2s), not "1s-2s-3s".'],
       ['--seed', '-1', '--seed "-1": give a whole number from 0 to 4294967295.'],
     ]) {

@@ -221,7 +221,7 @@ describe('the stored key is masked from the first message on, as the environment
     expect(url.stderr).toBe('idv: The base URL "****" is not a URL; give one like https://api.valididentities.com.\n'); // not the key
     expect(url.exitCode).toBe(2);
     const flag = await run(['emails', file, '--max-spend', KEY], { env });
-    expect(flag.stderr).toBe('idv: --max-spend "****": give a whole number.\n');
+    expect(flag.stderr).toBe('idv: --max-spend "****": give a whole number of at least 0.\n');
     expect(flag.exitCode).toBe(2);
   });
 });
