@@ -16,7 +16,7 @@ import type { Kind } from '../core/defaults.js';
 import { ENDPOINT, FIELD } from '../core/defaults.js';
 import type { Client } from '../api/client.js';
 import type { CacheScope } from '../cache/store.js';
-import { checkerFor } from '../input/records/check.js';
+import { checkerFor } from '../input/items/check.js';
 import type { InputRecord } from '../input/read.js';
 import { liveRecords } from '../input/bytes/live.js';
 import { Scheduler, type DispatchSettings, type DispatchStats } from '../dispatch/scheduler.js';

@@ -11,9 +11,9 @@ import { IdvError, inputError, interruptedError, usageError } from '../core/erro
 import type { Io } from '../system/io.js';
 import { decodeText, newDecoding, type Decoding, type EncodingInfo, type Stray } from './bytes/decode.js';
 import { detectLayout, isBlank, type Layout, type LayoutOverrides, type ParseSample, type Skipped } from './layout/detect.js';
-import { checkerFor, itemLike } from './records/check.js';
+import { checkerFor, itemLike } from './items/check.js';
 import { csvRows, findStrays, lineEndsIn, MAX_ROW_SIZE, rowLineEnds, rowTooLong, sampleRows, unquoted, type RowBatch, type RowBound, type SyncParse, type StrayLines } from './layout/csv-rows.js';
-import { recipientsOf } from './records/mailbox.js';
+import { recipientsOf } from './items/mailbox.js';
 import { LDIF, VCARD, VCardReader, type CardFormat } from './layout/vcard.js';
 import { LineRuns, num, preview } from './layout/notes.js';
 import { cellPlaces, namesSomeColumns, placeCells, sectionHeader, sectionTitle } from './layout/sections.js';

@@ -3,7 +3,7 @@
 import type { Chalk } from './colors.js';
 import { terminalSafe } from '../system/terminal-text.js';
 import { STATUS_COLOUR } from '../core/statuses.js';
-import { cellsOf, type TypedCell } from '../input/records/typed-row.js';
+import { cellsOf, type TypedCell } from '../input/layout/typed-row.js';
 import { usageError } from '../core/errors.js';
 import { displayWidth, fitEndToWidth, fitToWidth, padEndTo } from '../system/display-width.js';
 

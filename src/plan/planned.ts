@@ -1,6 +1,6 @@
 // Records read → planned records, in input order: each item checked, its key looked up in the plan. The one
 // loop both the dry run and the real run go through.
-import type { Item } from '../input/records/check.js';
+import type { Item } from '../input/items/check.js';
 import type { InputRecord } from '../input/read.js';
 import { INVALID } from '../core/statuses.js';
 import type { Lookup, Plan } from './plan.js';

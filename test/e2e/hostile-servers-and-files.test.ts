@@ -10,7 +10,7 @@ import { IDV, sandbox, sentBatches, homeForEachTest, interruptedLine } from '../
 import { run } from '../fake-io.js';
 import { cacheDir, openScope } from '../../src/cache/store.js';
 import { defaultSleep } from '../../src/dispatch/sleep.js';
-import { checkerFor } from '../../src/input/records/check.js';
+import { checkerFor } from '../../src/input/items/check.js';
 
 const home = homeForEachTest();
 const list = home.list;

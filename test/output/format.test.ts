@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { displayWidth } from '../../src/system/display-width.js';
 import { createFormatter, ELIDED, FORMATS, formatForPath, planTable, refuseExtension, statusColour, type Format, type FormatOptions, type OutRecord, type SheetRows } from '../../src/output/format.js';
 import { loadChalk } from '../../src/output/colors.js';
-import { withCells } from '../../src/input/records/typed-row.js';
+import { withCells } from '../../src/input/layout/typed-row.js';
 import { run } from '../fake-io.js';
 import { withHome } from '../helpers.js';
 

@@ -1,7 +1,7 @@
 // planRecords: each record read becomes a planned record in input order (checked, keyed, looked up in the plan),
 // block for block; the counts a dry run prints follow every record, invalid ones included.
 import { describe, expect, it } from 'vitest';
-import { checkDomain, checkEmail } from '../../src/input/records/check.js';
+import { checkDomain, checkEmail } from '../../src/input/items/check.js';
 import type { InputRecord } from '../../src/input/read.js';
 import { NEW, PENDING, Plan } from '../../src/plan/plan.js';
 import { planRecords, type PlannedRecord } from '../../src/plan/planned.js';

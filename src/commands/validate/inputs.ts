@@ -5,7 +5,7 @@
 import type { Io } from '../../system/io.js';
 import { inputError } from '../../core/errors.js';
 import { openSource, sourcesFor, statInputFiles, type InputRecord, type OpenedSource, type ReadOptions, type Source } from '../../input/read.js';
-import { isItemsSource, itemsSources, openItems, refuseItemsAsFiles } from '../../input/items.js';
+import { isItemsSource, itemsSources, openItems, refuseItemsAsFiles } from '../../input/sources/items.js';
 import type { ReportInput } from '../../output/report.js';
 import type { ValidateOptions } from './flags.js';
 import { countBytes, type ByteCount } from './progress-report.js';

@@ -6,7 +6,7 @@ import { ERROR, QUOTA_EXCEEDED } from '../../core/statuses.js';
 import { MAX_EMPTY_WINDOWS, type QuotaStop } from '../../dispatch/quota-gate.js';
 import type { ValidateOptions } from './flags.js';
 import type { Finished } from './pipeline.js';
-import { shellWord } from '../../input/items.js';
+import { shellWord } from '../../input/sources/items.js';
 
 export interface Ending {
   /** Records per status. */

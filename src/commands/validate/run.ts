@@ -2,7 +2,7 @@
 // and write, and finish (the summary, what was written, the exit code). Notes go through one RunLog, which the
 // progress line takes over while it turns; the run's facts (summary, --report) are built by factsOf().
 import type { Io } from '../../system/io.js';
-import { checkerFor } from '../../input/records/check.js';
+import { checkerFor } from '../../input/items/check.js';
 import type { ReadOptions } from '../../input/read.js';
 import { Plan } from '../../plan/plan.js';
 import { planRecords, type PlannedRecord } from '../../plan/planned.js';

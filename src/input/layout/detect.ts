@@ -10,10 +10,10 @@
 import type { Kind } from '../../core/defaults.js';
 import type { VCardSkip } from './vcard.js';
 import { IdvError, inputError, usageError, type ErrorKind } from '../../core/errors.js';
-import { checkerFor, itemLike, itemShaped } from '../records/check.js';
+import { checkerFor, itemLike, itemShaped } from '../items/check.js';
 import { quoteNotClosed, type RowBatch } from './csv-rows.js';
 import { headerRank, isKnownName, normaliseHeader } from './headers.js';
-import { addressIn, recipientsOf } from '../records/mailbox.js';
+import { addressIn, recipientsOf } from '../items/mailbox.js';
 import { lineList, plural, preview } from './notes.js';
 import { cellPlaces, isSectioned, NUMERIC, sectionHeader, sectionsOf, sectionTitle, unitedHeader } from './sections.js';
 

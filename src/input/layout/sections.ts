@@ -7,7 +7,7 @@
 // With --keep-columns every record's cells are laid out under one header: the names of the sections' headers
 // seen while detecting, in the order met (an unnamed padding cell that holds text follows them).
 import type { Kind } from '../../core/defaults.js';
-import { itemLike } from '../records/check.js';
+import { itemLike } from '../items/check.js';
 import { headerRank } from './headers.js';
 
 /** What a header cell never is: a number, a date, an amount. */

@@ -4,7 +4,7 @@
 // An LDIF file (Thunderbird's address book export) is read the same way: its entries from each `dn:` line,
 // their `mail` and `mozillaSecondEmail` attributes as EMAIL.
 import type { Kind } from '../../core/defaults.js';
-import { checkerFor, itemLike } from '../records/check.js';
+import { checkerFor, itemLike } from '../items/check.js';
 
 /** A record as the reader gives it: the property's text, its one cell with --keep-columns. */
 export interface VCardRecord {

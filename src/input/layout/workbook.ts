@@ -12,7 +12,7 @@ import { rowTooLong } from './csv-rows.js';
 import { tempFileGone, tempFileOpened } from '../../system/temp-files.js';
 import { tableLayout, type Layout, type LayoutOverrides } from './detect.js';
 import type { RowBatch } from './csv-rows.js';
-import { withCells } from '../records/typed-row.js';
+import { withCells } from './typed-row.js';
 import { LineRuns, num } from './notes.js';
 import type { Cell, Row, SheetInfo, Workbook } from '../../xlsx/reader.js';
 

@@ -1,7 +1,7 @@
-// A workbook row's cells riding on its texts (src/input/records/typed-row.ts): the texts are the record's fields as ever,
+// A workbook row's cells riding on its texts (src/input/layout/typed-row.ts): the texts are the record's fields as ever,
 // and the cells (type, value, format) go with them to a workbook output, without a field of their own.
 import { describe, expect, it } from 'vitest';
-import { cellsOf, withCells, type TypedCell } from '../../../src/input/records/typed-row.js';
+import { cellsOf, withCells, type TypedCell } from '../../../src/input/layout/typed-row.js';
 
 describe('typed rows', () => {
   const cells: TypedCell[] = [

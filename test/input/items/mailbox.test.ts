@@ -1,6 +1,6 @@
-// Mailbox forms and lines of recipients (src/input/records/mailbox.ts): the address inside, and where a line splits.
+// Mailbox forms and lines of recipients (src/input/items/mailbox.ts): the address inside, and where a line splits.
 import { describe, expect, it } from 'vitest';
-import { addressIn, isAddressShaped, recipientsOf, splitRecipients, withoutFormatChars } from '../../../src/input/records/mailbox.js';
+import { addressIn, isAddressShaped, recipientsOf, splitRecipients, withoutFormatChars } from '../../../src/input/items/mailbox.js';
 
 describe('addressIn', () => {
   it.each([

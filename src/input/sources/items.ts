@@ -4,12 +4,12 @@
 // with the flag that validates it, never validated itself (a missing `list@2024.csv` must not be paid for).
 import { promises as fsp } from 'node:fs';
 import { Readable } from 'node:stream';
-import type { Kind } from '../core/defaults.js';
-import { usageError } from '../core/errors.js';
-import { resolvePath } from '../system/paths.js';
-import { checkerFor } from './records/check.js';
-import type { LayoutOverrides } from './layout/detect.js';
-import type { InputRecord, OpenedSource, Source } from './read.js';
+import type { Kind } from '../../core/defaults.js';
+import { usageError } from '../../core/errors.js';
+import { resolvePath } from '../../system/paths.js';
+import { checkerFor } from '../items/check.js';
+import type { LayoutOverrides } from '../layout/detect.js';
+import type { InputRecord, OpenedSource, Source } from '../read.js';
 
 /** What messages and --report call the items given with --item. */
 export const ITEMS_NAME = '--item';

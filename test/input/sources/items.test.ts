@@ -5,9 +5,9 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { isItemsSource, itemsSources, openItems, readsAsItem, refuseItemsAsFiles } from '../../src/input/items.js';
-import { openSource, type InputRecord } from '../../src/input/read.js';
-import { IdvError } from '../../src/core/errors.js';
+import { isItemsSource, itemsSources, openItems, readsAsItem, refuseItemsAsFiles } from '../../../src/input/sources/items.js';
+import { openSource, type InputRecord } from '../../../src/input/read.js';
+import { IdvError } from '../../../src/core/errors.js';
 
 describe('readsAsItem', () => {
   it.each([

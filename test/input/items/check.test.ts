@@ -1,6 +1,6 @@
-// What can be an address or a domain (src/input/records/check.ts), and the key that makes two spellings one item.
+// What can be an address or a domain (src/input/items/check.ts), and the key that makes two spellings one item.
 import { describe, expect, it } from 'vitest';
-import { checkDomain, checkEmail, itemLike, itemShaped } from '../../../src/input/records/check.js';
+import { checkDomain, checkEmail, itemLike, itemShaped } from '../../../src/input/items/check.js';
 
 describe('checkEmail', () => {
   it.each([
@@ -52,7 +52,7 @@ describe('checkDomain', () => {
 
 describe('quotes, brackets and formulas around an address', () => {
   it("an address in single quotes, in Excel's =\"…\" or Outlook's [mailto:…] is the address inside; an apostrophe inside stays", async () => {
-    const { checkEmail } = await import('../../../src/input/records/check.js');
+    const { checkEmail } = await import('../../../src/input/items/check.js');
     expect(checkEmail("'ann@x.com'")?.send).toBe('ann@x.com');
     expect(checkEmail('="ann@x.com"')?.send).toBe('ann@x.com');
     expect(checkEmail('Ann Lee [mailto:ann@x.com]')?.send).toBe('ann@x.com');
@@ -62,7 +62,7 @@ describe('quotes, brackets and formulas around an address', () => {
 
 describe('control characters and address literals', () => {
   it('an item holding a C1 control (a code page decoded as the wrong one: 0x81 read in ISO-8859) is invalid, never sent', async () => {
-    const { checkEmail, checkDomain } = await import('../../../src/input/records/check.js');
+    const { checkEmail, checkDomain } = await import('../../../src/input/items/check.js');
     expect(checkEmail('j\u0081rgen@b\u0081cher.de')).toBeNull();
     expect(checkEmail('jurgen@b\u0082cher.de')).toBeNull();
     expect(checkDomain('b\u0081cher.de')).toBeNull();
@@ -70,7 +70,7 @@ describe('control characters and address literals', () => {
     expect(checkEmail('jürgen@bücher.de')?.send).toBe('jürgen@bücher.de');
   });
   it('domains: an address literal (an IP in brackets, from an address or a URL) is no domain; emails keep address literals', async () => {
-    const { checkEmail, checkDomain } = await import('../../../src/input/records/check.js');
+    const { checkEmail, checkDomain } = await import('../../../src/input/items/check.js');
     expect(checkDomain('http://[2001:db8::1]/')).toBeNull();
     expect(checkDomain('jo@[192.0.2.1]')).toBeNull();
     expect(checkEmail('jo@[192.0.2.1]')?.send).toBe('jo@[192.0.2.1]');
