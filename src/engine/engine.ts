@@ -17,7 +17,7 @@ import { ENDPOINT, FIELD } from '../core/defaults.js';
 import type { Client } from '../api/client.js';
 import type { CacheScope } from '../cache/store.js';
 import { checkerFor } from '../input/items/check.js';
-import type { InputRecord } from '../input/read.js';
+import type { InputRecord } from '../input/records/record.js';
 import { liveRecords } from '../input/bytes/live.js';
 import { Scheduler, type DispatchSettings, type DispatchStats } from '../dispatch/scheduler.js';
 import { ClaimGate } from '../coordination/claim-gate.js';

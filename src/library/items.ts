@@ -2,7 +2,7 @@
 // a Set, a generator) gives blocks of BLOCK items at once; an async iterable (a stream of lines, a queue) gives
 // what has come by the time its next item is not there yet, so that a stream in is a stream out.
 import { usageError } from '../core/errors.js';
-import type { InputRecord } from '../input/read.js';
+import type { InputRecord } from '../input/records/record.js';
 import type { Items } from './types.js';
 
 /** Items per block: as many as a 64 KiB block of a list holds, about. */

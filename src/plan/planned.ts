@@ -1,7 +1,7 @@
 // Records read → planned records, in input order: each item checked, its key looked up in the plan. The one
 // loop both the dry run and the real run go through.
 import type { Item } from '../input/items/check.js';
-import type { InputRecord } from '../input/read.js';
+import type { InputRecord } from '../input/records/record.js';
 import { INVALID } from '../core/statuses.js';
 import type { Lookup, Plan } from './plan.js';
 

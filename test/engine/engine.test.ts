@@ -6,7 +6,7 @@ import { describe, expect, it, vi } from 'vitest';
 import type { Client, Outcome } from '../../src/api/client.js';
 import { Engine, type EngineOptions, type Result } from '../../src/engine/engine.js';
 import { IdvError } from '../../src/core/errors.js';
-import type { InputRecord } from '../../src/input/read.js';
+import type { InputRecord } from '../../src/input/records/record.js';
 import { Plan } from '../../src/plan/plan.js';
 import { fakeService, type ServiceModel } from '../dispatch/fake-service.js';
 import type { DispatchSettings } from '../../src/dispatch/scheduler.js';

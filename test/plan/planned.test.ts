@@ -2,7 +2,7 @@
 // block for block; the counts a dry run prints follow every record, invalid ones included.
 import { describe, expect, it } from 'vitest';
 import { checkDomain, checkEmail } from '../../src/input/items/check.js';
-import type { InputRecord } from '../../src/input/read.js';
+import type { InputRecord } from '../../src/input/records/record.js';
 import { NEW, PENDING, Plan } from '../../src/plan/plan.js';
 import { planRecords, type PlannedRecord } from '../../src/plan/planned.js';
 

@@ -2,7 +2,8 @@
 // (encoding, delimiter, header, item column and runner-up, what was skipped) for a person: under the counts
 // in a table, on standard error beside csv/json/ndjson, whose standard output stays the counts alone.
 import type { Format } from '../../output/format.js';
-import type { OpenedSource, SourceFacts } from '../../input/read.js';
+import type { OpenedSource } from '../../input/sources/source.js';
+import type { SourceFacts } from '../../input/records/found.js';
 import { terminalSafe } from '../../system/terminal-text.js';
 
 export interface DryRunFacts {

@@ -4,7 +4,10 @@
 // bytes are counted as they are read, for the report and the progress line's total.
 import type { Io } from '../../system/io.js';
 import { inputError } from '../../core/errors.js';
-import { openSource, sourcesFor, statInputFiles, type InputRecord, type OpenedSource, type ReadOptions, type Source } from '../../input/read.js';
+import { openSource, type ReadOptions } from '../../input/read.js';
+import { sourcesFor, statInputFiles } from '../../input/sources/list.js';
+import type { InputRecord } from '../../input/records/record.js';
+import type { OpenedSource, Source } from '../../input/sources/source.js';
 import { isItemsSource, itemsSources, openItems, refuseItemsAsFiles } from '../../input/sources/items.js';
 import type { ReportInput } from '../../output/report.js';
 import type { ValidateOptions } from './flags.js';

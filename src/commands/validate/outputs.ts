@@ -9,7 +9,7 @@ import { COLUMN } from '../../core/defaults.js';
 import { resolvePath } from '../../system/paths.js';
 import { STATUSES_OF } from '../../core/statuses.js';
 import { columnsOf } from '../../system/wrap.js';
-import type { OpenedSource } from '../../input/read.js';
+import type { OpenedSource } from '../../input/sources/source.js';
 import { createFormatter, formatForPath, refuseExtension, type Format, type FormatOptions } from '../../output/format.js';
 import type { Output, SplitOutputs } from '../../output/ordered-writer.js';
 import { isStdout, outputSink } from '../../output/sink.js';

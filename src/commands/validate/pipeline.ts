@@ -8,7 +8,7 @@ import type { Client } from '../../api/client.js';
 import type { CacheScope } from '../../cache/store.js';
 import type { DispatchStats } from '../../dispatch/scheduler.js';
 import type { Plan } from '../../plan/plan.js';
-import type { InputRecord } from '../../input/read.js';
+import type { InputRecord } from '../../input/records/record.js';
 import { OrderedWriter, type Output, type SplitOutputs } from '../../output/ordered-writer.js';
 import type { Sink } from '../../output/sink.js';
 import { Engine, type Finished } from '../../engine/engine.js';

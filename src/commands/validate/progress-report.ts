@@ -4,7 +4,7 @@
 import { progressLine, progressLog, RateMeter, type ProgressFacts } from '../../output/progress-line.js';
 import type { Progress } from '../../output/progress.js';
 import type { ByteSource } from '../../system/open-file.js';
-import type { Source } from '../../input/read.js';
+import type { Source } from '../../input/sources/source.js';
 
 /** How often the line is redrawn without a change, and how often the log gets a line. */
 const TICK_MS = 1_000;

@@ -9,7 +9,8 @@ import { usageError } from '../../core/errors.js';
 import { resolvePath } from '../../system/paths.js';
 import { checkerFor } from '../items/check.js';
 import type { LayoutOverrides } from '../layout/detect.js';
-import type { InputRecord, OpenedSource, Source } from '../read.js';
+import type { InputRecord } from '../records/record.js';
+import type { OpenedSource, Source } from './source.js';
 
 /** What messages and --report call the items given with --item. */
 export const ITEMS_NAME = '--item';

@@ -7,7 +7,7 @@ import type { Client, Outcome } from '../../../src/api/client.js';
 import { validateCommand, type ValidateOptions } from '../../../src/commands/validate/flags.js';
 import { runPipeline, type Pipeline } from '../../../src/commands/validate/pipeline.js';
 import { RunLog } from '../../../src/commands/validate/run-log.js';
-import type { InputRecord } from '../../../src/input/read.js';
+import type { InputRecord } from '../../../src/input/records/record.js';
 import { createFormatter } from '../../../src/output/format.js';
 import type { Progress } from '../../../src/output/progress.js';
 import type { Sink } from '../../../src/output/sink.js';

@@ -6,7 +6,8 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isItemsSource, itemsSources, openItems, readsAsItem, refuseItemsAsFiles } from '../../../src/input/sources/items.js';
-import { openSource, type InputRecord } from '../../../src/input/read.js';
+import { openSource } from '../../../src/input/read.js';
+import type { InputRecord } from '../../../src/input/records/record.js';
 import { IdvError } from '../../../src/core/errors.js';
 
 describe('readsAsItem', () => {
