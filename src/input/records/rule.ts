@@ -209,6 +209,11 @@ class RecordRule {
   /** The rows still held: a footer (skipped) after a blank line or with a footer's words, else records. */
   end(): { rest: InputRecord[]; footer: string[] | null } {
     const last: InputRecord[] = [];
+    // A report of sections that ends with a section's title alone (Zoom pads it with commas): a heading, no record.
+    if (this.title !== null && this.sectioned) {
+      this.found.skip(this.title.line, 'section heading');
+      this.title = null;
+    }
     this.release(last);
     const { held } = this;
     const footer = held.length > 0 && (this.apart || FOOTER_WORDS.test(held[0]!.filter((c) => c.trim() !== '').join(' ')));

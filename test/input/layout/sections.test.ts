@@ -46,6 +46,11 @@ describe('a Zoom webinar attendee report', () => {
     ]);
     expect(r.facts.skippedLines).toBe(7);
   });
+  it('a report that ends with a section title alone, padded (a section with no rows): a heading, no record', async () => {
+    const r = await read(ZOOM + '\n' + pad(['Other Attended'], 14) + '\n');
+    expect(r.values).toEqual(['dana@acme.com', 'priya@fabrikam.com', 'olga@example.ru', '']);
+    expect(r.notes[1]).toBe("r.csv: skipped lines 8–9, 13, the titles and headers of its sections (not records); each section's addresses were read from its own column");
+  });
   it('--keep-columns: every cell under the names of all the sections united, by name', async () => {
     const r = await read(ZOOM + '\n');
     expect(r.layout.header).toEqual(['Attended', 'User Name (Original Name)', 'Email', 'Join Time', 'Leave Time', 'First Name', 'Last Name', 'Phone']);
