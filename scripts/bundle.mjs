@@ -103,13 +103,13 @@ const result = await esbuild.build({
       },
     },
     {
-      // `import('ora')` in src/output/progress.ts and `import('chalk')` in src/output/colors.ts take their
+      // `import('ora')` in src/system/progress.ts and `import('chalk')` in src/output/colors.ts take their
       // module from dist/terminal.cjs: ora's default export, chalk's `Chalk`, what those two files use (a
       // module of another importer is bundled as usual). Another name from either needs a line here.
       name: 'terminal-packages',
       setup(b) {
         const exportOf = { ora: 'module.exports = require("./terminal.cjs").ora;', chalk: 'module.exports = { Chalk: require("./terminal.cjs").Chalk };' };
-        const importers = { ora: join(DIST, 'output', 'progress.js'), chalk: join(DIST, 'output', 'colors.js') };
+        const importers = { ora: join(DIST, 'system', 'progress.js'), chalk: join(DIST, 'output', 'colors.js') };
         b.onResolve({ filter: /^(ora|chalk)$/ }, (a) => (a.importer === importers[a.path] ? { path: a.path, namespace: 'terminal' } : undefined));
         b.onLoad({ filter: /.*/, namespace: 'terminal' }, (a) => ({ contents: exportOf[a.path], loader: 'js' }));
       },

@@ -1,5 +1,5 @@
-// The only module that touches `process`: it builds the Io from the real streams, turns signals into an
-// abort, runs main.ts's runCli and exits with its code.
+// The only module that touches `process`: it builds the Io, and its Terminal once, from the real streams, turns
+// signals into an abort, runs main.ts's runCli and exits with its code.
 // CommonJS, so that `idv --version` and `idv … --help` (answered here from dist/help/, pre-rendered at
 // build time) cost nothing more than node itself, as Node's ES module loader would (README, Performance).
 // Everything else is an ES module, bundled into dist/program.cjs and required only when a command runs.
@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import type { Io } from './system/io.js' with { 'resolution-mode': 'import' };
 import type * as Program from './run-entry.js' with { 'resolution-mode': 'import' };
 import { withDocs } from './shipped.cjs';
+import { PERSON_WIDTH, usableColumns } from './system/terminal-size.cjs';
 
 const argv = process.argv.slice(2);
 /** The exit code of a second signal, which ends the run at once. */
@@ -39,10 +40,10 @@ function renderedHelp(): string | null {
   if (last !== '--help' && last !== '-h') return null;
   const names = argv.slice(0, -1);
   if (!names.every((name) => /^[a-z]+$/.test(name))) return null;
-  // It is laid out for 80 columns: a narrower terminal (not one too narrow to write for: src/system/wrap.ts) gets it
-  // laid out for its width, by commander (program.ts).
-  const columns = terminal(1) ? (process.stdout.columns ?? 0) : 0;
-  if (columns >= 20 && columns < 80) return null;
+  // It is laid out for PERSON_WIDTH columns: a narrower terminal (not one too narrow to write for) gets it laid
+  // out for its width, by commander (program.ts).
+  const columns = terminal(1) ? usableColumns(process.stdout.columns) : undefined;
+  if (columns !== undefined && columns < PERSON_WIDTH) return null;
   const name = names.join('-') || 'idv';
   if (typeof IDV_EMBEDDED !== 'undefined') return Object.hasOwn(IDV_EMBEDDED.help, name) ? withDocs(IDV_EMBEDDED.help[name]!) : null;
   // Windows' and macOS' own forms (PowerShell's lines, their folders) in a folder of their own.
@@ -74,13 +75,6 @@ if (help !== null) {
   void main();
 }
 
-function colourChoice(stream: { isTTY?: boolean }): boolean {
-  const env = process.env;
-  if (env.NO_COLOR !== undefined && env.NO_COLOR !== '') return false;
-  if (env.FORCE_COLOR !== undefined) return env.FORCE_COLOR !== '0' && env.FORCE_COLOR !== 'false';
-  return Boolean(stream.isTTY) && env.TERM !== 'dumb';
-}
-
 async function main(): Promise<void> {
   // Heard from the start; a handler runs on the event loop, so never before the stopper is made (the load is synchronous).
   let stopper: InstanceType<typeof Program.Stopper> | undefined;
@@ -88,10 +82,10 @@ async function main(): Promise<void> {
   process.stdout.on('error', () => undefined); // EPIPE: the sink notices and ends the run quietly
   process.stderr.on('error', () => undefined);
   keepTheSafetyNet();
-  const { runCli, fail, Secrets, removeTempFilesNow, Stopper } = loadProgram();
+  const { runCli, fail, Secrets, removeTempFilesNow, Stopper, Terminal } = loadProgram();
   thisRun.removeTempFiles = removeTempFilesNow;
   stopper = new Stopper();
-  const io = realIo(stopper.signal, new Secrets());
+  const io = realIo(stopper.signal, new Secrets(), Terminal);
   // The last net: an error nothing caught (a library's callback, a stray rejection) is one line through the
   // run's secrets, like any other failure, and its temporary files go: never Node's raw stack with the key in it.
   const onUncaught = (err: unknown) => {
@@ -132,22 +126,25 @@ function keepTheSafetyNet(): void {
   });
 }
 
-/** The Io of the real process: its streams, whether they are terminals, colours, environment and signal. */
-function realIo(signal: Io['signal'], secrets: Io['secrets']): Io {
-  return {
+/** The Io of the real process: its streams and their terminal, environment and signal. */
+function realIo(signal: Io['signal'], secrets: Io['secrets'], Terminal: typeof Program.Terminal): Io {
+  const streams = {
     // Made when first asked for (a run from files never does): process.stdin builds a stream at once.
     get stdin() {
       return process.stdin;
     },
     stdout: process.stdout,
     stderr: process.stderr,
-    get stdinIsTTY() {
+  };
+  const tty = {
+    get stdin() {
       return Boolean(process.stdin.isTTY);
     },
-    stdoutIsTTY: Boolean(process.stdout.isTTY),
-    stderrIsTTY: Boolean(process.stderr.isTTY),
-    color: colourChoice(process.stdout),
-    colorErr: colourChoice(process.stderr),
+    stdout: Boolean(process.stdout.isTTY),
+    stderr: Boolean(process.stderr.isTTY),
+  };
+  const rest = {
+    term: new Terminal({ streams, tty, env: process.env }),
     env: process.env,
     cwd: workingDirectory(),
     signal,
@@ -155,6 +152,8 @@ function realIo(signal: Io['signal'], secrets: Io['secrets']): Io {
     uid: process.geteuid?.() ?? null,
     platform: process.platform,
   };
+  // The streams with their getter: standard input stays unmade until asked for.
+  return Object.defineProperties(rest, Object.getOwnPropertyDescriptors(streams)) as Io;
 }
 
 /** The program (src/load-program.cts); in the single executable, its asset (scripts/build-binary.mjs). */

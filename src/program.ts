@@ -27,7 +27,7 @@ const ROOT_EXAMPLES: Block = {
 
 /** The Io a command runs with: --no-color turns colour off on both streams. */
 function ioFor(io: Io, noColor: boolean): Io {
-  return noColor ? withIo(io, { color: false, colorErr: false }) : io;
+  return noColor ? withIo(io, { term: io.term.withoutColor() }) : io;
 }
 
 /** commander writes help to the run's stdout (the docs' location filled in, as cli.cts does for the help

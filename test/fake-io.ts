@@ -5,6 +5,7 @@ import { PassThrough, Readable, Writable } from 'node:stream';
 import { runCli } from '../src/main.js';
 import { Secrets } from '../src/system/secrets.js';
 import type { Io, NetworkOptions } from '../src/system/io.js';
+import { Terminal } from '../src/system/terminal.js';
 import { ROOT } from './helpers.js';
 
 export interface FakeRun {
@@ -65,18 +66,17 @@ export function fakeIo(o: FakeOptions = {}): Io & { out: Collector; err: Collect
     p.end(o.input ?? '');
     stdin = p;
   }
+  const env = o.env ?? {};
+  const tty = { stdin: o.stdinIsTTY ?? false, stdout: o.stdoutIsTTY ?? false, stderr: o.stderrIsTTY ?? false };
+  const color = { stdout: o.color ?? false, stderr: o.colorErr ?? false };
   return {
     stdin,
     stdout: out,
     stderr: err,
     out,
     err,
-    stdinIsTTY: o.stdinIsTTY ?? false,
-    stdoutIsTTY: o.stdoutIsTTY ?? false,
-    stderrIsTTY: o.stderrIsTTY ?? false,
-    color: o.color ?? false,
-    colorErr: o.colorErr ?? false,
-    env: o.env ?? {},
+    term: new Terminal({ streams: { stdin, stdout: out, stderr: err }, tty, env, color }),
+    env,
     cwd: o.cwd ?? ROOT,
     signal: o.signal ?? new AbortController().signal,
     secrets: new Secrets(),

@@ -92,7 +92,7 @@ export async function run(o: AuthOptions, io: Io): Promise<void> {
 async function login(o: AuthOptions, io: Io): Promise<void> {
   const check = o.check !== false;
   const baseUrl = resolveBaseUrl(o.baseUrl, io.env); // a refused URL: said before the key is asked for
-  const key = (io.stdinIsTTY ? await promptHidden(io, 'Paste your API key (input is hidden): ') : await readAll(io)).trim();
+  const key = (io.term.canAsk() ? await typedKey(io) : await readAll(io)).trim();
   // Only a key idv would send is masked: a shorter one never leaves idv, and masking it would rewrite idv's
   // own words ("That is too short…" with the key "short").
   io.secrets.add(key, MIN_KEY_LENGTH);
@@ -176,32 +176,9 @@ async function readAll(io: Io): Promise<string> {
   return text.split(/\r?\n/).find((l) => l.trim() !== '') ?? '';
 }
 
-/** Read one line from a terminal without echoing it. */
-async function promptHidden(io: Io, prompt: string): Promise<string> {
-  io.stderr.write(prompt);
-  const stdin = io.stdin as NodeJS.ReadStream;
-  return new Promise((resolve, reject) => {
-    let value = '';
-    const raw = typeof stdin.setRawMode === 'function';
-    if (raw) stdin.setRawMode(true);
-    stdin.resume();
-    const done = (err?: Error) => {
-      stdin.off('data', onData);
-      if (raw) stdin.setRawMode(false);
-      stdin.pause();
-      io.stderr.write('\n');
-      if (err) reject(err);
-      else resolve(value);
-    };
-    const onData = (chunk: Buffer) => {
-      for (const ch of chunk.toString('utf8')) {
-        if (ch === '\r' || ch === '\n') return done();
-        if (ch === '\u0003') return done(new IdvError('interrupted', 'Interrupted.', 'SIGINT'));
-        if (ch === '\u007f' || ch === '\b') value = value.slice(0, -1);
-        else if (ch >= ' ') value += ch;
-        if (value.length > MAX_KEY_INPUT) return done(usageError(KEY_INPUT_TOO_LONG));
-      }
-    };
-    stdin.on('data', onData);
-  });
+/** The key typed at the terminal, not echoed. */
+async function typedKey(io: Io): Promise<string> {
+  const key = await io.term.askHidden('Paste your API key (input is hidden): ', MAX_KEY_INPUT);
+  if (key.length > MAX_KEY_INPUT) throw usageError(KEY_INPUT_TOO_LONG);
+  return key;
 }

@@ -3,7 +3,7 @@ import { Command } from 'commander';
 import { addFlags, given, readFlags, value } from './flag-table.js';
 import { helpAfter, type Block } from './help-text.js';
 import { topicsLine } from './help-topics.js';
-import { interruptedError, usageError } from '../core/errors.js';
+import { usageError } from '../core/errors.js';
 import { oneLine, warn, type Io } from '../system/io.js';
 import { cacheDir } from '../system/paths.js';
 import { cacheStats, clearCache, type CacheStats, type Counts, type EntryStats } from '../cache/stats.js';
@@ -154,45 +154,20 @@ const plural = (n: number, word: string, words = `${word}s`) => `${num(n)} ${n =
 /** Empty the cache: asked first in a terminal; a script must say --yes, since no one can answer it. */
 async function clear(dir: string, o: CacheOptions, io: Io): Promise<void> {
   const yes = o.yes === true;
-  if (!yes && !io.stdinIsTTY) {
+  if (!yes && !io.term.canAsk()) {
     throw usageError('idv cache clear asks before it removes anything, and standard input is not a terminal; add --yes to clear the cache without asking.');
   }
   const { entries } = await cacheStats(dir, freshnessAt(parseCacheTtl(DEFAULTS.cacheTtl), Date.now()));
   if (entries === 0) return warn(io, `The cache in ${dir} holds no results; nothing to remove.`);
   if (!yes) {
-    io.stderr.write(oneLine(io, `Remove all ${results(entries)} in ${dir}? [y/N] `));
-    if (!/^\s*y(es)?\s*$/i.test((await readLine(io)) ?? '')) return warn(io, 'Nothing removed.');
+    const answer = await io.term.ask(oneLine(io, `Remove all ${results(entries)} in ${dir}? [y/N] `), io.signal);
+    if (!/^\s*y(es)?\s*$/i.test(answer ?? '')) return warn(io, 'Nothing removed.');
   }
   const removed = await clearCache(dir);
   if (!o.quiet) warn(io, `Removed ${results(removed.results)} from ${dir}.`);
 }
 
 const results = (n: number) => `${n.toLocaleString('en-US')} cached result${n === 1 ? '' : 's'}`;
-
-/** One line typed at the terminal (echoed by it); null at the end of input. Ctrl-C ends the wait. */
-function readLine(io: Io): Promise<string | null> {
-  return new Promise((resolve, reject) => {
-    let text = '';
-    const finish = (line: string | null, err?: Error) => {
-      io.stdin.off('data', onData).off('end', onEnd);
-      io.signal.removeEventListener('abort', onAbort);
-      io.stdin.pause();
-      if (err) reject(err);
-      else resolve(line);
-    };
-    const onData = (chunk: Buffer | string) => {
-      text += chunk.toString();
-      const nl = text.indexOf('\n');
-      if (nl !== -1) finish(text.slice(0, nl));
-    };
-    const onEnd = () => finish(text === '' ? null : text);
-    // The terminal echoed ^C after the question: the message goes on a line of its own.
-    const onAbort = () => (io.stderr.write('\n'), finish(null, interruptedError(io.signal.reason)));
-    if (io.signal.aborted) return onAbort();
-    io.stdin.on('data', onData).on('end', onEnd);
-    io.signal.addEventListener('abort', onAbort, { once: true });
-  });
-}
 
 function formatBytes(n: number): string {
   if (n < 1024) return `${n} B`;

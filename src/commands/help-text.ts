@@ -5,7 +5,8 @@
 import { Help, Option, type Command } from 'commander';
 import type { Io } from '../system/io.js';
 import { DOCS_MARK } from '../shipped.cjs';
-import { columnsOf, PERSON_WIDTH, wrap } from '../system/wrap.js';
+import { PERSON_WIDTH } from '../system/terminal-size.cjs';
+import { wrap } from '../system/wrap.js';
 import { displayWidth, padEndTo } from '../system/display-width.js';
 
 export interface Example {
@@ -119,10 +120,8 @@ function inSystemForms(blocks: Block[], platform: NodeJS.Platform | undefined): 
  * when not a terminal, and at build time, which has no Io).
  */
 export function helpWidth(io: Io | undefined, toStderr = false): number {
-  if (io?.stdout === undefined) return HELP_WIDTH; // at build time: no Io, or one that only names the system
-
-  const columns = toStderr ? columnsOf(io.stderr, io.stderrIsTTY) : columnsOf(io.stdout, io.stdoutIsTTY);
-  return Math.min(HELP_WIDTH, columns ?? HELP_WIDTH);
+  if (io?.term === undefined) return HELP_WIDTH; // at build time: no Io, or one that only names the system
+  return Math.min(HELP_WIDTH, io.term.width(toStderr ? 'stderr' : 'stdout') ?? HELP_WIDTH);
 }
 
 /** The blocks as text at `width` in `platform`'s forms, a blank line between two (commander ends the text with a line break). */

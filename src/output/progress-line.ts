@@ -113,23 +113,20 @@ const render = (shown: Piece[]) => shown.map((p) => p.text).join(' · ');
  * left, the records read, the percentage), until the line fits; the count alone is cut with `…`.
  */
 export function progressLine(f: ProgressFacts, width: number): string {
-  if (f.read === 0 && !f.readDone) return fit('Reading…', width);
+  if (f.read === 0 && !f.readDone) return fitToWidth('Reading…', width);
   const shown = [LABEL, ...pieces(f, '')];
   while (displayWidth(join(shown)) > width) {
     const least = shown.reduce((a, b) => (b.rank < a.rank ? b : a));
     if (least.rank === Infinity) break;
     shown.splice(shown.indexOf(least), 1);
   }
-  return fit(join(shown), width);
+  return fitToWidth(join(shown), width);
 }
 
 /** Every fact on one line, for the --verbose log where standard error is no terminal. */
 export function progressLog(f: ProgressFacts): string {
   return join(pieces(f, ' records'));
 }
-
-/** `text` cut to `width` display columns with `…`. */
-export const fit = fitToWidth;
 
 /**
  * A count (items sent) a second over the last `spanMs`: samples of the count, at least `stepMs` apart, the oldest one kept

@@ -4,7 +4,8 @@ import type { Chalk } from './colors.js';
 import { statusColour } from './format.js';
 import { KNOWN_STATUSES } from '../core/statuses.js';
 import { terminalSafe } from '../system/terminal-text.js';
-import { PERSON_WIDTH, wrap } from '../system/wrap.js';
+import { PERSON_WIDTH } from '../system/terminal-size.cjs';
+import { wrap } from '../system/wrap.js';
 import { displayWidth, padEndTo } from '../system/display-width.js';
 
 export interface SummaryFacts {

@@ -5,19 +5,16 @@ import type { Readable, Writable } from 'node:stream';
 import type { ConfigRead } from './api-key.js';
 import type { Secrets } from './secrets.js';
 import { terminalSafe } from './terminal-text.js';
-import { columnsOf, hanging } from './wrap.js';
+import type { Terminal } from './terminal.js';
+import { hanging } from './wrap.js';
 import type { StopSignal } from './stop.js';
 
 export interface Io {
   stdin: Readable;
   stdout: Writable;
   stderr: Writable;
-  stdinIsTTY: boolean;
-  stdoutIsTTY: boolean;
-  stderrIsTTY: boolean;
-  /** Colour on standard output / standard error (NO_COLOR, FORCE_COLOR, --no-color already applied). */
-  color: boolean;
-  colorErr: boolean;
+  /** The terminal: which streams are terminals, their width, colour, the progress line, questions (--no-color applied). */
+  term: Terminal;
   env: Record<string, string | undefined>;
   /** The working directory; null when it no longer exists (paths.ts resolvePath: absolute paths still work). */
   cwd: string | null;
@@ -73,7 +70,7 @@ export function oneLine(io: Io, text: string): string {
 /** A message for stderr as oneLine() makes it, its words wrapped at the terminal's width when stderr is one. */
 export function forStderr(io: Io, text: string): string {
   const line = oneLine(io, text);
-  const columns = columnsOf(io.stderr, io.stderrIsTTY);
+  const columns = io.term.width('stderr');
   return columns === undefined ? line : hanging(line, columns);
 }
 

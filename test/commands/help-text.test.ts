@@ -91,6 +91,13 @@ describe('every command\'s --help fits the width it is printed at', () => {
     expect(r.stdout).not.toMatch(/^(Environment|Files|Exit codes):/m);
   });
 
+  it('wide characters take two columns where help is wrapped: メールアドレス is 14 columns, not 7', async () => {
+    const at40 = (await run(['help', 'input'], { stdoutIsTTY: true, columns: 40 })).stdout;
+    expect(at40).toContain('found by its header (email, e-mail,\nメールアドレス, 电子邮件, Электронная\nпочта… in forty-odd languages; for\n');
+    const at60 = (await run(['help', 'input'], { stdoutIsTTY: true, columns: 60 })).stdout;
+    expect(at60).toContain('\nheader (email, e-mail, メールアドレス, 电子邮件, Электронная\nпочта… in forty-odd languages; for domains: domain, website,\n');
+  });
+
   it('a narrow terminal gets descriptions under their flags rather than past its edge', async () => {
     const r = await run(['emails', '--help'], { stdoutIsTTY: true, columns: 40 });
     expect(r.stdout).toContain('  --keep-columns\n      keep every input column, add\n      status\n');

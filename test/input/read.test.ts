@@ -78,7 +78,7 @@ describe('reading a named file (src/input/read.ts)', () => {
         return false; // closed meanwhile
       }
     }).length;
-  const fakeIo = { cwd: null, stdinIsTTY: false, stdin: Readable.from([]) } as unknown as Io;
+  const fakeIo = { cwd: null, term: { isTerminal: () => false }, stdin: Readable.from([]) } as unknown as Io;
 
   it('reads every byte of a file larger than a block, in order, and lets the file go at the end or when closed early', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'idv-read-'));

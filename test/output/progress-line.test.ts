@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { displayWidth } from '../../src/system/display-width.js';
-import { fit, percentOf, progressLine, progressLog, RateMeter, shortDuration, totalOf, type ProgressFacts } from '../../src/output/progress-line.js';
+import { percentOf, progressLine, progressLog, RateMeter, shortDuration, totalOf, type ProgressFacts } from '../../src/output/progress-line.js';
 
 const facts = (more: Partial<ProgressFacts> = {}): ProgressFacts => ({
   read: 19_130,
@@ -133,17 +133,6 @@ describe('progressLog', () => {
       '15,200 of ~50,100 records · 30% · 1,520 sent/s · 23s left · 3 errors · quota 9,200 left · 4,800 from cache',
     );
     expect(progressLog(facts({ bytes: null, rate: undefined }))).toBe('15,200 records done · 19,130 read');
-  });
-});
-
-describe('fit', () => {
-  it.each([
-    ['short', 10, 'short'],
-    ['exactly ten', 11, 'exactly ten'],
-    ['a longer text', 8, 'a longe…'],
-    ['x', 0, ''],
-  ])('%j at %i', (text, width, out) => {
-    expect(fit(text, width)).toBe(out);
   });
 });
 

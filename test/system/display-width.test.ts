@@ -65,3 +65,14 @@ describe('cutting and padding to a width', () => {
     );
   });
 });
+
+describe('fitToWidth (the progress line\'s cut)', () => {
+  it.each([
+    ['short', 10, 'short'],
+    ['exactly ten', 11, 'exactly ten'],
+    ['a longer text', 8, 'a longe…'],
+    ['x', 0, ''],
+  ])('%j at %i', (text, width, out) => {
+    expect(fitToWidth(text, width)).toBe(out);
+  });
+});

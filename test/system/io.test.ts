@@ -58,10 +58,11 @@ describe('withIo', () => {
       enumerable: true,
       configurable: true,
     }) as Io;
-    const io = withIo(lazy, { color: !base.color, configFile: { path: null } });
+    const term = base.term.withoutColor();
+    const io = withIo(lazy, { term, configFile: { path: null } });
     expect(asked).toBe(0);
-    expect([io.color, io.configFile, io.env, io.stdout]).toEqual([!base.color, { path: null }, base.env, base.stdout]);
-    expect(lazy.color).toBe(base.color); // the given Io is not changed
+    expect([io.term, io.configFile, io.env, io.stdout]).toEqual([term, { path: null }, base.env, base.stdout]);
+    expect(lazy.term).toBe(base.term); // the given Io is not changed
     expect(io.stdin).toBe(base.stdin);
     expect(asked).toBe(1);
   });

@@ -1,8 +1,7 @@
 // Text fitted to a terminal (src/system/wrap.ts): words filled, never broken; a message's lines after the first
-// indented; the width of a terminal, and none for a pipe or a pty that does not say.
+// indented (the width of a terminal is the Terminal's: test/system/terminal.test.ts).
 import { describe, expect, it } from 'vitest';
-import { PassThrough } from 'node:stream';
-import { columnsOf, hanging, wrap } from '../../src/system/wrap.js';
+import { hanging, wrap } from '../../src/system/wrap.js';
 
 describe('wrap', () => {
   it('fills words into lines, a word longer than the line alone on its own', () => {
@@ -20,14 +19,5 @@ describe('hanging', () => {
   it('leaves a message that fits as it is, and indents the lines after the first by two', () => {
     expect(hanging('idv: short', 20)).toBe('idv: short');
     expect(hanging('idv: warning: one two three four five six', 20)).toBe('idv: warning: one\n  two three four\n  five six');
-  });
-});
-
-describe('columnsOf', () => {
-  it('is the width of a terminal that says it, else undefined', () => {
-    const stream = Object.assign(new PassThrough(), { columns: 72 });
-    expect(columnsOf(stream, true)).toBe(72);
-    expect(columnsOf(stream, false)).toBeUndefined();
-    expect(columnsOf(Object.assign(new PassThrough(), { columns: 0 }), true)).toBeUndefined();
   });
 });

@@ -8,7 +8,6 @@ import { IdvError, usageError } from '../../core/errors.js';
 import { COLUMN } from '../../core/defaults.js';
 import { resolvePath } from '../../system/paths.js';
 import { STATUSES_OF } from '../../core/statuses.js';
-import { columnsOf } from '../../system/wrap.js';
 import type { OpenedSource } from '../../input/sources/source.js';
 import { createFormatter, formatForPath, refuseExtension, type Format, type FormatOptions } from '../../output/format.js';
 import type { Output, SplitOutputs } from '../../output/ordered-writer.js';
@@ -30,9 +29,9 @@ export interface Outputs {
 /** The format of the main output: -f, else -o's extension, else a table on a terminal and CSV elsewhere. */
 export function chooseFormat(options: ValidateOptions, io: Io): Format {
   if (options.output && !options.format) refuseExtension(options.output);
-  const format = options.format ?? (options.output ? (formatForPath(options.output) ?? 'csv') : io.stdoutIsTTY ? 'table' : 'csv');
+  const format = options.format ?? (options.output ? (formatForPath(options.output) ?? 'csv') : io.term.isTerminal('stdout') ? 'table' : 'csv');
   // A workbook is bytes no terminal shows: to a terminal it goes to a file (a pipe, `> x.xlsx` or -o take it).
-  if (format === 'xlsx' && !options.dryRun && io.stdoutIsTTY && isStdout(options.output, io.cwd) && !(options.split && !options.output)) {
+  if (format === 'xlsx' && !options.dryRun && io.term.isTerminal('stdout') && isStdout(options.output, io.cwd) && !(options.split && !options.output)) {
     throw usageError('idv does not write a workbook to a terminal: give -o FILE.xlsx (or redirect it: > FILE.xlsx).');
   }
   return format;
@@ -144,8 +143,8 @@ function formatOptions(options: ValidateOptions, first: OpenedSource): FormatOpt
 async function mainOutput(options: ValidateOptions, io: Io, format: Format, layout: FormatOptions, first: OpenedSource, live: boolean): Promise<Output> {
   const formatter = await createFormatter(format, {
     ...layout,
-    chalk: format === 'table' && io.color && !options.output ? await loadChalk(true) : null,
-    lineWidth: options.output ? undefined : columnsOf(io.stdout, io.stdoutIsTTY),
+    chalk: format === 'table' && io.term.color('stdout') && !options.output ? await loadChalk(true) : null,
+    lineWidth: options.output ? undefined : io.term.width('stdout'),
     live,
   });
   const sink = format === 'xlsx' ? workbookSink(outputSink(options.output, io), { sheetName: first.sheet?.name }) : outputSink(options.output, io, live);
@@ -157,6 +156,6 @@ async function mainOutput(options: ValidateOptions, io: Io, format: Format, layo
  * split files are the output (a table of every record would only scroll past).
  */
 function hasMainOutput(options: ValidateOptions, io: Io, format: Format): boolean {
-  if (options.split && !options.output && io.stdoutIsTTY && format === 'xlsx') return false; // the workbooks are the split files
-  return !(options.split && !options.output && !options.format && io.stdoutIsTTY && format === 'table');
+  if (options.split && !options.output && io.term.isTerminal('stdout') && format === 'xlsx') return false; // the workbooks are the split files
+  return !(options.split && !options.output && !options.format && io.term.isTerminal('stdout') && format === 'table');
 }

@@ -12,7 +12,7 @@ import type { InputRecord } from '../../input/records/record.js';
 import { OrderedWriter, type Output, type SplitOutputs } from '../../output/ordered-writer.js';
 import type { Sink } from '../../output/sink.js';
 import { Engine, type Finished } from '../../engine/engine.js';
-import type { Progress } from '../../output/progress.js';
+import type { Progress } from '../../system/progress.js';
 import { startProgressReport, type ProgressReport } from './progress-report.js';
 import { totalOf } from '../../output/progress-line.js';
 import { clockTime } from '../../output/summary.js';

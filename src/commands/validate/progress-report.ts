@@ -2,7 +2,7 @@
 // once a second (so that the rate and the time left move while answers are slow), or with --verbose where
 // standard error is no terminal, the same facts as one log line every few seconds.
 import { progressLine, progressLog, RateMeter, type ProgressFacts } from '../../output/progress-line.js';
-import type { Progress } from '../../output/progress.js';
+import type { Progress } from '../../system/progress.js';
 import type { ByteSource } from '../../system/open-file.js';
 import type { Source } from '../../input/sources/source.js';
 

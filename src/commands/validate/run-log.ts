@@ -2,7 +2,7 @@
 // line turns, above it, until the run stops it. One object, so that no part of the run asks which it is.
 import { forStderr, warn, type Io } from '../../system/io.js';
 import type { Listeners } from '../../input/read.js';
-import type { Progress } from '../../output/progress.js';
+import type { Progress } from '../../system/progress.js';
 
 export class RunLog {
   private progress: Progress | null = null;

@@ -8,7 +8,6 @@ import { Plan } from '../../plan/plan.js';
 import { planRecords, type PlannedRecord } from '../../plan/planned.js';
 import type { Format } from '../../output/format.js';
 import { loadChalk } from '../../output/colors.js';
-import { createProgress } from '../../output/progress.js';
 import { formatSummary } from '../../output/summary.js';
 import { ReportFile, reportJson, type RunFacts } from '../../output/report.js';
 import { OutputsNotPut } from '../../output/commit.js';
@@ -16,7 +15,6 @@ import { ServiceStopped } from '../../dispatch/breaker.js';
 import { outputSink } from '../../output/sink.js';
 import { isCacheable, KNOWN_STATUSES, STATUSES_OF } from '../../core/statuses.js';
 import { version } from '../../core/version.js';
-import { columnsOf } from '../../system/wrap.js';
 import type { ValidateOptions } from './flags.js';
 import { IdvError, type StopSignal } from '../../core/errors.js';
 import { keyRefusedMessage } from '../../system/api-key.js';
@@ -68,7 +66,7 @@ async function validate(options: ValidateOptions, io: Io, parts: RunParts, log: 
     const opened = await inputs.open(overrides, log);
     if (options.dryRun) return await dryRun(options, io, format, planRecords(opened.records, checkerFor(options.kind), plan), parts);
     const outputs = await openOutputs(options, io, format, opened.first, opened.live, report);
-    const progress = await createProgress(io.stderr, io.stderrIsTTY && !options.quiet, io.colorErr, io.env);
+    const progress = await io.term.progress(!options.quiet);
     log.takeOver(progress);
     // The total, exact before the input is read when that is cheap: only for a progress shown.
     if (!opened.live && (progress.live || (options.verbose && !options.quiet))) {
@@ -172,8 +170,8 @@ async function dryRun(options: ValidateOptions, io: Io, format: Format, records:
 /** The summary (none when there was nothing to validate: the warning said so), then what -o and --split wrote. */
 async function tellTheEnd(options: ValidateOptions, io: Io, facts: RunFacts, done: Finished, log: RunLog, cacheUsed: boolean): Promise<void> {
   if (facts.records > 0) {
-    const summary = { ...summaryFacts(facts, done), cacheUsed, bars: io.stderrIsTTY, width: columnsOf(io.stderr, io.stderrIsTTY) };
-    io.stderr.write(formatSummary(summary, io.colorErr ? await loadChalk(true) : null));
+    const summary = { ...summaryFacts(facts, done), cacheUsed, bars: io.term.isTerminal('stderr'), width: io.term.width('stderr') };
+    io.stderr.write(formatSummary(summary, io.term.color('stderr') ? await loadChalk(true) : null));
   }
   const { output, only, exclude, split } = options;
   const written = { output, only, exclude, split, splitExtension: `.${splitFormat(options)}`, statuses: STATUSES_OF[options.kind], counts: done.counts };

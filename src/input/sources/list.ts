@@ -13,7 +13,7 @@ import type { Source } from './source.js';
 /** The files' sources, then `more` (the items given with --item: items.ts); standard input when there is neither. */
 export function sourcesFor(files: string[], io: Io, more: Source[] = []): Source[] {
   if (files.length === 0 && more.length === 0) {
-    if (io.stdinIsTTY) {
+    if (io.term.isTerminal('stdin')) {
       throw usageError('No input: give a FILE or --item ITEM, or pipe a list in (e.g. cat list.csv | idv emails). See idv emails --help.');
     }
     files = ['-'];

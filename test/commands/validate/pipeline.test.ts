@@ -9,7 +9,7 @@ import { runPipeline, type Pipeline } from '../../../src/commands/validate/pipel
 import { RunLog } from '../../../src/commands/validate/run-log.js';
 import type { InputRecord } from '../../../src/input/records/record.js';
 import { createFormatter } from '../../../src/output/format.js';
-import type { Progress } from '../../../src/output/progress.js';
+import type { Progress } from '../../../src/system/progress.js';
 import type { Sink } from '../../../src/output/sink.js';
 import { Plan } from '../../../src/plan/plan.js';
 import { fakeIo } from '../../fake-io.js';

@@ -8,7 +8,7 @@ import { writeFile, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { countBytes, LOG_EVERY_MS, startProgressReport } from '../../../src/commands/validate/progress-report.js';
-import type { Progress, ProgressText } from '../../../src/output/progress.js';
+import type { Progress, ProgressText } from '../../../src/system/progress.js';
 import type { Source } from '../../../src/input/sources/source.js';
 
 function fakeProgress(live: boolean) {

@@ -3,7 +3,7 @@
 // back; --verbose lines only with --verbose.
 import { describe, expect, it } from 'vitest';
 import { RunLog } from '../../../src/commands/validate/run-log.js';
-import type { Progress } from '../../../src/output/progress.js';
+import type { Progress } from '../../../src/system/progress.js';
 import { fakeIo } from '../../fake-io.js';
 
 function progress() {

@@ -3,8 +3,9 @@
 // countdown used to be swallowed that way), and lines printed above it wrapped at the terminal's width. The
 // 0-column terminal is tested in test/e2e/terminal.test.ts, under a hard kill: without the guard, ora's clear() never returns.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { Writable } from 'node:stream';
-import { createProgress, REDRAW_MS } from '../../src/output/progress.js';
+import { Readable, Writable } from 'node:stream';
+import { REDRAW_MS } from '../../src/system/progress.js';
+import { Terminal } from '../../src/system/terminal.js';
 
 function terminal(columns: number) {
   let text = '';
@@ -22,6 +23,12 @@ function terminal(columns: number) {
   stream.moveCursor = () => true;
   return { stream, text: () => text };
 }
+
+/** The run's progress line, as the Terminal gives it: standard error this terminal, colour off; `shown`: not --quiet. */
+function progressOn(stream: Writable, shown = true) {
+  const term = new Terminal({ streams: { stdin: Readable.from([]), stdout: stream, stderr: stream }, tty: { stdin: false, stdout: false, stderr: true }, env: {}, color: { stdout: false, stderr: false } });
+  return term.progress(shown);
+}
 // The clock is the test's: a busy machine's late timers cannot decide what was drawn.
 const sleep = (ms: number) => vi.advanceTimersByTimeAsync(ms);
 beforeEach(() => void vi.useFakeTimers());
@@ -36,7 +43,7 @@ const frames = (text: string) =>
 describe('progress', () => {
   it('shows the last text of a burst once its time is up, before any stop()', async () => {
     const t = terminal(100);
-    const p = await createProgress(t.stream, true, false, {});
+    const p = await progressOn(t.stream);
     p.update('first');
     p.update('second');
     p.update('waiting 59m for the quota to reset');
@@ -49,7 +56,7 @@ describe('progress', () => {
 
   it('asks the text for the width the terminal leaves it, and cuts what is wider', async () => {
     const t = terminal(40);
-    const p = await createProgress(t.stream, true, false, {});
+    const p = await progressOn(t.stream);
     const asked: number[] = [];
     p.update((width) => {
       asked.push(width);
@@ -66,9 +73,19 @@ describe('progress', () => {
     for (const f of drawn) expect([...f].length).toBeLessThanOrEqual(39);
   });
 
+  it('cuts a line of wide characters by the columns they take, never half a character', async () => {
+    const t = terminal(20);
+    const p = await progressOn(t.stream);
+    p.update('メールアドレス'.repeat(3));
+    await sleep(2 * REDRAW_MS);
+    p.stop();
+    const drawn = frames(t.text()).map((f) => f.slice(2));
+    expect(drawn).toContain('メールアドレスメ…');
+  });
+
   it('draws at most ten times a second, however often the text changes', async () => {
     const t = terminal(80);
-    const p = await createProgress(t.stream, true, false, {});
+    const p = await progressOn(t.stream);
     const start = Date.now();
     let i = 0;
     while (Date.now() - start < 1_000) {
@@ -84,7 +101,7 @@ describe('progress', () => {
 
   it('lines printed above the spinner are wrapped at the terminal, each line after the first indented', async () => {
     const t = terminal(40);
-    const p = await createProgress(t.stream, true, false, {});
+    const p = await progressOn(t.stream);
     p.log('idv: note: list.csv: skipped 3 lines below the data (not records): "Total 1,234"');
     p.stop();
     const text = t.text().replace(/\x1b\[[0-9;?]*[A-Za-z]/g, '');
@@ -93,7 +110,7 @@ describe('progress', () => {
 
   it('no spinner off a terminal: log() writes the line as it is', async () => {
     const t = terminal(40);
-    const p = await createProgress(t.stream, false, false, {});
+    const p = await progressOn(t.stream, false);
     expect(p.live).toBe(false);
     p.update('nothing');
     p.log('a line longer than forty columns stays one line here');

@@ -1,12 +1,10 @@
-// The spinner on standard error, only when it is a terminal that can show one (and not --quiet): one line,
-// never wider than the terminal, drawn at most ten times a second; lines printed above it fit the terminal too.
+// The progress line on standard error: a spinner, one line never wider than the terminal, drawn at most ten times
+// a second; lines printed above it fit the terminal too. The Terminal (terminal.ts) decides whether there is one.
 import type { Writable } from 'node:stream';
 import type { Ora } from 'ora';
-import { hanging } from '../system/wrap.js';
-import { fit } from './progress-line.js';
+import { fitToWidth } from './display-width.js';
+import { hanging } from './wrap.js';
 
-/** Narrower than this, the spinner's line wraps on every frame (at 1–2 columns, kilobytes of clears and ora's "(content truncated…)"). */
-const MIN_COLUMNS = 20;
 /** The shortest time between two drawings of the line (ora's frames and new text alike): ten a second. */
 export const REDRAW_MS = 100;
 /** What the line leaves of the terminal's width: the spinner's frame and a space before the text, and the last column (a line that fills it leaves the cursor past the edge). */
@@ -24,17 +22,13 @@ export interface Progress {
   stop(): void;
 }
 
-/**
- * `enabled`: standard error is a terminal and the run is not --quiet. Even so there is no spinner on a
- * terminal that reports no width (a pty made by `script` from a pipe, some CI runners: ora divides by the
- * width, and at 0 its clear() never ends), on one narrower than MIN_COLUMNS, or with TERM=dumb (a terminal
- * that cannot move the cursor: the escapes would be printed as they are).
- */
-export async function createProgress(stream: Writable, enabled: boolean, color: boolean, env: Record<string, string | undefined>): Promise<Progress> {
-  const columns = () => (stream as Writable & { columns?: number }).columns ?? 0;
-  if (!enabled || !columns() || columns() < MIN_COLUMNS || env.TERM === 'dumb') {
-    return { live: false, update() {}, log: (line) => void stream.write(line.endsWith('\n') ? line : line + '\n'), stop() {} };
-  }
+/** No spinner (standard error is no terminal, or one that cannot show it, or --quiet): lines printed as they are. */
+export function plainProgress(stream: Writable): Progress {
+  return { live: false, update() {}, log: (line) => void stream.write(line.endsWith('\n') ? line : line + '\n'), stop() {} };
+}
+
+/** The spinner on `stream`, a terminal `columns()` wide (asked at each drawing: it may be resized). */
+export async function startSpinner(stream: Writable, columns: () => number, color: boolean): Promise<Progress> {
   const { default: ora } = await import('ora');
   const spinner = ora({
     stream: stream as NodeJS.WritableStream,
@@ -91,6 +85,6 @@ class SpinnerLine implements Progress {
   /** The width is asked at each drawing: the terminal may have been resized. */
   private textOf(text: ProgressText): string {
     const width = Math.max(1, this.columns() - FRAME_COLUMNS);
-    return fit(typeof text === 'function' ? text(width) : text, width);
+    return fitToWidth(typeof text === 'function' ? text(width) : text, width);
   }
 }
