@@ -56,8 +56,8 @@ async function reportRefused(argv: string[], io: Io, message: string): Promise<v
   if (!asked) return;
   const now = Date.now();
   try {
-    const { outputSink } = await import('./output/sink.js');
-    await writeReport(outputSink(asked.path, io), reportJson(version(), emptyFacts(asked.command, now, undefined, undefined, false), usageError(message), now, io.secrets));
+    const [{ sinkFor }, { destinationOf }] = await Promise.all([import('./output/sink.js'), import('./output/destination.js')]);
+    await writeReport(sinkFor(destinationOf(asked.path, io.cwd), io), reportJson(version(), emptyFacts(asked.command, now, undefined, undefined, false), usageError(message), now, io.secrets));
   } catch (err) {
     warn(io, `idv: warning: ${(err as Error).message}`);
   }

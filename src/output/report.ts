@@ -217,7 +217,7 @@ export class ReportFile {
   }
 }
 
-/** Write the report to its sink (outputSink: a file is replaced atomically, keeping its mode; a device is written in place). */
+/** Write the report to its sink (sinkFor: a file is replaced atomically, keeping its mode; a device is written in place). */
 export async function writeReport(sink: Sink, json: string): Promise<void> {
   try {
     await sink.write(json);

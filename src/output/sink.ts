@@ -12,8 +12,8 @@ import type { Writable } from 'node:stream';
 import { fsReason, IdvError, interruptedError } from '../core/errors.js';
 import { removeLeftovers, tempFileGone, tempFileOpened, tempPathBeside } from '../system/temp-files.js';
 import { fsError, inPlaceStream, openInPlace } from '../system/open-file.js';
-import { resolvePath } from '../system/paths.js';
 import type { Io } from '../system/io.js';
+import type { Destination } from './destination.js';
 import type { Chunk, SheetRows } from './format.js';
 import type { StopSignal } from '../system/stop.js';
 
@@ -56,16 +56,10 @@ export function writeChunk(sink: Sink, chunk: Chunk): Promise<void> {
 
 /** Paths that name a descriptor of this process (`/dev/stdout`, `/dev/fd/3`…): written in place, never replaced. */
 const DESCRIPTOR_PATH = /^\/(?:dev\/(?:stdout|stderr|fd\/\d+)|proc\/self\/fd\/\d+)$/;
-const STDOUT_PATH = /^\/(?:dev\/(?:stdout|fd\/1)|proc\/self\/fd\/1)$/;
 
-/**
- * The sink for an output the user named (-o, --report): standard output for none, `-` and the paths that
- * name it (/dev/stdout), else the path against the working directory (fileSink).
- */
-export function outputSink(given: string | undefined, io: Pick<Io, 'stdout' | 'signal' | 'cwd' | 'platform'>, live = false): Sink {
-  if (given === undefined || given === '-') return stdoutSink(io.stdout, io.signal, live);
-  const path = resolvePath(io.cwd, given);
-  return STDOUT_PATH.test(path) ? stdoutSink(io.stdout, io.signal, live) : fileSink(path, io.signal, live, { platform: io.platform });
+/** The sink for an output the user named (-o, --report): standard output, or the file (fileSink). */
+export function sinkFor(to: Destination, io: Pick<Io, 'stdout' | 'signal' | 'platform'>, live = false): Sink {
+  return to.path === null ? stdoutSink(io.stdout, io.signal, live) : fileSink(to.path, io.signal, live, { platform: io.platform });
 }
 
 /** How a file sink meets the system: its platform (how a refused rename reads), and its rename (tests refuse as Windows does). */
@@ -86,11 +80,6 @@ export class HeldOpen extends IdvError {
 
 /** Waits between tries to put a file in place while another program holds it (about 2 s in all: a program just closing it). */
 const HELD_WAITS_MS = [100, 250, 500, 1_000];
-
-/** Whether an output the user named (-o, or none) is standard output. */
-export function isStdout(given: string | undefined, cwd: string | null): boolean {
-  return given === undefined || given === '-' || STDOUT_PATH.test(resolvePath(cwd, given));
-}
 
 /**
  * Until the stream drains, fails or closes, or `signal` aborts (a stalled reader must not hold a stopped run).

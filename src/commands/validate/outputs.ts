@@ -11,7 +11,8 @@ import { STATUSES_OF } from '../../core/statuses.js';
 import type { OpenedSource } from '../../input/sources/source.js';
 import { createFormatter, formatForPath, refuseExtension, type Format, type FormatOptions } from '../../output/format.js';
 import type { Output, SplitOutputs } from '../../output/ordered-writer.js';
-import { isStdout, outputSink } from '../../output/sink.js';
+import { sinkFor } from '../../output/sink.js';
+import { destinationOf, type Destination } from '../../output/destination.js';
 import { workbookSink } from '../../output/workbook-sink.js';
 import { splitOutputs } from '../../output/split.js';
 import { suggest } from '../../output/suggest.js';
@@ -26,44 +27,79 @@ export interface Outputs {
   split: SplitOutputs | null;
 }
 
-/** The format of the main output: -f, else -o's extension, else a table on a terminal and CSV elsewhere. */
-export function chooseFormat(options: ValidateOptions, io: Io): Format {
+/**
+ * The run's outputs, decided once from the flags and the terminal: where each goes (paths resolved once) and in
+ * which format. Every later step (the colliding-outputs check, the sinks, the table, the closing lines) reads it.
+ */
+export interface OutputTarget {
+  /** -o: standard output, or the file replaced at the run's end. */
+  readonly main: Destination;
+  readonly format: Format;
+  /** Whether there is a main output: not with --split alone to a terminal (the split files are the output). */
+  readonly written: boolean;
+  /** To standard output: the table as wide as its terminal (none: no terminal), and coloured when colour is on there. */
+  readonly lineWidth: number | undefined;
+  readonly color: boolean;
+  /** --split: its folder as given and resolved, and its files' format. */
+  readonly split: { readonly given: string; readonly dir: string; readonly format: Exclude<Format, 'table'> } | null;
+  /** --report (resolved when the run began: run.ts). */
+  readonly report: Destination | null;
+}
+
+/** The outputs of a run with these flags on this terminal. */
+export function outputTarget(options: ValidateOptions, io: Io, report: Destination | null): OutputTarget {
   if (options.output && !options.format) refuseExtension(options.output);
+  const main = destinationOf(options.output, io.cwd);
+  const format = chooseFormat(options, io, main);
+  const toStdout = main.path === null;
+  return {
+    main,
+    format,
+    written: hasMainOutput(options, io, format),
+    lineWidth: toStdout ? io.term.width('stdout') : undefined,
+    color: toStdout && format === 'table' && io.term.color('stdout'),
+    split: options.split === undefined ? null : { given: options.split, dir: resolvePath(io.cwd, options.split), format: splitFormat(options) },
+    report,
+  };
+}
+
+/** The format of the main output: -f, else -o's extension, else a table on a terminal and CSV elsewhere. */
+function chooseFormat(options: ValidateOptions, io: Io, main: Destination): Format {
   const format = options.format ?? (options.output ? (formatForPath(options.output) ?? 'csv') : io.term.isTerminal('stdout') ? 'table' : 'csv');
   // A workbook is bytes no terminal shows: to a terminal it goes to a file (a pipe, `> x.xlsx` or -o take it).
-  if (format === 'xlsx' && !options.dryRun && io.term.isTerminal('stdout') && isStdout(options.output, io.cwd) && !(options.split && !options.output)) {
+  if (format === 'xlsx' && !options.dryRun && io.term.isTerminal('stdout') && main.path === null && !(options.split && !options.output)) {
     throw usageError('idv does not write a workbook to a terminal: give -o FILE.xlsx (or redirect it: > FILE.xlsx).');
   }
   return format;
 }
 
 /** The split files' format: the one asked for, or -o's; csv for a table. */
-export function splitFormat(options: ValidateOptions): Exclude<Format, 'table'> {
+function splitFormat(options: ValidateOptions): Exclude<Format, 'table'> {
   const format = options.format ?? (options.output ? formatForPath(options.output) : undefined) ?? 'csv';
   return format === 'table' ? 'csv' : format;
 }
 
 /** Whether a workbook is written with every input column (then each cell keeps the type a workbook gave it). */
-export function writesWorkbookColumns(options: ValidateOptions, format: Format): boolean {
-  return options.keepColumns && (format === 'xlsx' || (options.split !== undefined && splitFormat(options) === 'xlsx'));
+export function writesWorkbookColumns(options: ValidateOptions, target: OutputTarget): boolean {
+  return options.keepColumns && (target.format === 'xlsx' || target.split?.format === 'xlsx');
 }
 
 /**
  * Open the main output, the --split folder and files and the report, shaped by the first input's layout: one that
  * cannot be written is refused (exit 2), and nothing is left behind.
  */
-export async function openOutputs(options: ValidateOptions, io: Io, format: Format, first: OpenedSource, live: boolean, report: ReportFile | null): Promise<Outputs> {
+export async function openOutputs(options: ValidateOptions, io: Io, target: OutputTarget, first: OpenedSource, live: boolean, report: ReportFile | null): Promise<Outputs> {
   const layout = formatOptions(options, first);
-  const toFile = !isStdout(options.output, io.cwd);
-  const main = hasMainOutput(options, io, format) ? await mainOutput(options, io, format, { ...layout, bom: withBom(options, first, toFile) }, first, live) : null;
+  const main = target.written ? await mainOutput(io, target, { ...layout, bom: withBom(options, first, target.main.path !== null) }, first, live) : null;
   let split: SplitOutputs | null = null;
   try {
     await main?.sink.ready();
-    if (options.split) {
+    if (target.split) {
+      const { dir, format } = target.split;
       const splitLayout = { ...layout, bom: withBom(options, first, true) };
       const another = async (path: string) =>
-        (await firstCollision([...namedOutputs(options, io).filter((o) => o.flag !== '--split'), splitFile(options, path)], foldsOn(io)))?.message ?? null;
-      split = await splitOutputs(resolvePath(io.cwd, options.split), splitFormat(options), splitLayout, STATUSES_OF[options.kind], io.signal, io.platform, another);
+        (await firstCollision([...namedOutputs(options, target).filter((o) => o.flag !== '--split'), splitFile(target, path)], foldsOn(io)))?.message ?? null;
+      split = await splitOutputs(dir, format, splitLayout, STATUSES_OF[options.kind], io.signal, io.platform, another);
     }
     await report?.open();
     return { main, split };
@@ -87,17 +123,17 @@ function withBom(options: ValidateOptions, first: OpenedSource, toFile: boolean)
 }
 
 /** --bom with no CSV to write: a usage error before anything is read. */
-export function checkBom(options: ValidateOptions, format: Format): void {
-  const csv = format === 'csv' || (options.split !== undefined && splitFormat(options) === 'csv');
-  if (options.bom && !csv) throw usageError(`--bom is for CSV output (a byte-order mark has no place in ${format}); drop it, or write CSV (-f csv).`);
+export function checkBom(options: ValidateOptions, target: OutputTarget): void {
+  const csv = target.format === 'csv' || target.split?.format === 'csv';
+  if (options.bom && !csv) throw usageError(`--bom is for CSV output (a byte-order mark has no place in ${target.format}); drop it, or write CSV (-f csv).`);
 }
 
 /**
  * Refuse (exit 2, before anything is read or sent) two outputs that are one file: one would replace the other.
  * A report on another output's file is not written either (it would replace that file).
  */
-export async function refuseCollidingOutputs(options: ValidateOptions, io: Io, report: ReportFile | null): Promise<void> {
-  const outputs = namedOutputs(options, io);
+export async function refuseCollidingOutputs(options: ValidateOptions, io: Io, target: OutputTarget, report: ReportFile | null): Promise<void> {
+  const outputs = namedOutputs(options, target);
   const collision = outputs.length > 0 ? await firstCollision([...outputs, ...namedInputs(options, io)], foldsOn(io)) : null;
   if (!collision) return;
   if (collision.outputs.some((o) => o.flag === '--report')) report?.forgo();
@@ -105,15 +141,15 @@ export async function refuseCollidingOutputs(options: ValidateOptions, io: Io, r
 }
 
 /** The files the run replaces, as the user named them: -o and --report (unless standard output), the --split folder and its files. */
-function namedOutputs(options: ValidateOptions, io: Io): NamedOutput[] {
+function namedOutputs(options: ValidateOptions, target: OutputTarget): NamedOutput[] {
   const named: NamedOutput[] = [];
-  for (const [flag, given] of [['-o', options.output], ['--report', options.report]] as const) {
-    if (given !== undefined && !isStdout(given, io.cwd)) named.push({ flag, what: `${flag} ${given}`, path: resolvePath(io.cwd, given) });
+  for (const [flag, to] of [['-o', target.main], ['--report', target.report]] as const) {
+    if (to?.path) named.push({ flag, what: `${flag} ${to.given}`, path: to.path });
   }
-  if (options.split) {
-    const dir = resolvePath(io.cwd, options.split);
-    named.push({ flag: '--split', what: `--split ${options.split}`, path: dir, folder: true });
-    for (const status of STATUSES_OF[options.kind]) named.push(splitFile(options, join(dir, `${status}.${splitFormat(options)}`)));
+  if (target.split) {
+    const { given, dir, format } = target.split;
+    named.push({ flag: '--split', what: `--split ${given}`, path: dir, folder: true });
+    for (const status of STATUSES_OF[options.kind]) named.push(splitFile(target, join(dir, `${status}.${format}`)));
   }
   return named;
 }
@@ -122,7 +158,7 @@ function namedOutputs(options: ValidateOptions, io: Io): NamedOutput[] {
 const namedInputs = (options: ValidateOptions, io: Io): NamedOutput[] =>
   options.files.filter((f) => f !== '-').map((f) => ({ flag: 'input', what: f, path: resolvePath(io.cwd, f) }));
 
-const splitFile = (options: ValidateOptions, path: string): NamedOutput => ({ flag: '--split', what: `--split ${options.split} (its ${basename(path)})`, path });
+const splitFile = (target: OutputTarget, path: string): NamedOutput => ({ flag: '--split', what: `--split ${target.split!.given} (its ${basename(path)})`, path });
 
 /** Whether a folder's file system ignores case, by what it does (the platform's custom where it cannot tell). */
 const foldsOn = (io: Io) => (dir: string) => foldsCase(dir, io.platform ?? 'linux');
@@ -140,14 +176,10 @@ function formatOptions(options: ValidateOptions, first: OpenedSource): FormatOpt
   };
 }
 
-async function mainOutput(options: ValidateOptions, io: Io, format: Format, layout: FormatOptions, first: OpenedSource, live: boolean): Promise<Output> {
-  const formatter = await createFormatter(format, {
-    ...layout,
-    chalk: format === 'table' && io.term.color('stdout') && !options.output ? await loadChalk(true) : null,
-    lineWidth: options.output ? undefined : io.term.width('stdout'),
-    live,
-  });
-  const sink = format === 'xlsx' ? workbookSink(outputSink(options.output, io), { sheetName: first.sheet?.name }) : outputSink(options.output, io, live);
+async function mainOutput(io: Io, target: OutputTarget, layout: FormatOptions, first: OpenedSource, live: boolean): Promise<Output> {
+  const { format, main, lineWidth } = target;
+  const formatter = await createFormatter(format, { ...layout, chalk: target.color ? await loadChalk(true) : null, lineWidth, live });
+  const sink = format === 'xlsx' ? workbookSink(sinkFor(main, io), { sheetName: first.sheet?.name }) : sinkFor(main, io, live);
   return { formatter, sink };
 }
 

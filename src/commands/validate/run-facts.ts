@@ -9,6 +9,7 @@ import { KNOWN_STATUSES } from '../../core/statuses.js';
 import type { ValidateOptions } from './flags.js';
 import type { RunInputs } from './inputs.js';
 import type { Finished } from './pipeline.js';
+import type { OutputTarget } from './outputs.js';
 
 /** What a run has learnt so far: each part is there once the run got that far. */
 export interface RunParts {
@@ -24,6 +25,8 @@ export interface RunParts {
   /** Where the run's results are kept: the cache, nowhere (--no-cache, a cache idv could not use), the sandbox. */
   kept?: 'cache' | 'nothing' | 'sandbox';
   finished?: Finished;
+  /** The run's outputs, once decided (outputs.ts). */
+  output?: OutputTarget;
 }
 
 export function factsOf(run: RunParts): RunFacts {

@@ -12,7 +12,8 @@ import { formatSummary } from '../../output/summary.js';
 import { ReportFile, reportJson, type RunFacts } from '../../output/report.js';
 import { OutputsNotPut } from '../../output/commit.js';
 import { ServiceStopped } from '../../dispatch/breaker.js';
-import { outputSink } from '../../output/sink.js';
+import { sinkFor } from '../../output/sink.js';
+import { destinationOf, type Destination } from '../../output/destination.js';
 import { isCacheable, KNOWN_STATUSES, STATUSES_OF } from '../../core/statuses.js';
 import { version } from '../../core/version.js';
 import type { ValidateOptions } from './flags.js';
@@ -22,7 +23,7 @@ import { resolveTarget, type Target } from './target.js';
 import type { Client } from '../../api/client.js';
 import { openCache } from '../../engine/open-cache.js';
 import { RunInputs } from './inputs.js';
-import { checkBom, chooseFormat, openOutputs, refuseCollidingOutputs, splitFormat, writesWorkbookColumns } from './outputs.js';
+import { checkBom, openOutputs, outputTarget, refuseCollidingOutputs, writesWorkbookColumns, type OutputTarget } from './outputs.js';
 import { runPipeline, type Finished } from './pipeline.js';
 import { HeldOpen } from '../../output/sink.js';
 import { endingOf, interruptionOf, outcomeOf } from './outcome.js';
@@ -34,10 +35,12 @@ import { wroteLines } from './wrote.js';
 export async function run(options: ValidateOptions, io: Io): Promise<void> {
   const parts: RunParts = { options, started: Date.now() };
   const log = new RunLog(io, options.verbose);
-  const report = options.report === undefined ? null : new ReportFile(() => outputSink(options.report, io));
+  // --report is resolved first: a run that fails after this point still writes it.
+  const reportTo = options.report === undefined ? null : destinationOf(options.report, io.cwd);
+  const report = reportTo === null ? null : new ReportFile(() => sinkFor(reportTo, io));
   let failure: unknown = null;
   try {
-    await validate(options, io, parts, log, report);
+    await validate(options, io, parts, log, { report, reportTo });
   } catch (err) {
     failure = err instanceof IdvError && err.kind === 'interrupted' && err.signal ? interruption(err.signal, parts, io) : err;
     throw failure;
@@ -47,11 +50,13 @@ export async function run(options: ValidateOptions, io: Io): Promise<void> {
   }
 }
 
-async function validate(options: ValidateOptions, io: Io, parts: RunParts, log: RunLog, report: ReportFile | null): Promise<void> {
-  const format = chooseFormat(options, io);
-  checkBom(options, format);
+async function validate(options: ValidateOptions, io: Io, parts: RunParts, log: RunLog, asked: { report: ReportFile | null; reportTo: Destination | null }): Promise<void> {
+  const { report } = asked;
+  const output = (parts.output = outputTarget(options, io, asked.reportTo));
+  const { format } = output;
+  checkBom(options, output);
   warnOddStatusNames(options, log);
-  await refuseCollidingOutputs(options, io, report);
+  await refuseCollidingOutputs(options, io, output, report);
   const inputs = (parts.inputs = await RunInputs.check(options, io));
   const target = await resolveTarget(options, io);
   const plan = (parts.plan = new Plan());
@@ -62,10 +67,10 @@ async function validate(options: ValidateOptions, io: Io, parts: RunParts, log: 
         ? await openCache({ baseUrl: target.baseUrl, kind: options.kind, ttl: options.cacheTtl, env: io.env, platform: io.platform }, plan, (text) => log.warning(text))
         : null;
     parts.kept = target.sandbox ? 'sandbox' : cache ? 'cache' : 'nothing';
-    const overrides = layoutOverrides(options, format);
+    const overrides = layoutOverrides(options, output);
     const opened = await inputs.open(overrides, log);
     if (options.dryRun) return await dryRun(options, io, format, planRecords(opened.records, checkerFor(options.kind), plan), parts);
-    const outputs = await openOutputs(options, io, format, opened.first, opened.live, report);
+    const outputs = await openOutputs(options, io, output, opened.first, opened.live, report);
     const progress = await io.term.progress(!options.quiet);
     log.takeOver(progress);
     // The total, exact before the input is read when that is cheap: only for a progress shown.
@@ -105,7 +110,7 @@ async function validate(options: ValidateOptions, io: Io, parts: RunParts, log: 
       await client.close();
     }
     if (done === null) return; // standard output was closed by its reader: end quietly
-    if (!options.quiet) await tellTheEnd(options, io, factsOf(parts), done, log, cache !== null);
+    if (!options.quiet) await tellTheEnd(options, io, output, factsOf(parts), done, log, cache !== null);
     if (outcome) throw outcome;
   } finally {
     over = true;
@@ -125,7 +130,7 @@ function interruption(signal: StopSignal, parts: RunParts, io: Io): IdvError {
     total: parts.counted ?? null,
     sent: facts.sent,
     kept: parts.kept ?? (parts.options.sandbox ? 'sandbox' : parts.options.cache ? 'cache' : 'nothing'),
-    output: parts.options.output ?? null,
+    output: writtenFile(parts.output),
     argv: io.argv ?? [],
     platform: io.platform,
   });
@@ -152,11 +157,14 @@ async function connect(options: ValidateOptions, io: Io, target: Target, log: Ru
   });
 }
 
-function layoutOverrides(options: ValidateOptions, format: Format): ReadOptions {
+function layoutOverrides(options: ValidateOptions, output: OutputTarget): ReadOptions {
   const { column, delimiter, noHeader, noQuotes, keepColumns, encoding, sheet, maxUnpacked, maxRowSize } = options;
   // A workbook written with every column keeps each cell's type from a workbook read.
-  return { column, delimiter, noHeader, noQuotes, keepColumns, encoding, sheet, cellTypes: writesWorkbookColumns(options, format), maxUnpacked, maxRowSize };
+  return { column, delimiter, noHeader, noQuotes, keepColumns, encoding, sheet, cellTypes: writesWorkbookColumns(options, output), maxUnpacked, maxRowSize };
 }
+
+/** -o as given when it names a file (replaced at the end); null for standard output, or before the outputs are decided. */
+const writtenFile = (output: OutputTarget | undefined) => (output?.main.path ? output.main.given : null);
 
 /** --dry-run: every record read and planned (counted), then the counts and each file's layout. */
 async function dryRun(options: ValidateOptions, io: Io, format: Format, records: AsyncIterable<PlannedRecord[]>, parts: RunParts): Promise<void> {
@@ -168,13 +176,14 @@ async function dryRun(options: ValidateOptions, io: Io, format: Format, records:
 }
 
 /** The summary (none when there was nothing to validate: the warning said so), then what -o and --split wrote. */
-async function tellTheEnd(options: ValidateOptions, io: Io, facts: RunFacts, done: Finished, log: RunLog, cacheUsed: boolean): Promise<void> {
+async function tellTheEnd(options: ValidateOptions, io: Io, output: OutputTarget, facts: RunFacts, done: Finished, log: RunLog, cacheUsed: boolean): Promise<void> {
   if (facts.records > 0) {
     const summary = { ...summaryFacts(facts, done), cacheUsed, bars: io.term.isTerminal('stderr'), width: io.term.width('stderr') };
     io.stderr.write(formatSummary(summary, io.term.color('stderr') ? await loadChalk(true) : null));
   }
-  const { output, only, exclude, split } = options;
-  const written = { output, only, exclude, split, splitExtension: `.${splitFormat(options)}`, statuses: STATUSES_OF[options.kind], counts: done.counts };
+  const { only, exclude } = options;
+  const { split } = output;
+  const written = { output: writtenFile(output) ?? undefined, only, exclude, split: split?.given, splitExtension: split ? `.${split.format}` : '', statuses: STATUSES_OF[options.kind], counts: done.counts };
   for (const line of wroteLines(written)) log.line(line);
 }
 

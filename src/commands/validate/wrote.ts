@@ -2,7 +2,7 @@
 // input without records draws. Pure: counts in, one line each out (fitted to the terminal by the caller).
 
 export interface Written {
-  /** -o FILE as given (none, or `-`: standard output, which shows what it holds). */
+  /** -o FILE as given; none for standard output (`-`, /dev/stdout…), which shows what it holds. */
   output?: string;
   only?: readonly string[];
   exclude?: readonly string[];
@@ -21,7 +21,7 @@ const plural = (x: number, word: string) => `${n(x)} ${word}${x === 1 ? '' : 's'
 /** `Wrote 1,234 records to clean.csv.` and `Wrote 7 files to split/ (ok.csv 900, …).`, for what was given. */
 export function wroteLines(w: Written): string[] {
   const lines: string[] = [];
-  if (w.output !== undefined && w.output !== '-') lines.push(wroteOutput(w, w.output));
+  if (w.output !== undefined) lines.push(wroteOutput(w, w.output));
   if (w.split !== undefined) lines.push(wroteSplit(w, w.split));
   return lines;
 }

@@ -5,9 +5,11 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { promises as fsp } from 'node:fs';
 import { link, mkdir, readdir, readFile, symlink, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { homeForEachTest, sandbox, sentItems } from '../../helpers.js';
-import { run } from '../../fake-io.js';
+import { fakeIo, run } from '../../fake-io.js';
+import { outputTarget } from '../../../src/commands/validate/outputs.js';
+import { validateCommand, type ValidateOptions } from '../../../src/commands/validate/flags.js';
 import type { TestSandbox } from '../../sandbox/test-sandbox.js';
 
 const home = homeForEachTest();
@@ -288,6 +290,73 @@ describe('--report is put in place with -o and --split', () => {
       });
       expect(await readdir(at('D'))).toEqual(['all.csv']);
       expect(await readFile(at('D/all.csv'), 'utf8')).toBe('earlier\n');
+    } finally {
+      await sb.close();
+    }
+  });
+});
+
+describe('the outputs decided once (outputTarget): every step reads the same value', () => {
+  async function options(argv: string[]): Promise<ValidateOptions> {
+    let got: ValidateOptions | undefined;
+    await validateCommand('emails', undefined, async (o) => void (got = o)).parseAsync(['list.txt', ...argv], { from: 'user' });
+    return got!;
+  }
+  const onTerminal = (columns: number) => fakeIo({ stdoutIsTTY: true, columns, color: true, cwd: '/home/u' });
+  const target = async (argv: string[], io = onTerminal(100)) => outputTarget(await options(argv), io, null);
+
+  it.each<[string, string[], object]>([
+    ['nothing given, a terminal: a table as wide as it, in colour', [], { main: { given: null, path: null }, format: 'table', written: true, lineWidth: 100, color: true, split: null }],
+    ['-o -: standard output, the format of a path without extension', ['-o', '-'], { main: { given: '-', path: null }, format: 'csv', lineWidth: 100, color: false }],
+    ['-o /dev/stdout -f table: standard output, so the terminal\'s table', ['-o', '/dev/stdout', '-f', 'table'], { main: { given: '/dev/stdout', path: null }, format: 'table', lineWidth: 100, color: true }],
+    ['-o a file: resolved once, by its extension, no width, no colour', ['-o', 'out/clean.json'], { main: { given: 'out/clean.json', path: resolve('/home/u', 'out/clean.json') }, format: 'json', lineWidth: undefined, color: false }],
+    ['--split alone to a terminal: the split files are the output', ['--split', 'd'], { written: false, split: { given: 'd', dir: resolve('/home/u', 'd'), format: 'csv' } }],
+    ['--split with -o x.xlsx: the split files are workbooks too', ['--split', 'd', '-o', 'x.xlsx'], { written: true, format: 'xlsx', split: { given: 'd', dir: resolve('/home/u', 'd'), format: 'xlsx' } }],
+  ])('%s', async (_, argv, expected) => {
+    expect(await target(argv)).toMatchObject(expected);
+  });
+
+  it('in a pipe: CSV, no width, and colour only where it is forced on standard output', async () => {
+    expect(await target([], fakeIo({ cwd: '/home/u' }))).toMatchObject({ format: 'csv', lineWidth: undefined, color: false });
+    expect(await target(['-f', 'table'], fakeIo({ cwd: '/home/u', color: true }))).toMatchObject({ format: 'table', lineWidth: undefined, color: true });
+  });
+
+  it('a workbook to the terminal is refused by -o /dev/stdout as by none', async () => {
+    for (const argv of [['-f', 'xlsx'], ['-o', '/dev/stdout', '-f', 'xlsx']]) {
+      await expect(target(argv)).rejects.toMatchObject({ kind: 'usage', message: expect.stringContaining('idv does not write a workbook to a terminal') });
+    }
+  });
+});
+
+describe('-o naming standard output is standard output everywhere in the run', () => {
+  it('-o /dev/stdout -f table on a terminal: the same table as without -o, and no "Wrote" line naming it', async () => {
+    const { sb, env } = await sandbox({}, home);
+    try {
+      const list = await home.list(LIST);
+      const terminal = { env, cwd: home.dir, stdoutIsTTY: true, stderrIsTTY: true, columns: 60, color: true };
+      const plain = await run(['emails', list, '--suggest'], terminal);
+      for (const given of ['-', '/dev/stdout']) {
+        const r = await run(['emails', list, '--suggest', '-o', given, '-f', 'table'], terminal);
+        expect(r.exitCode).toBe(0);
+        expect(r.stdout).toBe(plain.stdout);
+        expect(r.stderr).not.toContain('Wrote');
+      }
+      expect(plain.stdout).toContain('\x1b[32mok');
+    } finally {
+      await sb.close();
+    }
+  });
+
+  it('-o FILE: the "Wrote" line names it as given, and the file is where that name resolves from the working directory', async () => {
+    await mkdir(at('out'));
+    await against(['-o', './out/../clean.csv'], async (r) => {
+      expect(r.exitCode).toBe(0);
+      expect(await readFile(at('clean.csv'), 'utf8')).toBe(CSV);
+    });
+    const { sb, env } = await sandbox({}, home);
+    try {
+      const r = await run(['emails', await home.list(LIST), '-o', 'clean.csv'], { env, cwd: home.dir });
+      expect(r.stderr).toMatch(/\nWrote 3 records to clean\.csv\.\n$/);
     } finally {
       await sb.close();
     }

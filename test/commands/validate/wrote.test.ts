@@ -13,7 +13,6 @@ const w = (more: Partial<Written>): Written => ({
 describe('wroteLines', () => {
   it.each<[string, Partial<Written>, string[]]>([
     ['nothing given', {}, []],
-    ['-o -: standard output shows what it holds', { output: '-' }, []],
     ['-o', { output: 'clean.csv' }, ['Wrote 1,234 records to clean.csv.']],
     ['one record', { output: 'one.json', counts: new Map([['ok', 1]]) }, ['Wrote 1 record to one.json.']],
     ['--exclude', { output: 'clean.csv', exclude: ['disposable'] }, ['Wrote 1,200 records to clean.csv; --exclude left out 34.']],

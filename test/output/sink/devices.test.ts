@@ -8,7 +8,8 @@ import { syncBuiltinESMExports } from 'node:module';
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
-import { fileSink, outputSink } from '../../../src/output/sink.js';
+import { fileSink, sinkFor } from '../../../src/output/sink.js';
+import { destinationOf } from '../../../src/output/destination.js';
 import { dir, useTestFolder, isRoot, entries, writeThrough, failure } from './harness.js';
 import { onlyOn } from '../../platforms.js';
 
@@ -84,7 +85,7 @@ onlyOn('devices').describe('devices, FIFOs and standard output are written in pl
       const out = new PassThrough();
       let text = '';
       out.on('data', (c) => (text += c));
-      const sink = outputSink(given, { stdout: out, signal: new AbortController().signal, cwd: dir });
+      const sink = sinkFor(destinationOf(given, dir), { stdout: out, signal: new AbortController().signal });
       await writeThrough(sink, 'email,status\n');
       expect([given, text, sink.name]).toEqual([given, 'email,status\n', 'standard output']);
     }

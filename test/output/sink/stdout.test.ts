@@ -1,37 +1,18 @@
-// Sinks (src/output/sink.ts) for standard output: which paths are it, written in blocks, and a reader that goes
+// Sinks (src/output/sink.ts) for standard output (which paths are it: test/output/destination.test.ts): written in blocks, and a reader that goes
 // away, stops reading or fails ends every wait.
 import { describe, expect, it, vi } from 'vitest';
 import { getEventListeners } from 'node:events';
 import { join } from 'node:path';
 import { PassThrough, Writable } from 'node:stream';
-import { fileSink, isStdout, outputSink, stdoutSink, writeChunk } from '../../../src/output/sink.js';
+import { fileSink, sinkFor, stdoutSink, writeChunk } from '../../../src/output/sink.js';
 import { dir, useTestFolder, writeThrough, recordingStdout } from './harness.js';
 
 useTestFolder();
 
-describe('which output is standard output', () => {
-  it('none, "-", and the paths that name descriptor 1; not other descriptors, nor paths that merely end like them', () => {
-    const rows: Array<[string | undefined, boolean]> = [
-      [undefined, true],
-      ['-', true],
-      ['/dev/stdout', true],
-      ['/dev/fd/1', true],
-      ['/proc/self/fd/1', true],
-      ['/dev/stderr', false],
-      ['/dev/fd/10', false],
-      ['/proc/self/fd/12', false],
-      ['out.csv', false],
-      ['dev/stdout', false], // relative: a file in ./dev
-      ['/dev/stdout.csv', false],
-    ];
-    expect(rows.map(([given]) => [given, isStdout(given, '/home/u')])).toEqual(rows);
-  });
-});
-
 describe('standard output is written in blocks', () => {
   it('small writes are gathered into one block, handed over when the output is put in place', async () => {
     const { stream, blocks } = recordingStdout();
-    const sink = outputSink(undefined, { stdout: stream, signal: new AbortController().signal, cwd: null });
+    const sink = sinkFor({ given: null, path: null }, { stdout: stream, signal: new AbortController().signal });
     await sink.write('email,status\n');
     await sink.write('a@example.com,ok\n');
     expect(blocks).toEqual([]);
