@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { cacheStats, clearCache } from '../../src/cache/stats.js';
 import { freshnessAt, parseCacheTtl } from '../../src/cache/ttl.js';
 import { folderPerTest, known, logWith, NOW, scopeIn, T } from './helpers.js';
+import { onlyOn } from '../platforms.js';
 
 const DAY = 86400;
 /** Freshness by --cache-ttl's text, at NOW. */
@@ -38,7 +39,7 @@ describe('cache stats and clear', () => {
     expect(await readdir(dir())).toEqual([]);
   });
 
-  it('a symbolic link named like a log is not read', async () => {
+  onlyOn('symlinks').it('a symbolic link named like a log is not read', async () => {
     const victim = join(dir(), 'victim.txt');
     await writeFile(victim, `${T}\tok\tsecret@x.com\n`);
     await symlink(victim, join(dir(), 'aaaa.log'));

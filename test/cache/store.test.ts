@@ -6,6 +6,7 @@ import { execFileSync } from 'node:child_process';
 import { CachedResults } from '../../src/cache/results.js';
 import { KeyHash } from '../../src/core/key-hash.js';
 import { appender, folderPerTest, known, logWith, scopeIn, SMALL, T } from './helpers.js';
+import { onlyOn } from '../platforms.js';
 
 const dir = folderPerTest();
 const LARGE = { rebuildBytes: 1 << 20 }; // the log read whole: no snapshot
@@ -116,7 +117,7 @@ describe('cache scope', () => {
 });
 
 describe('cache scope, odd files', () => {
-  it('a FIFO in place of the snapshot or the log never blocks a load', async () => {
+  onlyOn('fifo').it('a FIFO in place of the snapshot or the log never blocks a load', async () => {
     const path = await logWith(dir(), [`${T - 10}\tok\ta@x.com`]);
     execFileSync('mkfifo', [`${path}.idx`]);
     expect((await known(dir(), ['a@x.com'])).out).toEqual(['ok']); // the snapshot is not believed, nor waited on

@@ -11,6 +11,7 @@ import { run } from '../fake-io.js';
 import { cacheDir, openScope } from '../../src/cache/store.js';
 import { defaultSleep } from '../../src/dispatch/sleep.js';
 import { checkerFor } from '../../src/input/items/check.js';
+import { onlyOn } from '../platforms.js';
 
 const home = homeForEachTest();
 const list = home.list;
@@ -146,7 +147,7 @@ describe('server answers: what an answer lacks', () => {
 });
 
 describe('files: -o keeps the mode it replaces; failures leave nothing behind', () => {
-  it('-o over a 0600 file keeps 0600; a new file gets the umask mode', async () => {
+  onlyOn('owners').it('-o over a 0600 file keeps 0600; a new file gets the umask mode', async () => {
     const file = await list(['a@example.com']);
     const out = join(home.dir, 'private.csv');
     await writeFile(out, 'old\n', { mode: 0o600 });
@@ -161,7 +162,7 @@ describe('files: -o keeps the mode it replaces; failures leave nothing behind', 
     expect((await readdir(home.dir)).filter((n) => n.endsWith('.tmp'))).toEqual([]);
   });
 
-  it('a write that fails (file size limit) is one line, exit 1; the old file intact, no .tmp left', async () => {
+  onlyOn('sh').it('a write that fails (file size limit) is one line, exit 1; the old file intact, no .tmp left', async () => {
     const file = await list(Array.from({ length: 20_000 }, (_, i) => `u${i}@example.com`));
     const out = join(home.dir, 'out.csv');
     await writeFile(out, 'old\n');
@@ -176,14 +177,14 @@ describe('files: -o keeps the mode it replaces; failures leave nothing behind', 
     expect((await readdir(home.dir)).filter((n) => n.endsWith('.tmp'))).toEqual([]);
   });
 
-  it('standard output that fails (a full disk) is one line, exit 1, never 0', async () => {
+  onlyOn('devices').it('standard output that fails (a full disk) is one line, exit 1, never 0', async () => {
     const file = await list(Array.from({ length: 5000 }, (_, i) => `u${i}@example.com`));
     const r = await execa('sh', ['-c', `exec node "${IDV}" emails "${file}" --sandbox -q > /dev/full`], { env: home.env, extendEnv: false, reject: false });
     expect(r.stderr).toBe('idv: Cannot write to standard output: no space left on the device (ENOSPC); a --sandbox run keeps no results (and costs nothing).');
     expect(r.exitCode).toBe(1);
   });
 
-  it('standard output that fails with --no-cache says the results were not kept and the same command pays again', async () => {
+  onlyOn('devices').it('standard output that fails with --no-cache says the results were not kept and the same command pays again', async () => {
     const { sb, env } = await sandbox({}, home);
     try {
       const file = await list(Array.from({ length: 5000 }, (_, i) => `u${i}@example.com`));
@@ -195,7 +196,7 @@ describe('files: -o keeps the mode it replaces; failures leave nothing behind', 
     }
   });
 
-  it('SIGHUP (a closed terminal) mid-run: exit 129, -o left as it was, no .tmp', async () => {
+  onlyOn('signals').it('SIGHUP (a closed terminal) mid-run: exit 129, -o left as it was, no .tmp', async () => {
     const { sb, env } = await sandbox({}, home);
     const release = sb.hold(); // every request held: the run is surely mid-way when the signal comes
     try {
@@ -217,7 +218,7 @@ describe('files: -o keeps the mode it replaces; failures leave nothing behind', 
 });
 
 describe('cache honesty', () => {
-  it('a cache that cannot be written draws one warning line, and the output is still written', async () => {
+  onlyOn('sh').it('a cache that cannot be written draws one warning line, and the output is still written', async () => {
     const { sb, env } = await sandbox({}, home);
     try {
       const scope = openScope(cacheDir(env), sb.url, '/emails/validate', 86400);

@@ -11,6 +11,7 @@ import { cp, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/pr
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join, relative } from 'node:path';
 import { fixture, makeHome, ROOT, type Home } from '../helpers.js';
+import { onlyOn } from '../platforms.js';
 
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
   version: string;
@@ -72,7 +73,7 @@ afterAll(async () => {
 const idvInstalled = (args: string[], o: Options = {}) =>
   execa('idv', args, { env, extendEnv: false, reject: false, cwd: home.dir, timeout: 30_000, ...o });
 
-describe('npm pack', () => {
+onlyOn('npmGlobal').describe('npm pack', () => {
   it('ships the built program, its man page, docs, a sample list, LICENSE and README; no sources, tests, build tools or stale output', () => {
     const allowed = /^(LICENSE|README\.md|package\.json|bin\/idv\.js|bin\/package\.json|dist\/.+|docs\/(api|cli|report)\.md|examples\/(sample\.csv|[a-z-]+\.(mjs|ts)))$/;
     expect(packed.filter((f) => !allowed.test(f))).toEqual([]);
@@ -104,7 +105,7 @@ describe('npm pack', () => {
   });
 });
 
-describe('npm install -g of the tarball, then the installed idv', () => {
+onlyOn('npmGlobal').describe('npm install -g of the tarball, then the installed idv', () => {
   it('installed the runtime dependencies only, and linked the bin and the man page', () => {
     const deps = readdirSync(join(installed, 'node_modules'));
     for (const d of Object.keys(pkg.dependencies)) expect(deps).toContain(d);
@@ -197,7 +198,7 @@ describe('npm install -g of the tarball, then the installed idv', () => {
   });
 });
 
-describe('npm install of the tarball into a fresh project, then idv as a library', () => {
+onlyOn('npmGlobal').describe('npm install of the tarball into a fresh project, then idv as a library', () => {
   let project: string;
   const node = (args: string[], o: Options = {}) => execa(process.execPath, args, { cwd: project, env: home.env, extendEnv: false, reject: false, timeout: 60_000, ...o });
   const STATUSES = ['ann@example.com: ok', 'bob@mailinator.com: disposable', 'cy+news@example.org: alias', 'not-an-address: invalid', 'ANN@example.com: ok'].join('\n');

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { IDV, idv, fixture, sandbox, sentBatches, sentItems, homeForEachTest, addresses, interruptedLine } from '../helpers.js';
 import { untilWaiting } from '../process-wait.js';
 import { hygiene, runChecked, setup, refused } from './checked-run.js';
+import { onlyOn } from '../platforms.js';
 
 const home = homeForEachTest();
 
@@ -30,7 +31,7 @@ async function signalled(args: string[], sig: 'SIGINT' | 'SIGTERM' | 'SIGHUP', e
   return { exitCode: r.exitCode, stdout: String(r.stdout), stderr: String(r.stderr) };
 }
 
-describe('a FIFO nobody writes to', () => {
+onlyOn('fifo').describe('a FIFO nobody writes to', () => {
   it('as the config file: refused at once (exit 3, one line), not waited on; other commands run as usual', async () => {
     const dir = join(home.env.XDG_CONFIG_HOME!, 'idv');
     await mkdir(dir, { recursive: true, mode: 0o700 });
@@ -73,7 +74,7 @@ describe('a reader that stops reading', () => {
   /** 200,000 addresses: far more than a pipe holds, so that writing waits on the reader. */
   const bigList = () => writeFile(join(home.dir, 'list.txt'), Array.from({ length: 200_000 }, (_, i) => `user${i}@example.com\n`).join(''));
 
-  it('standard output that nobody reads: SIGTERM ends the run at once (143), one line', async () => {
+  onlyOn('signals').it('standard output that nobody reads: SIGTERM ends the run at once (143), one line', async () => {
     await bigList();
     const child = spawn('node', [IDV, 'emails', '--sandbox', '-q', 'list.txt'], { cwd: home.dir, env: home.env, stdio: ['ignore', 'pipe', 'pipe'] });
     let stderr = '';
@@ -87,7 +88,7 @@ describe('a reader that stops reading', () => {
     expect([code, stderr]).toEqual([143, expect.stringMatching(interruptedLine('SIGTERM'))]);
   });
 
-  it('-o a FIFO whose reader stops reading: SIGINT ends the run at once (130)', async () => {
+  onlyOn('fifo').it('-o a FIFO whose reader stops reading: SIGINT ends the run at once (130)', async () => {
     await bigList();
     mkfifo(join(home.dir, 'out'));
     const reader = await open(join(home.dir, 'out'), 'r+'); // a reader that never reads (O_RDWR: opened at once)
@@ -101,7 +102,7 @@ describe('a reader that stops reading', () => {
 });
 
 describe('outputs that are not regular files', () => {
-  it('-o a FIFO nobody reads: SIGINT ends the wait (130); the FIFO is still a FIFO, nothing beside it', async () => {
+  onlyOn('fifo').it('-o a FIFO nobody reads: SIGINT ends the wait (130); the FIFO is still a FIFO, nothing beside it', async () => {
     await writeFile(join(home.dir, 'list.txt'), 'ada@example.com\n');
     mkfifo(join(home.dir, 'out'));
     const r = await signalled(['emails', '--sandbox', 'list.txt', '-o', 'out'], 'SIGINT');
@@ -110,7 +111,7 @@ describe('outputs that are not regular files', () => {
     expect((await readdir(home.dir)).sort()).toEqual(['list.txt', 'out']);
   });
 
-  it('-o /dev/stdout and -o -: the records on standard output (a pipe here)', async () => {
+  onlyOn('devFiles').it('-o /dev/stdout and -o -: the records on standard output (a pipe here)', async () => {
     await writeFile(join(home.dir, 'list.txt'), 'ada@example.com\n');
     for (const o of ['/dev/stdout', '-']) {
       const r = await idv(['emails', '--sandbox', '-q', 'list.txt', '-o', o], { env: home.env, cwd: home.dir });
@@ -119,7 +120,7 @@ describe('outputs that are not regular files', () => {
     expect((await readdir(home.dir)).sort()).toEqual(['list.txt']);
   });
 
-  it('-o ./full (a full device): exit 1 naming ENOSPC, and ./full is still that device', async () => {
+  onlyOn('devices').it('-o ./full (a full device): exit 1 naming ENOSPC, and ./full is still that device', async () => {
     await writeFile(join(home.dir, 'list.txt'), 'ada@example.com\n');
     const full = isRoot ? './full' : '/dev/full';
     if (isRoot) execFileSync('mknod', ['-m', '666', join(home.dir, 'full'), 'c', '1', '7']);
@@ -130,7 +131,7 @@ describe('outputs that are not regular files', () => {
     expect([st.isCharacterDevice(), st.rdev]).toEqual([true, (await lstat('/dev/full')).rdev]);
   });
 
-  it('-o a link to /proc/self/fd/1: refused before anything is sent, the link left as it was', async () => {
+  onlyOn('devices').it('-o a link to /proc/self/fd/1: refused before anything is sent, the link left as it was', async () => {
     await writeFile(join(home.dir, 'list.txt'), 'ada@example.com\n');
     await symlink('/proc/self/fd/1', join(home.dir, 'out.csv'));
     const r = await idv(['emails', '--sandbox', '-q', 'list.txt', '-o', 'out.csv'], { env: home.env, cwd: home.dir });

@@ -14,6 +14,7 @@ import { tmpdir } from 'node:os';
 import { delimiter as PATH_SEP, join } from 'node:path';
 import { ELAPSED, IDV, makeHome, ROOT, sandbox, sentItems, type Home } from '../helpers.js';
 import { run } from '../fake-io.js';
+import { onlyOn } from '../platforms.js';
 
 const KEY = 'sk_test_0123456789abcdef';
 const NO_KEY = 'idv: No API key found: IDV_API_KEY is not set, and with no home folder no key can be stored; export IDV_API_KEY=<key>, or set HOME and run idv auth login.\n';
@@ -87,7 +88,7 @@ beforeAll(async () => {
   }
 });
 
-describe.concurrent('no usable home folder (no HOME, and no passwd entry for the uid)', () => {
+onlyOn('unknownUser').describe.concurrent('no usable home folder (no HOME, and no passwd entry for the uid)', () => {
   it('idv emails with no key: exit 3 with the key hint (not "unexpected error … uv_os_homedir"), nothing sent', async (t) => {
     if (typeof stranger === 'string') return t.skip();
     const { sb, env } = await sandbox();
@@ -130,7 +131,7 @@ describe.concurrent('no usable home folder (no HOME, and no passwd entry for the
   });
 });
 
-describe.concurrent('a read-only home folder', () => {
+onlyOn('unknownUser').describe.concurrent('a read-only home folder', () => {
   it('idv auth login: one line naming the folder, exit 1, nothing left behind', async (t) => {
     if (typeof stranger === 'string') return t.skip();
     const home = await openTmp();
@@ -183,7 +184,7 @@ function idvInDeletedDir(dir: string, args: string[], env: Record<string, string
   }) as unknown as Promise<Result>;
 }
 
-describe.concurrent('a deleted working directory', () => {
+onlyOn('sh').describe.concurrent('a deleted working directory', () => {
   let home: Home;
   beforeAll(async () => {
     home = await makeHome();
@@ -216,7 +217,7 @@ describe.concurrent('a deleted working directory', () => {
 });
 
 // ---------------------------------------------------------------------------------------------
-describe('how the bin is found', () => {
+onlyOn('symlinks').describe('how the bin is found', () => {
   it('NODE_OPTIONS=--preserve-symlinks-main through a symlink, as npm\'s global bin makes it: --version and a run work', async () => {
     const home = await makeHome();
     try {
@@ -242,7 +243,7 @@ describe('how the bin is found', () => {
 });
 
 // ---------------------------------------------------------------------------------------------
-describe.concurrent('relative XDG_CONFIG_HOME / XDG_CACHE_HOME are ignored (the XDG spec: fall back to the default)', () => {
+onlyOn('xdgHome').describe.concurrent('relative XDG_CONFIG_HOME / XDG_CACHE_HOME are ignored (the XDG spec: fall back to the default)', () => {
   it('the key goes to $HOME/.config/idv, the cache to $HOME/.cache/idv; nothing under the working directory', async () => {
     const home = await makeHome();
     const { sb, env } = await sandbox();
@@ -311,7 +312,7 @@ const BIG_SUMMARY = new RegExp(
     '0 items from the cache · 3,000 items sent in 300 requests\\r\\n$',
 );
 
-describe.concurrent.skipIf(!SCRIPT)('terminals that cannot show a spinner', () => {
+onlyOn('script').describe.concurrent.skipIf(!SCRIPT)('terminals that cannot show a spinner', () => {
   it('TERM=dumb: no escape sequence at all, only the summary; the CSV is whole', async () => {
     const r = await onTerminal(100, 'dumb');
     expect(r.exitCode).toBe(0);
@@ -332,7 +333,7 @@ describe.concurrent.skipIf(!SCRIPT)('terminals that cannot show a spinner', () =
 });
 
 // A check of the harness itself: the same run on a wide terminal does draw the spinner (else the tests above prove nothing).
-describe.skipIf(!SCRIPT)('the terminal harness', () => {
+onlyOn('script').describe.skipIf(!SCRIPT)('the terminal harness', () => {
   it('on a 100-column xterm the same run shows spinner frames', async () => {
     const r = await onTerminal(100, 'xterm-256color');
     expect(r.exitCode).toBe(0);

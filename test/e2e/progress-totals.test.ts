@@ -7,6 +7,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { hasScript, onTty, spinnerLines, stripAnsi, withSandbox } from './terminal-harness.js';
+import { onlyOn } from '../platforms.js';
 
 const LINES = 50_000;
 let scratch = '';
@@ -22,7 +23,7 @@ afterAll(async () => {
 
 const pct = (line: string) => Number(/ (\d+)% /.exec(line)?.[1] ?? -1);
 
-describe.skipIf(!hasScript)('true numbers on a terminal', { concurrent: true }, () => {
+onlyOn('script').describe.skipIf(!hasScript)('true numbers on a terminal', { concurrent: true }, () => {
   it('a regular file of exactly 50,000 lines: past the first moments, the total is 50,000, not ~52,900', async () => {
     await withSandbox({ quota: 0, delayMs: 50 }, async ({ env, path }) => {
       const r = await onTty({ args: ['emails', list, '--batch-size', '1000', '--concurrency', '1'], env, redirect: `>${JSON.stringify(path('out.csv'))}`, size: { cols: 100, rows: 24 } });

@@ -18,6 +18,7 @@ import http from 'node:http';
 import { run } from '../fake-io.js';
 import { idv, sentItems } from '../helpers.js';
 import { KEY, API, LIST_CSV, LIST_SENT, LIST_ERROR_CSV, type Proxy, silentProxy, closedPort, chain, idvIn, spawnedEnv, b64, expectTunnelled, stackLines, closers } from './proxy-harness.js';
+import { onlyOn } from '../platforms.js';
 
 afterAll(async () => {
   await Promise.all(closers.splice(0).map((c) => c().catch(() => undefined)));
@@ -257,7 +258,7 @@ describe.concurrent('proxy failures', () => {
     expect(c.sb.requests).toEqual([]);
   });
 
-  it('SIGTERM while a proxy CONNECT is unanswered: exit 143 once the grace for requests in flight is over', async () => {
+  onlyOn('signals').it('SIGTERM while a proxy CONNECT is unanswered: exit 143 once the grace for requests in flight is over', async () => {
     const c = await chain();
     const silent = await silentProxy();
     const { env } = await spawnedEnv(c);

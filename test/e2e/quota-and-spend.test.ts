@@ -6,6 +6,7 @@ import { run } from '../fake-io.js';
 import { withSandbox } from './helpers.js';
 import { hygiene, runChecked, items, csv, setup, until, spawnIdv, FAST } from './checked-run.js';
 import { untilWaiting } from '../process-wait.js';
+import { onlyOn } from '../platforms.js';
 
 // ---------------------------------------------------------------------------------------------
 describe.concurrent('quota', () => {
@@ -151,7 +152,7 @@ describe.concurrent('rate limits', () => {
     expect(sb.requests[1]!.startedAt - sb.requests[0]!.endedAt).toBeGreaterThanOrEqual(900);
   });
 
-  it('SIGINT during a --wait wait → exit 130 promptly; the rerun sends only what was not validated', async ({ onTestFinished }) => {
+  onlyOn('signals').it('SIGINT during a --wait wait → exit 130 promptly; the rerun sends only what was not validated', async ({ onTestFinished }) => {
     const xs = items(12);
     const { sb, env, file } = await setup(onTestFinished, { quota: 5, window: 3600 }, xs);
     const proc = spawnIdv(['emails', file, '--wait', ...FAST], env);

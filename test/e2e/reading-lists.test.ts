@@ -9,6 +9,7 @@ import { readFile } from 'node:fs/promises';
 import { fixture, idv, IDV, sentItems } from '../helpers.js';
 import { run } from '../fake-io.js';
 import { withSandbox, counts, tmpFile, EMAILS_TXT_CSV, EMAILS_TXT_SENT, type Rec } from './helpers.js';
+import { onlyOn } from '../platforms.js';
 
 // ---------------------------------------------------------------------------------------------
 describe.concurrent('input sources', () => {
@@ -42,7 +43,7 @@ describe.concurrent('input sources', () => {
     });
   });
 
-  it('with no FILE and standard input a terminal: exit 2 with a hint, nothing sent', async () => {
+  onlyOn('script').it('with no FILE and standard input a terminal: exit 2 with a hint, nothing sent', async () => {
     await withSandbox({}, async ({ sb, env }) => {
       // `script` gives idv a pseudo-terminal as standard input.
       const r = await execa('script', ['-qec', `node ${IDV} emails`, '/dev/null'], {

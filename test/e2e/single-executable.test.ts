@@ -12,6 +12,7 @@ import { createHash } from 'node:crypto';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ELAPSED, fixture, idv, ROOT, sandbox, sentBatches, sentItems, type Home, withHome } from '../helpers.js';
+import { onlyOn } from '../platforms.js';
 
 /** IDV_BINARY=path tests another build (e.g. `node scripts/build-binary.mjs --node 26 --out /tmp/idv26`). */
 const BIN = process.env.IDV_BINARY || join(ROOT, 'dist-bin', 'idv');
@@ -70,7 +71,7 @@ const CSV = 'email,status\n' + RESULTS.map(([e, s]) => `${e},${s}\n`).join('');
 /** What is sent: distinct valid items, once each (the domain's case does not make a new item). */
 const SENT = ['ada@example.com', 'bob+news@example.com', 'cy@mailinator.com', 'dee@example.invalid', 'ADA@EXAMPLE.COM'];
 
-describe.concurrent.skipIf(!built)('the single executable (dist-bin/idv)', () => {
+onlyOn('binary').describe.concurrent.skipIf(!built)('the single executable (dist-bin/idv)', () => {
   it('--version prints the package.json version', async () => {
     const pkg = JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')) as { version: string };
     await withHome(async (home) => {

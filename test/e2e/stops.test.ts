@@ -17,6 +17,7 @@ import { WINDOW_MAX } from '../../src/engine/in-order.js';
 import { fakeIo, run, type FakeRun } from '../fake-io.js';
 import { IDV, idv, sandbox, sentBatches, withHome, writeList, type Home, interruptedLine } from '../helpers.js';
 import { untilWaiting } from '../process-wait.js';
+import { onlyOn } from '../platforms.js';
 
 const KEY = 'sk_test_0123456789abcdef';
 /** Far larger than the in-order window (and so than the scheduler's queue and every write buffer). */
@@ -308,7 +309,7 @@ describe.concurrent('a reader that stopped reading', () => {
 });
 
 describe.concurrent('a reader that stopped reading, as a process', () => {
-  it('SIGINT with standard output a full pipe nobody reads: the process exits 130 within seconds, not when the reader goes', async () => {
+  onlyOn('signals').it('SIGINT with standard output a full pipe nobody reads: the process exits 130 within seconds, not when the reader goes', async () => {
     await withHome(async (home) => {
       const list = await writeList(home, addresses(WINDOW_MAX));
       const child = spawn(process.execPath, [IDV, 'emails', '--sandbox', list, '-q'], { env: home.env, stdio: ['ignore', 'pipe', 'pipe'] });

@@ -9,6 +9,7 @@ import { parseCacheTtl } from '../../src/cache/ttl.js';
 import { openCache } from '../../src/engine/open-cache.js';
 import { Plan } from '../../src/plan/plan.js';
 import { homeForEachTest } from '../helpers.js';
+import { onlyOn } from '../platforms.js';
 
 const home = homeForEachTest();
 const URL = 'https://api.example.test';
@@ -66,7 +67,7 @@ describe('openCache', () => {
     }
   });
 
-  it('a folder others can write in: a warning naming it and the fix, and no cache (the run goes on)', async () => {
+  onlyOn('owners').it('a folder others can write in: a warning naming it and the fix, and no cache (the run goes on)', async () => {
     const dir = join(home.dir, 'shared-cache');
     await mkdir(dir);
     await chmod(dir, 0o777);

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { openSource } from '../../src/input/read.js';
 import { sourcesFor } from '../../src/input/sources/list.js';
 import type { Io } from '../../src/system/io.js';
+import { onlyOn } from '../platforms.js';
 
 describe('openSource', () => {
   const src = (text: string) => ({ name: 'mem', path: 'mem', open: () => Readable.from([Buffer.from(text)]) });
@@ -80,7 +81,7 @@ describe('reading a named file (src/input/read.ts)', () => {
     }).length;
   const fakeIo = { cwd: null, term: { isTerminal: () => false }, stdin: Readable.from([]) } as unknown as Io;
 
-  it('reads every byte of a file larger than a block, in order, and lets the file go at the end or when closed early', async () => {
+  onlyOn('proc').it('reads every byte of a file larger than a block, in order, and lets the file go at the end or when closed early', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'idv-read-'));
     try {
       const lines = Array.from({ length: 20_000 }, (_, i) => `person${i}@example.com`);

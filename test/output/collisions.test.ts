@@ -6,6 +6,7 @@ import { link, mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { firstCollision, foldsCase, type NamedOutput } from '../../src/output/collisions.js';
+import { onlyOn } from '../platforms.js';
 
 let dir: string;
 beforeEach(async () => {
@@ -39,7 +40,7 @@ describe('firstCollision', () => {
     expect(await collision([report('d/ok.csv'), splitFolder('d'), splitFile('d/ok.csv')])).not.toBeNull();
   });
 
-  it('a folder on the way that is a link to the other’s folder: one file', async () => {
+  onlyOn('symlinks').it('a folder on the way that is a link to the other’s folder: one file', async () => {
     await mkdir(join(dir, 'real'));
     await symlink(join(dir, 'real'), join(dir, 'here'));
     expect(await collision([o('real/out.csv'), report('here/out.csv')])).not.toBeNull();
@@ -64,7 +65,7 @@ describe('firstCollision', () => {
     expect(await collision([o('outer'), splitFolder('out/sub')])).toBeNull();
   });
 
-  it('what is not replaced is not compared: a device (written in place), a link or a folder (refused when opened)', async () => {
+  onlyOn('devFiles').it('what is not replaced is not compared: a device (written in place), a link or a folder (refused when opened)', async () => {
     if (process.getuid?.() === 0) execFileSync('mknod', ['-m', '666', join(dir, 'null'), 'c', '1', '3']);
     else await symlink('/dev/null', join(dir, 'null'));
     expect(await collision([o('null'), report('null')])).toBeNull();

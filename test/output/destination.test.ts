@@ -3,9 +3,10 @@
 import { describe, expect, it } from 'vitest';
 import { resolve } from 'node:path';
 import { destinationOf } from '../../src/output/destination.js';
+import { onlyOn } from '../platforms.js';
 
 describe('destinationOf', () => {
-  it('none, "-", and the paths that name descriptor 1 are standard output; not other descriptors, nor paths that merely end like them', () => {
+  onlyOn('devFiles').it('none, "-", and the paths that name descriptor 1 are standard output; not other descriptors, nor paths that merely end like them', () => {
     const rows: Array<[string | undefined, boolean]> = [
       [undefined, true],
       ['-', true],

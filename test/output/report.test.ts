@@ -10,6 +10,7 @@ import { IdvError } from '../../src/core/errors.js';
 import { Secrets } from '../../src/system/secrets.js';
 import type { Sink } from '../../src/output/sink.js';
 import { emptyFacts, ending, refusedRunReport, ReportFile, reportJson, writeReport, type RunFacts } from '../../src/output/report.js';
+import { onlyOn } from '../platforms.js';
 
 const home = homeForEachTest();
 
@@ -30,7 +31,7 @@ describe('the report message', () => {
 });
 
 describe('where the report goes', () => {
-  it('a character device (./null): written in place, still the same device after, no temporary file beside it', async () => {
+  onlyOn('devFiles').it('a character device (./null): written in place, still the same device after, no temporary file beside it', async () => {
     // As root, a device node of our own in the test folder (as a container user would have); else the system's.
     const path = isRoot ? join(home.dir, 'null') : '/dev/null';
     if (isRoot) execFileSync('mknod', ['-m', '666', path, 'c', '1', '3']);

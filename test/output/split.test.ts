@@ -12,6 +12,7 @@ import { openWorkbook } from '../../src/xlsx/reader.js';
 import { writeChunk } from '../../src/output/sink.js';
 import { commitTogether } from '../../src/output/commit.js';
 import type { FormatOptions } from '../../src/output/format.js';
+import { onlyOn } from '../platforms.js';
 
 let home: Home;
 beforeEach(async () => {
@@ -48,7 +49,7 @@ describe('--only / --exclude filter the main output, never the split files', () 
   }
 });
 
-describe('a symbolic link planted in the --split folder', () => {
+onlyOn('symlinks').describe('a symbolic link planted in the --split folder', () => {
   it('is refused before anything is sent: exit 2, one line; the link and its target stay as they were; no other file is made', async () => {
     const { sb, env } = await sandbox({}, home);
     try {

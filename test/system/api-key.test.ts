@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { makeHome, sandbox, sentItems, writeList, type Home } from '../helpers.js';
 import { run } from '../fake-io.js';
 import { findKey, keyInConfig, maskKey, readConfigFile } from '../../src/system/api-key.js';
+import { onlyOn } from '../platforms.js';
 
 const KEY = 'sk_test_0123456789abcdef';
 
@@ -62,7 +63,7 @@ describe('a key as it is shown (maskKey)', () => {
   });
 });
 
-describe('trusting the config file', () => {
+onlyOn('owners').describe('trusting the config file', () => {
   it('0600, the user\'s own: used without a word', async () => {
     await storeKey(0o600);
     expect(await validate()).toEqual({ exitCode: 0, stdout: 'email,status\nada@example.com,ok\n', stderr: expect.stringMatching(/^1 record in /), sent: ['ada@example.com'] });
@@ -128,7 +129,7 @@ describe('trusting the config file', () => {
 });
 
 describe('reads of the config and of a key are bounded', () => {
-  it('a config that is a link to /dev/zero: refused at once (exit 3), not read', async () => {
+  onlyOn('devFiles').it('a config that is a link to /dev/zero: refused at once (exit 3), not read', async () => {
     await symlink('/dev/zero', config);
     const r = await run(['auth', 'status', '--no-check'], { env: home.env });
     expect(r).toEqual({

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { FileBlocks, openForReading } from '../../src/system/open-file.js';
+import { onlyOn } from '../platforms.js';
 
 function withFile<T>(bytes: Buffer | string, body: (path: string) => Promise<T>): Promise<T> {
   const dir = mkdtempSync(join(tmpdir(), 'idv-open-'));
@@ -92,7 +93,7 @@ describe('FileBlocks: a regular file read a block at a time', () => {
     });
   });
 
-  it('destroyed while a read waits: the descriptor stays open until the read comes back, then closes, and nothing more comes', async () => {
+  onlyOn('fifo').it('destroyed while a read waits: the descriptor stays open until the read comes back, then closes, and nothing more comes', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'idv-open-'));
     try {
       const fifo = join(dir, 'slow');
@@ -179,7 +180,7 @@ describe('FileBlocks: a regular file read a block at a time', () => {
 });
 
 describe('openForReading', () => {
-  it('reads a regular file as FileBlocks and any other file as a stream', async () => {
+  onlyOn('devFiles').it('reads a regular file as FileBlocks and any other file as a stream', async () => {
     await withFile('ann@example.com\n', async (path) => {
       const file = openForReading(path);
       expect(file).toBeInstanceOf(FileBlocks);

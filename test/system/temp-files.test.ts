@@ -7,9 +7,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { removeLeftovers, tempPathBeside } from '../../src/system/temp-files.js';
 import { selfMark } from '../../src/coordination/process-mark.js';
+import { onlyOn } from '../platforms.js';
 
 describe('temporary files beside an output', () => {
-  it('are named for this process: a later run removes those of a process that no longer runs, and only those', async () => {
+  onlyOn('proc').it('are named for this process: a later run removes those of a process that no longer runs, and only those', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'idv-temp-'));
     try {
       const out = join(dir, 'clean.csv');

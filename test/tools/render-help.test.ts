@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { run } from '../fake-io.js';
 import { idv, makeHome, ROOT } from '../helpers.js';
 import { displayWidth } from '../../src/system/display-width.js';
+import { onlyOn } from '../platforms.js';
 
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string; homepage: string };
 const HELP = join(ROOT, 'dist', 'help');
@@ -62,7 +63,7 @@ describe('--help', () => {
     expect(existsSync(join(ROOT, 'docs', 'cli.md'))).toBe(true);
   });
 
-  it('a copy without docs/ and examples/ (a single executable) points at the home page and types its sample in', async () => {
+  onlyOn('symlinks').it('a copy without docs/ and examples/ (a single executable) points at the home page and types its sample in', async () => {
     const tmp = await mkdtemp(join(tmpdir(), 'idv-bare-'));
     const home = await makeHome();
     try {

@@ -11,6 +11,7 @@ import { fakeIo, run } from '../../fake-io.js';
 import { outputTarget } from '../../../src/commands/validate/outputs.js';
 import { validateCommand, type ValidateOptions } from '../../../src/commands/validate/flags.js';
 import type { TestSandbox } from '../../sandbox/test-sandbox.js';
+import { onlyOn } from '../../platforms.js';
 
 const home = homeForEachTest();
 afterEach(() => {
@@ -74,7 +75,7 @@ describe('two outputs on one file: exit 2, one line, nothing sent, nothing writt
     });
   });
 
-  it('--report through a linked folder, and a hard link of -o: each is -o’s file', async () => {
+  onlyOn('symlinks').it('--report through a linked folder, and a hard link of -o: each is -o’s file', async () => {
     await symlink('.', at('here'));
     await writeFile(at('a.csv'), 'earlier\n');
     await link(at('a.csv'), at('b.json'));
@@ -154,8 +155,7 @@ describe('an output on an input file: exit 2, one line, nothing sent, the input 
 });
 
 describe('outputs that are not one file', () => {
-  it('names that differ only in case, where case counts (Linux): both written', async (t) => {
-    if (process.platform !== 'linux') return t.skip();
+  onlyOn('caseNames').it('names that differ only in case, where case counts (Linux): both written', async () => {
     await mkdir(at('D'));
     await against(['--split', 'D', '-o', 'D/OK.csv'], async (r) => {
       expect([r.exitCode, r.stderr]).toEqual([0, '']);
@@ -164,7 +164,7 @@ describe('outputs that are not one file', () => {
     });
   });
 
-  it('standard output and a device are written in place, one after the other: --report - after the records, /dev/null twice', async () => {
+  onlyOn('devFiles').it('standard output and a device are written in place, one after the other: --report - after the records, /dev/null twice', async () => {
     await against(['--report', '-'], async (r) => {
       expect(r.exitCode).toBe(0);
       expect(r.stdout.startsWith(CSV + '{')).toBe(true);

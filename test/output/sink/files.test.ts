@@ -9,11 +9,12 @@ import { fileSink } from '../../../src/output/sink.js';
 import { removeTempFilesNow } from '../../../src/system/temp-files.js';
 import { selfMark } from '../../../src/coordination/process-mark.js';
 import { dir, useTestFolder, entries, writeThrough, failure } from './harness.js';
+import { onlyOn } from '../../platforms.js';
 
 useTestFolder();
 
 describe('a regular file is replaced whole', () => {
-  it('over a 0664 file the new one is 0664 under a 022 umask (the mode is restored after the umask narrowed it)', async () => {
+  onlyOn('owners').it('over a 0664 file the new one is 0664 under a 022 umask (the mode is restored after the umask narrowed it)', async () => {
     const path = join(dir, 'out.csv');
     await writeFile(path, 'old\n');
     await chmod(path, 0o664);
@@ -27,7 +28,7 @@ describe('a regular file is replaced whole', () => {
     expect(((await stat(path)).mode & 0o777).toString(8)).toBe('664');
   });
 
-  it('a new file gets the mode the umask gives', async () => {
+  onlyOn('owners').it('a new file gets the mode the umask gives', async () => {
     const path = join(dir, 'new.csv');
     const umask = process.umask(0o027);
     try {
@@ -157,7 +158,7 @@ describe('a replaced file, once in place', () => {
 });
 
 describe('a file sink before and after ready()', () => {
-  it('once ready, a temporary file a killed run left beside the same output is removed (a live run\'s stays)', async () => {
+  onlyOn('sh').it('once ready, a temporary file a killed run left beside the same output is removed (a live run\'s stays)', async () => {
     const path = join(dir, 'out.csv');
     const self = selfMark()!;
     const ns = self.namespace.replace(/\D/g, '');
@@ -173,7 +174,7 @@ describe('a file sink before and after ready()', () => {
     await sink.abort();
   });
 
-  it('its temporary file (where a workbook is built) is beside the file once ready, none before, none for a device', async () => {
+  onlyOn('devFiles').it('its temporary file (where a workbook is built) is beside the file once ready, none before, none for a device', async () => {
     const path = join(dir, 'out.xlsx');
     const sink = fileSink(path);
     expect(sink.tempPath).toBeUndefined();
@@ -200,7 +201,7 @@ describe('a new file in a folder that does not exist', () => {
 });
 
 describe('a replaced file: its temporary file', () => {
-  it('is private from its creation when the file is (never made wider, then narrowed)', async () => {
+  onlyOn('owners').it('is private from its creation when the file is (never made wider, then narrowed)', async () => {
     const path = join(dir, 'out.csv');
     await writeFile(path, 'old\n');
     await chmod(path, 0o600);
@@ -249,7 +250,7 @@ describe('a replaced file: its temporary file', () => {
 });
 
 describe('what a file sink says before it has looked at its path', () => {
-  it('a path not yet looked at counts as a file to replace; a device says otherwise once ready', async () => {
+  onlyOn('devFiles').it('a path not yet looked at counts as a file to replace; a device says otherwise once ready', async () => {
     const device = fileSink('/dev/null');
     expect(device.replaces).toBe(true);
     await device.ready();

@@ -8,10 +8,11 @@ import { join } from 'node:path';
 import { createServer } from 'node:net';
 import { fileSink } from '../../../src/output/sink.js';
 import { dir, useTestFolder, isRoot, entries, failure } from './harness.js';
+import { onlyOn } from '../../platforms.js';
 
 useTestFolder();
 
-describe('a symbolic link is refused, never replaced nor written through', () => {
+onlyOn('symlinks').describe('a symbolic link is refused, never replaced nor written through', () => {
   it('-o a link to a file: refused at ready(); the link, its target and the folder are as they were', async () => {
     const target = join(dir, 'victim.txt');
     await writeFile(target, 'theirs\n');
@@ -48,7 +49,7 @@ describe('what cannot be written is refused by ready(), in one line', () => {
     expect(err).toMatchObject({ kind: 'failed', message: `Cannot write ${dir}: it is a folder (EISDIR); give a file name.` });
   });
 
-  it('a socket', async () => {
+  onlyOn('fifo').it('a socket', async () => {
     const path = join(dir, 'sock');
     const server = createServer();
     await new Promise<void>((r) => server.listen(path, r));
@@ -68,7 +69,7 @@ describe('what cannot be written is refused by ready(), in one line', () => {
     expect(await entries()).toEqual(['list.csv']);
   });
 
-  it('a link named like a descriptor path (…/dev/stdout) is a link all the same: refused, its target untouched', async () => {
+  onlyOn('symlinks').it('a link named like a descriptor path (…/dev/stdout) is a link all the same: refused, its target untouched', async () => {
     await fsp.mkdir(join(dir, 'dev'));
     await writeFile(join(dir, 'target.csv'), 'kept\n');
     await symlink(join(dir, 'target.csv'), join(dir, 'dev', 'stdout'));
@@ -78,7 +79,7 @@ describe('what cannot be written is refused by ready(), in one line', () => {
   });
 });
 
-describe('a link below a descriptor path', () => {
+onlyOn('devices').describe('a link below a descriptor path', () => {
   it('/proc/self/fd/N/link, N a folder the caller opened: a link all the same, refused; its target untouched', async () => {
     await writeFile(join(dir, 'target.csv'), 'kept\n');
     await symlink(join(dir, 'target.csv'), join(dir, 'link'));
@@ -96,7 +97,7 @@ describe('a link below a descriptor path', () => {
   });
 });
 
-describe('a block device is refused', () => {
+onlyOn('devices').describe('a block device is refused', () => {
   const existing = ['/dev/loop0', '/dev/sda', '/dev/vda'].find((p) => {
     try {
       return fs.statSync(p).isBlockDevice();

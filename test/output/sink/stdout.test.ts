@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { PassThrough, Writable } from 'node:stream';
 import { fileSink, sinkFor, stdoutSink, writeChunk } from '../../../src/output/sink.js';
 import { dir, useTestFolder, writeThrough, recordingStdout } from './harness.js';
+import { onlyOn } from '../../platforms.js';
 
 useTestFolder();
 
@@ -140,7 +141,7 @@ describe('standard output is written in blocks', () => {
 });
 
 describe('what a sink says of itself', () => {
-  it('only standard output is closed by its reader, and only a replaced file counts as replaced', async () => {
+  onlyOn('devFiles').it('only standard output is closed by its reader, and only a replaced file counts as replaced', async () => {
     const file = fileSink(join(dir, 'out.csv'));
     await writeThrough(file, 'a\n');
     const device = fileSink('/dev/null');
