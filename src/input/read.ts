@@ -6,7 +6,7 @@ import { FileBlocks, type ByteSource } from '../system/open-file.js';
 import type { Kind } from '../core/defaults.js';
 import { IdvError, inputError } from '../core/errors.js';
 import { contentOf, unpacking, type Content, type Unpacking } from './bytes/content.js';
-import { decodeText, newDecoding, type EncodingInfo } from './bytes/decode.js';
+import { decodeText, UTF8, type Decoded, type EncodingInfo } from './bytes/decode.js';
 import { readError } from './bytes/read-error.js';
 import { MAX_ROW_SIZE, type RowBound } from './layout/csv-rows.js';
 import type { Layout, LayoutOverrides } from './layout/detect.js';
@@ -78,20 +78,22 @@ interface Opening {
 /** Text (a plain list, recipients, a vCard file or CSV): a sample, the layout guessed from it, then its records. */
 async function openText(opening: Opening, content: Extract<Content, { kind: 'text' }>): Promise<OpenedSource> {
   const { name, stream, kind, overrides, note, verbose, live } = opening;
-  const decoding = newDecoding();
   let opened = false;
+  let detected: EncodingInfo | null = null; // a code page found in the text after its first bytes
   const onDetected = (e: EncodingInfo) => {
+    detected = e;
     if (opened) verbose?.(`${name}: its text beyond ASCII is not UTF-8: read as ${describeEncoding(e)} from there on (the ASCII before reads the same).`);
     if (e.alternative) note(`${name}: read as ${e.name} (detected, not for certain: it could be ${e.alternative}); if its text looks wrong, give --encoding ${e.alternative}.`);
   };
-  const decodeOptions = { name, command: `idv ${kind}`, encoding: overrides.encoding, onDetected, sniffed: content.sniffed };
-  const blocks = decodeText(content.chunks, decodeOptions, decoding)[Symbol.asyncIterator]();
+  const decoded = await decodeOf(opening, content, onDetected);
+  const encoding = () => detected ?? decoded.encoding;
+  const blocks = decoded.blocks;
   const sampled = await sampleOf(blocks, stream, name, live ? kind : null);
   const layout = await layoutOf(opening, sampled);
   opened = true;
   for (const line of layout.notes) note(line);
-  verbose?.(describeLayout(name, layout, decoding.encoding));
-  const found = new Found(name, layout, decoding, note, kind);
+  verbose?.(describeLayout(name, layout, encoding()));
+  const found = new Found(name, layout, decoded.strays, note, kind);
   const bound: RowBound = { name, max: overrides.maxRowSize ?? MAX_ROW_SIZE };
   const read =
     layout.delimiter === null
@@ -104,8 +106,19 @@ async function openText(opening: Opening, content: Extract<Content, { kind: 'tex
     paused: sampled.pending !== null,
     records: guard(read, name, stream, opening.unpack),
     close: async () => void stream.destroy(),
-    facts: () => found.facts(),
+    facts: () => found.facts(encoding()),
   };
+}
+
+/** The text's encoding, chosen from its first bytes, and its text; the stream is let go when idv cannot read it. */
+async function decodeOf(opening: Opening, content: Extract<Content, { kind: 'text' }>, onDetected: (e: EncodingInfo) => void): Promise<Decoded> {
+  const { name, kind, overrides, stream } = opening;
+  try {
+    return await decodeText(content.chunks, { name, command: `idv ${kind}`, encoding: overrides.encoding, onDetected, sniffed: content.sniffed });
+  } catch (err) {
+    stream.destroy();
+    throw readError(err, name);
+  }
 }
 
 /** A workbook: its sheet's rows under the record rule, as a table of CSV's are (workbook.ts). */
@@ -113,7 +126,7 @@ async function openWorkbookSource(opening: Opening, content: Extract<Content, { 
   const { name, stream, kind, note } = opening;
   const sheet = await openWorkbookSheet(opening, content);
   for (const line of sheet.layout.notes) note(line);
-  const found = new Found(name, sheet.layout, newDecoding(), note, kind);
+  const found = new Found(name, sheet.layout, new Map(), note, kind);
   async function* records(): AsyncGenerator<InputRecord[]> {
     try {
       yield* tableRecords(sheet.rows, sheet.layout, kind, found);
@@ -135,7 +148,7 @@ async function openWorkbookSource(opening: Opening, content: Extract<Content, { 
       stream.destroy();
       await sheet.close();
     },
-    facts: () => found.facts(),
+    facts: () => found.facts(UTF8), // a workbook's cells are text already
   };
 }
 

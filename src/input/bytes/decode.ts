@@ -30,11 +30,21 @@ export interface Stray {
   char: string;
 }
 
-export interface Decoding {
-  encoding: EncodingInfo;
-  /** Stray bytes by the number of the block (0, 1, … as yielded) that holds them. */
-  strays: Map<number, Stray[]>;
+/** What decoding chose from the first bytes, the text it reads, and the stray bytes it finds in the text. */
+export interface Decoded {
+  /**
+   * Chosen from the first bytes: a byte-order mark's, --encoding's, UTF-16 told without a mark, or UTF-8 while the
+   * bytes are (`how: 'utf-8'`: a code page found further on is told to onDetected).
+   */
+  readonly encoding: EncodingInfo;
+  /** The text, a block per chunk. */
+  readonly blocks: AsyncGenerator<string>;
+  /** Stray bytes by the number of the block (0, 1, … as yielded) that holds them: a block's are here once it is yielded. */
+  readonly strays: ReadonlyMap<number, Stray[]>;
 }
+
+/** UTF-8 because the bytes are: a text with no mark, no --encoding, and nothing beyond ASCII that is not UTF-8. */
+export const UTF8: EncodingInfo = Object.freeze({ name: 'utf-8', how: 'utf-8', alternative: null });
 
 export interface DecodeOptions {
   /** For messages: the file's name. */
@@ -43,7 +53,7 @@ export interface DecodeOptions {
   command?: string;
   /** --encoding NAME. */
   encoding?: string;
-  /** Told the encoding when it is detected (in the first bytes, or at the first text beyond ASCII). */
+  /** Told the code page found at the first text beyond ASCII that is not UTF-8: the whole text's (the ASCII before reads the same). */
   onDetected?(encoding: EncodingInfo): void;
   /** What the first chunk is, already sniffed (content.ts): the first chunk holds the bytes it was told from. */
   sniffed?: Sniffed;
@@ -63,47 +73,35 @@ function completeUtf8(buf: Uint8Array): number {
   return n; // only continuation bytes: the decoder will say what they are
 }
 
-/** Text of `stream`, a block per chunk as it comes; `state` learns the encoding and the stray bytes. */
-export function decodeText(stream: Readable | AsyncIterable<Buffer>, o: DecodeOptions, state: Decoding = newDecoding()): AsyncGenerator<string> {
-  return decodeBlocks(stream as AsyncIterable<Buffer>, o, state);
-}
-
-export function newDecoding(): Decoding {
-  return { encoding: { name: 'utf-8', how: 'utf-8', alternative: null }, strays: new Map() };
-}
-
-async function* decodeBlocks(chunks: AsyncIterable<Buffer>, o: DecodeOptions, state: Decoding): AsyncGenerator<string> {
-  const it = chunks[Symbol.asyncIterator]();
-  let head = Buffer.alloc(0);
-  let sniffed: Sniffed | null = null;
-  let ended = false;
-  while (sniffed === null) {
-    const next = await it.next();
-    ended = next.done === true;
-    if (!ended) head = head.length === 0 ? next.value : Buffer.concat([head, next.value]);
-    sniffed = head.length === 0 && ended ? { kind: 'text', bom: 0 } : (o.sniffed ?? sniff(head.subarray(0, SNIFF_BYTES), ended));
-  }
+/** The encoding of `stream`, chosen from its first bytes, and its text, a block per chunk as it comes. */
+export async function decodeText(stream: Readable | AsyncIterable<Buffer>, o: DecodeOptions): Promise<Decoded> {
+  const it = (stream as AsyncIterable<Buffer>)[Symbol.asyncIterator]();
+  const { head, sniffed, ended } = await sniffHead(it, o.sniffed);
   const refused = notAList(sniffed.kind, o.command ?? 'idv emails');
   if (refused) throw inputError(`${o.name} is ${refused.what}, not a list or CSV file; ${refused.fix}.`);
-  async function* rest(): AsyncGenerator<Buffer> {
-    const first = head.subarray(sniffed!.bom);
-    if (first.length) yield first;
-    if (ended) return;
-    for (let next = await it.next(); !next.done; next = await it.next()) yield next.value;
-  }
+  const rest = remaining(head.subarray(sniffed.bom), ended ? null : it);
   const given = o.encoding !== undefined ? await encodingFlag(o.encoding) : null;
   const wide = sniffed.kind === 'text' ? null : sniffed.kind;
+  const strays = new Map<number, Stray[]>();
   if (given && given.iconv !== 'utf-8') {
-    state.encoding = { name: given.label, how: 'given', alternative: null };
-    yield* codePage(rest(), given.iconv, o.name);
-  } else if (wide && !given) {
-    state.encoding = { name: wide, how: sniffed.bom ? 'bom' : 'detected', alternative: null };
-    if (!sniffed.bom) o.onDetected?.(state.encoding);
-    yield* codePage(rest(), wide, o.name, true);
-  } else {
-    if (given) state.encoding = { name: 'utf-8', how: 'given', alternative: null };
-    else if (sniffed.bom) state.encoding = { name: 'utf-8', how: 'bom', alternative: null };
-    yield* utf8OrCodePage(rest(), o, state, given !== null);
+    return { encoding: { name: given.label, how: 'given', alternative: null }, blocks: codePage(rest, given.iconv, o.name), strays };
+  }
+  if (wide && !given) {
+    return { encoding: { name: wide, how: sniffed.bom ? 'bom' : 'detected', alternative: null }, blocks: codePage(rest, wide, o.name, true), strays };
+  }
+  const how = given ? 'given' : sniffed.bom ? 'bom' : 'utf-8';
+  return { encoding: how === 'utf-8' ? UTF8 : { name: 'utf-8', how, alternative: null }, blocks: utf8OrCodePage(rest, o, how !== 'utf-8', strays), strays };
+}
+
+/** The first bytes, gathered until what they are can be told (a chunk may be shorter than a byte-order mark). */
+async function sniffHead(it: AsyncIterator<Buffer>, known: Sniffed | undefined): Promise<{ head: Buffer; sniffed: Sniffed; ended: boolean }> {
+  let head: Buffer = Buffer.alloc(0);
+  for (;;) {
+    const next = await it.next();
+    const ended = next.done === true;
+    if (!ended) head = head.length === 0 ? next.value : Buffer.concat([head, next.value]);
+    const sniffed = head.length === 0 && ended ? { kind: 'text' as const, bom: 0 } : (known ?? sniff(head.subarray(0, SNIFF_BYTES), ended));
+    if (sniffed !== null) return { head, sniffed, ended };
   }
 }
 
@@ -128,10 +126,13 @@ function refuseNul(bytes: Uint8Array, offset: number, file: string): void {
   }
 }
 
-/** UTF-8 (nothing else once a character beyond ASCII has been UTF-8), or the code page of the first bytes that are not. */
-async function* utf8OrCodePage(chunks: AsyncIterable<Buffer>, o: DecodeOptions, state: Decoding, fixed: boolean): AsyncGenerator<string> {
+/**
+ * UTF-8 (nothing else once a character beyond ASCII has been UTF-8, or when `fixed`: a mark or --encoding said
+ * so), or the code page of the first bytes that are not; stray bytes go to `strays`, by block.
+ */
+async function* utf8OrCodePage(chunks: AsyncIterable<Buffer>, o: DecodeOptions, fixed: boolean, strays: Map<number, Stray[]>): AsyncGenerator<string> {
   const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
-  let asciiSoFar = !fixed && state.encoding.how !== 'bom';
+  let asciiSoFar = !fixed;
   let carry: Buffer | null = null;
   let offset = 0;
   let block = 0;
@@ -158,8 +159,7 @@ async function* utf8OrCodePage(chunks: AsyncIterable<Buffer>, o: DecodeOptions, 
     if (text === null && asciiSoFar && !mostlyUtf8(bytes)) {
       // The first text beyond ASCII is not UTF-8: the file's code page, from here to its end.
       const found = await detectCodePage(buf);
-      state.encoding = { name: found.label, how: 'detected', alternative: found.alternative };
-      o.onDetected?.(state.encoding);
+      o.onDetected?.({ name: found.label, how: 'detected', alternative: found.alternative });
       yield* codePage(remaining(buf, last ? null : it), found.iconv, o.name, false, offset);
       return;
     }
@@ -167,7 +167,7 @@ async function* utf8OrCodePage(chunks: AsyncIterable<Buffer>, o: DecodeOptions, 
       asciiSoFar = false;
       const read = await withStrays(bytes);
       text = read.text;
-      if (read.strays.length) state.strays.set(block, read.strays);
+      if (read.strays.length) strays.set(block, read.strays);
     }
     offset += end;
     if (text) {
@@ -178,9 +178,9 @@ async function* utf8OrCodePage(chunks: AsyncIterable<Buffer>, o: DecodeOptions, 
   }
 }
 
-/** `first`, then what is left of `it`. */
+/** `first` (unless empty), then what is left of `it`. */
 async function* remaining(first: Buffer, it: AsyncIterator<Buffer> | null): AsyncGenerator<Buffer> {
-  yield first;
+  if (first.length) yield first;
   if (it === null) return;
   for (let next = await it.next(); !next.done; next = await it.next()) yield next.value;
 }

@@ -57,7 +57,7 @@ export interface RowBatch {
 
 /** Stray bytes of the decoded blocks (by block number) and, once read, the lines they are on. */
 export interface StrayLines {
-  strays: Map<number, Stray[]>;
+  strays: ReadonlyMap<number, Stray[]>;
   found(line: number, stray: Stray): void;
 }
 

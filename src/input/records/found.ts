@@ -1,7 +1,7 @@
 // What reading a source finds as it goes (lines skipped, stray bytes, items in another cell), said in one note
 // each at the end, and kept as the source's facts (for the report and --dry-run).
 import type { Kind } from '../../core/defaults.js';
-import type { Decoding, EncodingInfo, Stray } from '../bytes/decode.js';
+import type { EncodingInfo, Stray } from '../bytes/decode.js';
 import type { StrayLines } from '../layout/csv-rows.js';
 import type { Layout, Skipped } from '../layout/detect.js';
 import { LineRuns, num, preview } from '../layout/notes.js';
@@ -32,12 +32,12 @@ export class Found {
   constructor(
     readonly name: string,
     private readonly layout: Layout,
-    private readonly decoding: Decoding,
+    strays: ReadonlyMap<number, Stray[]>,
     private readonly note: (line: string) => void,
     private readonly kind: Kind,
   ) {
     for (const s of layout.skipped) for (const line of s.lines) this.skip(line, s.why);
-    this.strays = { strays: decoding.strays, found: (line, stray) => this.stray(line, stray) };
+    this.strays = { strays, found: (line, stray) => this.stray(line, stray) };
   }
 
   skip(line: number, why: Skipped['why']): void {
@@ -88,9 +88,10 @@ export class Found {
     if (this.elsewhere.lines.count) this.note(elsewhereNote(n, this.layout, this.elsewhere, this.kind));
   }
 
-  facts(): SourceFacts {
+  /** The facts so far, with the encoding decoding reported. */
+  facts(encoding: EncodingInfo): SourceFacts {
     const skipped = [...this.skipped].map(([why, lines]) => ({ why, lines }));
-    return { encoding: this.decoding.encoding, skipped, skippedLines: skipped.reduce((n, s) => n + s.lines.count, 0) };
+    return { encoding, skipped, skippedLines: skipped.reduce((n, s) => n + s.lines.count, 0) };
   }
 }
 

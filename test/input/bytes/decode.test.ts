@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { Readable } from 'node:stream';
-import { decodeText, mostlyUtf8, newDecoding, type Decoding } from '../../../src/input/bytes/decode.js';
+import { decodeText, mostlyUtf8, UTF8, type EncodingInfo, type Stray } from '../../../src/input/bytes/decode.js';
 import iconv from 'iconv-lite';
 import { homeForEachTest } from '../../helpers.js';
 import { run } from '../../fake-io.js';
@@ -10,10 +10,16 @@ import { run } from '../../fake-io.js';
 const home = homeForEachTest();
 const file = home.file;
 
-async function collect(chunks: Buffer[], state: Decoding = newDecoding(), encoding?: string): Promise<string> {
-  let out = '';
-  for await (const t of decodeText(Readable.from(chunks), { name: 'test', encoding }, state)) out += t;
-  return out;
+/** What decoding told a caller: its value's encoding, or the code page it found later (onDetected), and the stray bytes. */
+interface Told {
+  encoding: EncodingInfo;
+  strays: ReadonlyMap<number, Stray[]>;
+}
+const told = (): Told => ({ encoding: UTF8, strays: new Map() });
+
+/** The text of `chunks`, decoded; `state` keeps what decoding told. */
+async function collect(chunks: Buffer[], state: Told = told(), encoding?: string): Promise<string> {
+  return (await blocks(chunks, state, encoding)).join('');
 }
 /** `bytes` in blocks of `size`, as a file is read (FileBlocks, open-file.ts: 64 KiB). */
 const inBlocks = (bytes: Buffer, size: number) => Array.from({ length: Math.ceil(bytes.length / size) }, (_, i) => bytes.subarray(i * size, (i + 1) * size));
@@ -34,10 +40,13 @@ function filler(bytes: number): string {
   return lines.join('') + 'x'.repeat(bytes - size - 1) + '\n';
 }
 
-/** Blocks as decoded, one per chunk. */
-async function blocks(chunks: Buffer[], state: Decoding): Promise<string[]> {
+/** Blocks as decoded, one per chunk; `state` keeps what decoding told. */
+async function blocks(chunks: Buffer[], state: Told, encoding?: string): Promise<string[]> {
+  const decoded = await decodeText(Readable.from(chunks), { name: 'test', encoding, onDetected: (e) => (state.encoding = e) });
+  state.encoding = decoded.encoding;
+  state.strays = decoded.strays;
   const out: string[] = [];
-  for await (const t of decodeText(Readable.from(chunks), { name: 'test' }, state)) out.push(t);
+  for await (const t of decoded.blocks) out.push(t);
   return out;
 }
 
@@ -50,7 +59,7 @@ describe('decodeText', () => {
         const text = filler(BLOCK - 3 - 2 - into) + `zo${char}@x.com\nb@y.com\n`;
         const bytes = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(text)]);
         expect(bytes.subarray(BLOCK - into, BLOCK - into + size).toString(), `${char}, ${into} byte(s) in the first block`).toBe(char);
-        const state = newDecoding();
+        const state = told();
         expect(await collect(inBlocks(bytes, BLOCK), state), `${char}, ${into} byte(s) in the first block`).toBe(text);
         expect(state.encoding).toEqual({ name: 'utf-8', how: 'bom', alternative: null });
       }
@@ -58,7 +67,7 @@ describe('decodeText', () => {
   });
   it('a file of ASCII lines whose first character beyond it is cut by the 64 KiB boundary is UTF-8, not a code page (zoë, not zoÃ«)', async () => {
     const text = filler(BLOCK - 3) + 'zoë@x.com\n'; // ë's first byte the block's last
-    const state = newDecoding();
+    const state = told();
     expect(await collect(inBlocks(Buffer.from(text), BLOCK), state)).toBe(text);
     expect(state.encoding).toEqual({ name: 'utf-8', how: 'utf-8', alternative: null });
     expect(state.strays.size).toBe(0);
@@ -69,7 +78,7 @@ describe('decodeText', () => {
       fc.asyncProperty(fc.integer({ min: 0, max: 6000 }), fc.array(char, { minLength: 1, maxLength: 400 }), fc.integer({ min: 1, max: 9000 }), async (ascii, chars, size) => {
         // Past the first 4 KiB (gathered whole before anything is decoded) too: ASCII first, as a long list has.
         const text = filler(ascii + 41) + chars.join('');
-        const state = newDecoding();
+        const state = told();
         expect(await collect(inBlocks(Buffer.from(text), size), state)).toBe(text);
         expect(state.strays.size).toBe(0);
       }),
@@ -87,7 +96,7 @@ describe('decodeText', () => {
     await expect(collect([Buffer.from([0x61, 0, 0x62])])).rejects.toThrow(/NUL bytes/);
   });
   it('reads UTF-16 without a byte-order mark, by its NUL bytes, and UTF-32 with one', async () => {
-    const state = newDecoding();
+    const state = told();
     expect(await collect([Buffer.from('email\r\nann@x.com\r\n', 'utf16le')], state)).toBe('email\r\nann@x.com\r\n');
     expect(state.encoding).toEqual({ name: 'utf-16le', how: 'detected', alternative: null });
     // Past the first bytes (gathered whole): 😀's two code units either side of the 64 KiB boundary, or one
@@ -100,21 +109,51 @@ describe('decodeText', () => {
     expect(await collect([Buffer.concat([Buffer.from([0xff, 0xfe, 0, 0]), iconv.encode('ü@x.de\n', 'utf-32le')])])).toBe('ü@x.de\n');
   });
   it('names how it chose: a byte-order mark, UTF-8 by its bytes, --encoding', async () => {
-    const bom = newDecoding();
+    const bom = told();
     await collect([Buffer.from('\ufeffa@b.com\n')], bom);
     expect(bom.encoding).toEqual({ name: 'utf-8', how: 'bom', alternative: null });
-    const plain = newDecoding();
+    const plain = told();
     await collect([Buffer.from('zoë@x.com\n')], plain);
     expect(plain.encoding).toEqual({ name: 'utf-8', how: 'utf-8', alternative: null });
-    const given = newDecoding();
+    const given = told();
     expect(await collect([iconv.encode('Иван,a@x.ru\n', 'koi8-r')], given, 'koi8-r')).toBe('Иван,a@x.ru\n');
     expect(given.encoding).toEqual({ name: 'koi8-r', how: 'given', alternative: null });
   });
 });
 
+describe('what decoding chose is the value it returns, before any text is read', () => {
+  /** The encoding decodeText returns, its blocks left unread. */
+  const chosen = async (bytes: Buffer, encoding?: string) => (await decodeText(Readable.from([bytes]), { name: 'test', encoding })).encoding;
+  it('a byte-order mark: UTF-8, UTF-16LE, UTF-16BE', async () => {
+    expect(await chosen(Buffer.from('\ufeffa@b.com\n'))).toEqual({ name: 'utf-8', how: 'bom', alternative: null });
+    expect(await chosen(Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('a@b.com\n', 'utf16le')]))).toEqual({ name: 'utf-16le', how: 'bom', alternative: null });
+    expect(await chosen(Buffer.concat([Buffer.from([0xfe, 0xff]), Buffer.from('a@b.com\n', 'utf16le').swap16()]))).toEqual({ name: 'utf-16be', how: 'bom', alternative: null });
+  });
+  it('UTF-16 without a mark, told by its NUL bytes; --encoding; else UTF-8 while the bytes are', async () => {
+    expect(await chosen(Buffer.from('email\r\nann@x.com\r\n', 'utf16le'))).toEqual({ name: 'utf-16le', how: 'detected', alternative: null });
+    expect(await chosen(iconv.encode('Иван,a@x.ru\n', 'koi8-r'), 'koi8-r')).toEqual({ name: 'koi8-r', how: 'given', alternative: null });
+    expect(await chosen(Buffer.from('a@b.com\n'), 'utf-8')).toEqual({ name: 'utf-8', how: 'given', alternative: null });
+    expect(await chosen(iconv.encode('Иван,a@x.ru\n', 'windows-1251'))).toEqual(UTF8); // nothing decoded yet
+  });
+  it('a code page found in the text is told to onDetected as its block is read, once', async () => {
+    const heard: EncodingInfo[] = [];
+    const ascii = Buffer.from('a@b.com\n'.repeat(100));
+    const decoded = await decodeText(Readable.from([ascii, iconv.encode('Иван Петров <a@x.ru>\nМария Сидорова <b@x.ru>\n', 'windows-1251')]), { name: 'test', onDetected: (e) => heard.push(e) });
+    const it = decoded.blocks[Symbol.asyncIterator]();
+    await it.next();
+    expect(heard).toEqual([]); // ASCII so far
+    await it.next();
+    expect(heard).toEqual([{ name: 'windows-1251', how: 'detected', alternative: null }]);
+    expect(decoded.encoding).toEqual(UTF8); // the value chosen first is not changed
+  });
+  it('what cannot be a list is refused when decoding begins, before any block is asked for', async () => {
+    await expect(decodeText(Readable.from([Buffer.from('%PDF-1.7\n%\xe2\xe3\xcf\xd3\n1 0 obj\n', 'latin1')]), { name: 'x.pdf' })).rejects.toThrow(/^x\.pdf is /);
+  });
+});
+
 describe('decoding never switches in the middle of a file', () => {
   it('a UTF-8 file with stray bytes stays UTF-8: each stray byte is read as its Windows-1252 character and reported by block and place', async () => {
-    const state = newDecoding();
+    const state = told();
     const first = Buffer.from('Jürgen,j@bücher.de\n');
     const second = Buffer.concat([Buffer.from('Zoë,z@x.com\nRen'), Buffer.from([0xe9]), Buffer.from('e,r@x.com\nM'), Buffer.from([0xfc]), Buffer.from('ller,m@x.de\n')]);
     expect(await blocks([first, second], state)).toEqual(['Jürgen,j@bücher.de\n', 'Zoë,z@x.com\nRenée,r@x.com\nMüller,m@x.de\n']);
@@ -122,13 +161,13 @@ describe('decoding never switches in the middle of a file', () => {
     expect(state.strays).toEqual(new Map([[1, [{ at: 15, byte: 0xe9, char: 'é' }, { at: 27, byte: 0xfc, char: 'ü' }]]]));
   });
   it('text beyond ASCII that is not UTF-8 at the start: the code page of the whole file', async () => {
-    const state = newDecoding();
+    const state = told();
     const text = 'Имя,Фамилия,Email\nИван,Петров,a@x.ru\nМария,Сидорова,b@x.ru\nОльга,Кузнецова,c@x.ru\n';
     expect(await collect([iconv.encode(text, 'windows-1251')], state)).toBe(text);
     expect(state.encoding).toEqual({ name: 'windows-1251', how: 'detected', alternative: null });
   });
   it('ASCII first, then a code page: the code page from there on (the ASCII before reads the same in it)', async () => {
-    const state = newDecoding();
+    const state = told();
     const ascii = Buffer.from(Array.from({ length: 3000 }, (_, i) => `user${i}@example.com\n`).join(''));
     const text = 'Иван Петров <a@x.ru>\nМария Сидорова <b@x.ru>\nОльга Кузнецова <c@x.ru>\n';
     const out = await blocks([ascii, iconv.encode(text, 'windows-1251')], state);
@@ -137,7 +176,7 @@ describe('decoding never switches in the middle of a file', () => {
     expect(state.strays.size).toBe(0);
   });
   it('UTF-8 first, then a block mostly in a code page: still UTF-8, every byte that is not read as its Windows-1252 character', async () => {
-    const state = newDecoding();
+    const state = told();
     const utf8 = Buffer.from('Zoë,z@x.com\n');
     const later = iconv.encode('Renée Lefèvre,r@x.fr\nJürgen Müller,j@x.de\nJosé Núñez,n@x.es\n', 'windows-1252');
     expect(await collect([utf8, later], state)).toBe('Zoë,z@x.com\nRenée Lefèvre,r@x.fr\nJürgen Müller,j@x.de\nJosé Núñez,n@x.es\n');
@@ -145,7 +184,7 @@ describe('decoding never switches in the middle of a file', () => {
     expect([...state.strays.values()].flat().length).toBe(7);
   });
   it('ASCII first, then UTF-8 with a stray byte or two: still UTF-8', async () => {
-    const state = newDecoding();
+    const state = told();
     const ascii = Buffer.from('a@b.com\n'.repeat(100));
     const utf8 = Buffer.from('Zoë,z@x.com\n');
     expect(await collect([ascii, Buffer.concat([utf8, Buffer.from([0x4c, 0xe9, 0x61, 0x0a])])], state)).toBe(ascii.toString() + 'Zoë,z@x.com\nLéa\n');
@@ -178,7 +217,7 @@ describe('encodings', () => {
 
 describe('a file with no UTF-8 character at all is read in its code page, however few its bytes beyond ASCII', () => {
   const read = async (bytes: Buffer) => {
-    const state = newDecoding();
+    const state = told();
     const text = await collect([bytes], state);
     return { text, encoding: state.encoding.name, strays: state.strays.size };
   };
