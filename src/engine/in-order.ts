@@ -35,6 +35,8 @@ export interface Result {
   send: string;
   /** Every cell of its row; null for a plain list or an item given alone. */
   fields: string[] | null;
+  /** A workbook's row as read, cell by cell, when a workbook output writes them. */
+  cells: PlannedRecord['cells'];
   status: string;
   source: Source;
 }
@@ -74,7 +76,7 @@ export class InOrder {
       this.chars -= charsOf(r);
       const { status } = known;
       this.counts.set(status, (this.counts.get(status) ?? 0) + 1);
-      out.push({ given: r.given, item: r.item, send: r.send, fields: r.fields, status, source: known.source });
+      out.push({ given: r.given, item: r.item, send: r.send, fields: r.fields, cells: r.cells, status, source: known.source });
     }
     this.passed += out.length;
     return out;

@@ -3,14 +3,14 @@
 import type { Chalk } from './colors.js';
 import { terminalSafe } from '../system/terminal-text.js';
 import { STATUS_COLOUR } from '../core/statuses.js';
-import { cellsOf, type TypedCell } from '../input/layout/typed-row.js';
+import type { TypedCell } from '../xlsx/cell.js';
 import { usageError } from '../core/errors.js';
 import { displayWidth, fitEndToWidth, fitToWidth, padEndTo } from '../system/display-width.js';
 
 export type Format = 'table' | 'csv' | 'json' | 'ndjson' | 'xlsx';
 export const FORMATS: readonly Format[] = ['table', 'csv', 'json', 'ndjson', 'xlsx'];
 
-/** A cell of a workbook's row: text, or a cell read from a workbook with its type (xlsx/writer.ts's WriteCell). */
+/** A cell of a workbook's row: text, or a cell read from a workbook with its type (xlsx/cell.ts). */
 export type SheetCell = string | TypedCell;
 
 /** Rows for a workbook (workbook-sink.ts): the header comes first, once. */
@@ -27,6 +27,8 @@ export interface OutRecord {
   status: string;
   /** The input row, for --keep-columns (null for plain lists). */
   fields: string[] | null;
+  /** A workbook's row as read, cell by cell (fields[i] is cells[i].text), when a workbook output writes them. */
+  cells?: readonly TypedCell[];
 }
 
 export interface FormatOptions {
@@ -158,7 +160,7 @@ function xlsxFormatter(o: FormatOptions): Formatter {
   const header = o.keepColumns && o.delimiter !== null && o.header === null ? keys : names;
   const row = (r: OutRecord): SheetCell[] => {
     const v: SheetCell[] = values(r);
-    const typed = cellsOf(r.fields);
+    const typed = r.cells;
     if (typed === undefined) return v;
     // The input's cells sit before status (up to the table's width) and after it (beyond the width).
     const width = cells || typed.length;

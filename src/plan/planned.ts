@@ -17,6 +17,8 @@ export interface PlannedRecord {
   readonly send: string;
   /** Every cell of its CSV row; null for a plain list. */
   readonly fields: string[] | null;
+  /** A workbook's row as read, cell by cell, when a workbook output writes them (InputRecord.cells). */
+  readonly cells: InputRecord['cells'];
   /** What the plan knew when it was read: NEW (to be sent by whoever reads this), PENDING, or Known. */
   readonly state: Lookup;
 }
@@ -37,9 +39,9 @@ export async function* planRecords(
       counts.records++;
       if (it === null) {
         counts.invalid++;
-        out[i] = { given: rec.value, item: rec.value.trim(), key: '', send: '', fields: rec.fields, state: invalid };
+        out[i] = { given: rec.value, item: rec.value.trim(), key: '', send: '', fields: rec.fields, cells: rec.cells, state: invalid };
       } else {
-        out[i] = { given: rec.value, item: it.item, key: it.key, send: it.send, fields: rec.fields, state: plan.lookup(it.key) };
+        out[i] = { given: rec.value, item: it.item, key: it.key, send: it.send, fields: rec.fields, cells: rec.cells, state: plan.lookup(it.key) };
       }
     }
     yield out;

@@ -12,20 +12,13 @@ import { pipeline } from 'node:stream/promises';
 import { generalNumber, inCalendar, isoFormat, numberFormat } from './number-format.js';
 import { relationships, SharedStrings, sharedStringsPart, stylesPart, workbookPart, unescapeOoxml, type Styles, type WorkbookPart } from './parts.js';
 import { xmlEvents } from './xml.js';
+import type { TypedCell } from './cell.js';
 import { checkHalt, LimitError, openZip, WorkbookError, type Halt, type ZipArchive } from './zip-reader.js';
 
 export { LimitError, ReadStopped, WorkbookError, type Halt } from './zip-reader.js';
 
-export type CellType = 'empty' | 'text' | 'number' | 'date' | 'boolean';
-
-export interface Cell {
-  readonly type: CellType;
-  /** As Excel shows it ('' for an empty cell). */
-  readonly text: string;
-  /** A number's value, or a date's serial in the 1900 date system (what Excel stores). */
-  readonly value?: number;
-  /** The number format the text was shown in, when not General. */
-  readonly format?: string;
+/** A cell as read (cell.ts), or a formula the workbook holds no value of. */
+export interface Cell extends TypedCell {
   /** A formula whose value the workbook does not hold (its writer did not compute it): shown empty (UNCOMPUTED). */
   readonly uncomputed?: true;
 }

@@ -3,22 +3,11 @@
 // Text goes inline (t="inlineStr"): a shared strings table would hold every distinct text until the end.
 // A sheet holds at most Excel's 1,048,576 rows (and under 4 GiB of XML); the records go on in a next sheet,
 // "NAME (2)", under the same header: a workbook never drops a record Excel could not show.
+import type { TypedCell } from './cell.js';
 import { createZip, MAX_ENTRY, type ZipEntryWriter, type ZipWriter } from './zip-writer.js';
 
-export type CellType = 'empty' | 'text' | 'number' | 'date' | 'boolean';
-
-/** A cell to write: a string is text; a cell read from a workbook (xlsx/reader.ts's Cell) is written as read. */
-export type WriteCell =
-  | string
-  | {
-      readonly type: CellType;
-      /** Text (what an empty, text or boolean cell shows; a number or date without a value is written as it). */
-      readonly text: string;
-      /** A number, or a date's serial in the 1900 date system. */
-      readonly value?: number;
-      /** A number format code (a date without one is shown as yyyy-mm-dd, with hh:mm:ss when it has a time). */
-      readonly format?: string;
-    };
+/** A cell to write: a string is text; a cell read from a workbook (cell.ts) is written as read. */
+export type WriteCell = string | TypedCell;
 
 export interface XlsxWriter {
   /** One row (a record); resolves once the writer can take more. */

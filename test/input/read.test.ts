@@ -6,6 +6,8 @@ import { mkdtempSync, readdirSync, readlinkSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openSource } from '../../src/input/read.js';
+import type { InputRecord } from '../../src/input/records/record.js';
+import { createXlsxWriter, type WriteCell } from '../../src/xlsx/writer.js';
 import { sourcesFor } from '../../src/input/sources/list.js';
 import type { Io } from '../../src/system/io.js';
 import { onlyOn } from '../platforms.js';
@@ -107,5 +109,39 @@ describe('reading a named file (src/input/read.ts)', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe("a workbook's records carry their cells, as read, in the record's own field", () => {
+  const n = (v: number) => ({ type: 'number', text: String(v).padStart(5, '0'), value: v, format: '00000' }) as const;
+  const t = (text: string) => ({ type: 'text', text }) as const;
+  /** The records of a workbook of these rows under [Name, Email, Zip], read as a workbook output asks (`cellTypes`) or not. */
+  const records = async (rows: WriteCell[][], cellTypes: boolean) => {
+    const dir = mkdtempSync(join(tmpdir(), 'idv-cells-'));
+    try {
+      const path = join(dir, 'book.xlsx');
+      const w = await createXlsxWriter(path, ['Name', 'Email', 'Zip']);
+      for (const row of rows) await w.write(row);
+      await w.end();
+      const s = await openSource(sourcesFor([path], { stdinIsTTY: false } as Io)[0]!, 'emails', { cellTypes });
+      const out: InputRecord[] = [];
+      for await (const b of s.records) out.push(...b);
+      return out;
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  };
+
+  it('each record its own row: a number with its format, text as text, a short row held past the next as well', async () => {
+    const rows: WriteCell[][] = [['Ada', 'ada@x.com', n(2134)], ['a note'], ['Bob', 'bob@x.com', n(501)]];
+    const out = await records(rows, true);
+    expect(out.map((r) => r.fields)).toEqual([['Ada', 'ada@x.com', '02134'], ['a note'], ['Bob', 'bob@x.com', '00501']]);
+    expect(out.map((r) => r.cells)).toEqual([[t('Ada'), t('ada@x.com'), n(2134)], [t('a note')], [t('Bob'), t('bob@x.com'), n(501)]]);
+  });
+
+  it('none unless asked (no workbook output), and none for a CSV', async () => {
+    expect((await records([['Ada', 'ada@x.com', n(2134)]], false)).map((r) => r.cells)).toEqual([undefined]);
+    const csv = await openSource({ name: 'c', path: 'c', open: () => Readable.from([Buffer.from('Name,Email\nAda,ada@x.com\n')]) }, 'emails', { cellTypes: true });
+    for await (const b of csv.records) expect(b.map((r) => 'cells' in r)).toEqual([false]);
   });
 });

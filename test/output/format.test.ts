@@ -7,7 +7,6 @@ import { join } from 'node:path';
 import { displayWidth } from '../../src/system/display-width.js';
 import { createFormatter, ELIDED, FORMATS, formatForPath, planTable, refuseExtension, statusColour, type Format, type FormatOptions, type OutRecord, type SheetRows } from '../../src/output/format.js';
 import { loadChalk } from '../../src/output/colors.js';
-import { withCells } from '../../src/input/layout/typed-row.js';
 import { run } from '../fake-io.js';
 import { withHome } from '../helpers.js';
 
@@ -209,17 +208,19 @@ describe('workbook rows', () => {
     const d = { type: 'date', text: '2024-01-02', value: 45293, format: 'yyyy-mm-dd' } as const;
     const e = { type: 'empty', text: '' } as const;
     const t = { type: 'text', text: 'a@x.com' } as const;
-    const fields = withCells(['a@x.com', '42', '', '2024-01-02'], [t, n, e, d]);
-    const out = await sheet([rec('a@x.com', 'ok', fields), rec('b@x.com', 'fake', ['b@x.com', '7'])], { keepColumns: true, header: null, delimiter: ',', width: 3 });
+    const typed: OutRecord = { ...rec('a@x.com', 'ok', ['a@x.com', '42', '', '2024-01-02']), cells: [t, n, e, d] };
+    const out = await sheet([typed, rec('b@x.com', 'fake', ['b@x.com', '7'])], { keepColumns: true, header: null, delimiter: ',', width: 3 });
     expect(out.begin).toEqual({ header: ['column1', 'column2', 'column3', 'status'], rows: [] });
     expect(out.rows).toEqual([
       [t, n, '', 'ok', d],
       ['b@x.com', '7', '', 'fake'],
     ]);
-    const plain = await sheet([rec('a@x.com', 'ok', withCells(['a@x.com', '42'], [t, n]))], { keepColumns: true, header: null, delimiter: ',' });
+    const two: OutRecord = { ...rec('a@x.com', 'ok', ['a@x.com', '42']), cells: [t, n] };
+    const plain = await sheet([two], { keepColumns: true, header: null, delimiter: ',' });
     expect(plain.rows).toEqual([[t, n, 'ok']]);
-    const named = await sheet([rec('a@x.com', 'ok', withCells(['a@x.com', '42'], [t, n]))], { keepColumns: true, header: ['Email', 'N'], delimiter: ',', suggest });
+    const named = await sheet([two], { keepColumns: true, header: ['Email', 'N'], delimiter: ',', suggest });
     expect(named).toEqual({ begin: { header: ['Email', 'N', 'status', 'suggestion'], rows: [] }, rows: [[t, n, 'ok', '']], end: '' });
+    expect((await sheet([{ ...two, cells: undefined }], { keepColumns: true, header: null, delimiter: ',' })).rows).toEqual([['a@x.com', '42', 'ok']]); // no cells: text
   });
 });
 

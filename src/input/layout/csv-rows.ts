@@ -11,6 +11,7 @@
 import { inputError } from '../../core/errors.js';
 import { formatSize } from '../../core/size.js';
 import type { Stray } from '../bytes/decode.js';
+import type { TypedCell } from '../../xlsx/cell.js';
 import { num } from './notes.js';
 
 /**
@@ -51,6 +52,8 @@ const RECORD_ENDS = ['\r\n', '\n', '\r'];
 export interface RowBatch {
   rows: string[][];
   lines: number[];
+  /** A workbook's rows as read, cell by cell (rows[i][j] is cells[i][j].text), when a workbook output writes them. */
+  cells?: Array<readonly TypedCell[]>;
   /** In a sample that is the whole input: the line of a record whose quoted cell never closes. */
   openAt?: number;
 }

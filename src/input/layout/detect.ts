@@ -70,7 +70,7 @@ export interface LayoutOverrides {
   encoding?: string;
   /** --sheet NAME|N: a workbook's sheet. */
   sheet?: string;
-  /** A workbook's rows carry their cells' types (typed-row.ts): a workbook output writes them. */
+  /** A workbook's records carry their cells as read (InputRecord.cells): a workbook output writes them. */
   cellTypes?: boolean;
 }
 

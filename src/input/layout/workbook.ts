@@ -12,7 +12,6 @@ import { rowTooLong } from './csv-rows.js';
 import { tempFileGone, tempFileOpened } from '../../system/temp-files.js';
 import { tableLayout, type Layout, type LayoutOverrides } from './detect.js';
 import type { RowBatch } from './csv-rows.js';
-import { withCells } from './typed-row.js';
 import { LineRuns, num } from './notes.js';
 import type { Cell, Row, SheetInfo, Workbook } from '../../xlsx/reader.js';
 
@@ -118,7 +117,7 @@ class SheetRows {
   }
 
   async sample(): Promise<RowBatch> {
-    const sample: RowBatch = { rows: [], lines: [] };
+    const sample: RowBatch = { rows: [], lines: [], ...(this.typed ? { cells: [] } : {}) };
     let cells = 0;
     let chars = 0;
     while (sample.rows.length < SAMPLE_ROWS && cells < SAMPLE_CELLS && chars < SAMPLE_CHARS) {
@@ -128,7 +127,8 @@ class SheetRows {
         break;
       }
       for (const row of next.value) {
-        sample.rows.push(texts(row, this.typed));
+        sample.rows.push(texts(row));
+        sample.cells?.push(row);
         sample.lines.push(++this.line);
         cells += row.length;
         for (let c = 0; c < row.length; c++) {
@@ -159,10 +159,10 @@ class SheetRows {
     const col = layout.column;
     for (let next = await this.blocks.next(); !next.done; next = await this.blocks.next()) {
       const block = next.value;
-      const batch: RowBatch = { rows: new Array(block.length), lines: new Array(block.length) };
+      const batch: RowBatch = { rows: new Array(block.length), lines: new Array(block.length), ...(this.typed ? { cells: block } : {}) };
       for (let i = 0; i < block.length; i++) {
         const row = block[i]!;
-        batch.rows[i] = texts(row, this.typed);
+        batch.rows[i] = texts(row);
         batch.lines[i] = ++this.line;
         if (row[col] === this.uncomputed) {
           this.formulaAt(this.line, col);
@@ -209,11 +209,11 @@ class SheetRows {
 /** `row 3`, `rows 2–7`: a workbook's lines are its rows. */
 const rowList = (runs: LineRuns) => String(runs).replace(/^line(s?)/, 'row$1');
 
-/** A row's texts as Excel shows them; with `typed`, its cells ride along (typed-row.ts). */
-function texts(row: Row, typed: boolean): string[] {
+/** A row's texts as Excel shows them. */
+function texts(row: Row): string[] {
   const out = new Array<string>(row.length);
   for (let i = 0; i < row.length; i++) out[i] = row[i]!.text;
-  return typed ? withCells(out, row) : out;
+  return out;
 }
 
 /** The other sheets that hold a value, in tab order (a chart or a damaged sheet holds none that idv reads). */

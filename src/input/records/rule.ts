@@ -10,6 +10,7 @@ import { num } from '../layout/notes.js';
 import { cellPlaces, namesSomeColumns, placeCells, sectionHeader, sectionTitle } from '../layout/sections.js';
 import type { Found } from './found.js';
 import type { InputRecord } from './record.js';
+import type { TypedCell } from '../../xlsx/cell.js';
 
 /** A run of short rows without item-like text held this long is data after all, not a footer. */
 const FOOTER_MAX = 1000;
@@ -60,6 +61,8 @@ class RecordRule {
   private lastLine: number;
   private readonly check: ReturnType<typeof checkerFor>;
   private readonly delimiter: string | null;
+  /** A workbook's cells by their row, until the row is a record or skipped (a row may be held past its batch). */
+  private readonly typed = new WeakMap<readonly string[], readonly TypedCell[]>();
 
   constructor(
     layout: Layout,
@@ -81,7 +84,7 @@ class RecordRule {
     this.check = checkerFor(kind);
   }
 
-  records({ rows, lines }: RowBatch): InputRecord[] {
+  records({ rows, lines, cells }: RowBatch): InputRecord[] {
     const out: InputRecord[] = [];
     for (let i = 0; i < rows.length; i++) {
       const row = rows[i]!;
@@ -90,6 +93,7 @@ class RecordRule {
         continue;
       }
       if (++this.index <= this.lastSkip && this.skip.has(this.index)) continue;
+      if (cells) this.typed.set(row, cells[i]!);
       if (i + 1 === rows.length || lines[i + 1]! > lines[i]! + 1) this.noRowsInside(row, lines[i]!);
       this.take(row, lines[i]!, out);
     }
@@ -160,9 +164,11 @@ class RecordRule {
     this.blank = false;
   }
 
-  /** A record of the section read: its cells laid out under the layout's header. */
+  /** A record of the section read: its cells laid out under the layout's header (moved, a workbook's cells are written as text). */
   private record(row: string[], value: string): InputRecord {
-    return { value, fields: this.places ? placeCells(row, this.places, this.target!.length) : row };
+    if (this.places) return { value, fields: placeCells(row, this.places, this.target!.length) };
+    const cells = this.typed.get(row);
+    return cells ? { value, fields: row, cells } : { value, fields: row };
   }
 
   /** Where a cell of the section's rows is under the layout's header (a note names the column there). */
