@@ -4,6 +4,7 @@
 import { execa } from 'execa';
 import { spawnSync } from 'node:child_process';
 import { createWriteStream } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
 import { IDV, sandboxForFile, type Home, interruptedLine } from '../helpers.js';
@@ -68,4 +69,22 @@ onlyOn('fifo').describe('through a real pipe and a FIFO (the built program)', ()
     expect(r.exitCode, r.stderr).toBe(0);
     expect(r.out).toBe(lines.map((l) => JSON.stringify({ email: l, status: 'ok' }) + '\n').join(''));
   });
+
+  it('a FIFO named after another file: opened once, so its one writer\'s records are all read after the file\'s', async () => {
+    await writeFile(join(home.dir, 'first.txt'), 'ann@example.com\n');
+    const fifo = join(home.dir, 'later.fifo');
+    expect(spawnSync('mkfifo', [fifo]).status).toBe(0);
+    const options = { env, extendEnv: false, reject: false, cwd: home.dir, stdin: 'ignore', stripFinalNewline: false, timeout: 25_000 } as const;
+    const child = execa('node', [IDV, 'emails', '-q', 'first.txt', fifo], options);
+    await writeFile(fifo, 'bob@example.org\ncy@example.net\n'); // one writer, once: a second open would wait for another
+    const r = await child;
+    expect([r.timedOut, r.exitCode, r.stdout, r.stderr]).toEqual([false, 0, 'email,status\nann@example.com,ok\nbob@example.org,ok\ncy@example.net,ok\n', '']);
+  });
+});
+
+onlyOn('devices').it("a pipe named as a file after another, as bash's <(…) gives it: its records are read, none lost to a first look", async () => {
+  await writeFile(join(home.dir, 'first.txt'), 'ann@example.com\n');
+  const command = `"${process.execPath}" "${IDV}" emails -q first.txt <(printf 'bob@example.org\\ncy@example.net\\n')`;
+  const r = await execa('bash', ['-c', command], { env, extendEnv: false, reject: false, cwd: home.dir, stdin: 'ignore', stripFinalNewline: false, timeout: 25_000 });
+  expect([r.exitCode, r.stdout, r.stderr]).toEqual([0, 'email,status\nann@example.com,ok\nbob@example.org,ok\ncy@example.net,ok\n', '']);
 });

@@ -4,7 +4,7 @@
 // bytes are counted as they are read, for the report and the progress line's total.
 import type { Io } from '../../system/io.js';
 import { inputError } from '../../core/errors.js';
-import { openSource, type ReadOptions } from '../../input/read.js';
+import { openSource, type Listeners, type ReadOptions } from '../../input/read.js';
 import { sourcesFor, statInputFiles } from '../../input/sources/list.js';
 import type { InputRecord } from '../../input/records/record.js';
 import type { OpenedSource, Source } from '../../input/sources/source.js';
@@ -51,21 +51,22 @@ export class RunInputs {
   }
 
   /**
-   * Open the first source (its layout shapes the output) and make sure of the others: with --keep-columns they
-   * are opened and must have its columns; else each is opened to guess its layout and closed again.
+   * Open the first source (its layout shapes the output) and make sure of the others, before anything is sent:
+   * with --keep-columns they must have its columns; else each is opened to guess its layout, and what reading it
+   * says waits for its turn. Each stays open until it is read: a source is opened once.
    */
   async open(overrides: ReadOptions, log: RunLog): Promise<OpenedInputs> {
-    const open = (s: Source) => this.openOne(s, overrides, log);
+    const open = (s: Source) => this.openOne(s, overrides, log.listeners);
     const first = await open(this.sources[0]!);
     const rest = this.options.keepColumns
-      ? await sameColumns(first, this.sources.slice(1), open)
-      : await probeLayouts(this.sources.slice(1), (s) => this.openOne(s, overrides, null), open);
-    const all = [first, ...rest];
+      ? (await sameColumns(first, this.sources.slice(1), open)).map(now)
+      : await openAhead(this.sources.slice(1), (s) => this.openHeld(s, overrides, log));
+    const all = [now(first), ...rest];
     return {
       first,
       // Standard input or a FIFO: records are sent and written as they come (input/bytes/live.ts).
-      live: all.some((s) => 'records' in s && s.live),
-      records: this.read(all, open, log),
+      live: all.some((s) => s.opened.live),
+      records: this.read(all, log),
     };
   }
 
@@ -86,7 +87,7 @@ export class RunInputs {
         records += source.items.length;
         continue;
       }
-      const opened = await this.openOne(source, overrides, null);
+      const opened = await this.openOne(source, overrides);
       try {
         if (opened.live || opened.sheet !== undefined) return null;
         for await (const block of opened.records) {
@@ -119,27 +120,50 @@ export class RunInputs {
     return this.opened.map((s, i) => fileLayout(this.sources[i]!.path === '-' ? '-' : this.sources[i]!.name, s, this.records[i]!));
   }
 
-  /** `log`: where its notes go; null to open it silently (its notes are said when its turn comes). */
-  private openOne(source: Source, overrides: ReadOptions, log: RunLog | null): Promise<OpenedSource> {
+  /** `listeners`: who hears what reading it says; none to open it silently. */
+  private openOne(source: Source, overrides: ReadOptions, listeners?: Listeners): Promise<OpenedSource> {
     if (isItemsSource(source)) return openItems(source, this.options.kind, this.options.keepColumns, openSource);
-    return openSource(source, this.options.kind, overrides, log?.listeners);
+    return openSource(source, this.options.kind, overrides, listeners);
   }
 
-  /** The records of every source in turn, counted; an input without records is said, not passed over. */
-  private async *read(sources: Array<Source | OpenedSource>, open: (s: Source) => Promise<OpenedSource>, log: RunLog): AsyncGenerator<InputRecord[]> {
-    for (let i = 0; i < sources.length; i++) {
-      const source = sources[i]!;
-      const opened = 'records' in source ? source : await open(source);
-      this.opened[i] = opened;
-      for await (const block of opened.records) {
-        this.counted.reading(i);
-        this.records[i]! += block.length;
-        yield block;
+  /** A source opened before its turn: what reading it says is held, and said when its turn comes. */
+  private async openHeld(source: Source, overrides: ReadOptions, log: RunLog): Promise<Ahead> {
+    const held = log.held();
+    return { opened: await this.openOne(source, overrides, held.listeners), turn: held.release };
+  }
+
+  /**
+   * The records of every source in turn, counted; an input without records is said, not passed over. The
+   * sources not reached are closed when the run stops reading.
+   */
+  private async *read(sources: Ahead[], log: RunLog): AsyncGenerator<InputRecord[]> {
+    let i = 0;
+    try {
+      for (; i < sources.length; i++) {
+        const { opened, turn } = sources[i]!;
+        turn();
+        this.opened[i] = opened;
+        for await (const block of opened.records) {
+          this.counted.reading(i);
+          this.records[i]! += block.length;
+          yield block;
+        }
+        if (this.records[i] === 0) log.line(emptyInputLine(opened.name, i === sources.length - 1 && this.records.every((n) => n === 0)));
       }
-      if (this.records[i] === 0) log.line(emptyInputLine(opened.name, i === sources.length - 1 && this.records.every((n) => n === 0)));
+    } finally {
+      for (const { opened } of sources.slice(i + 1)) await opened.close();
     }
   }
 }
+
+/** A source opened, and what its turn starts (what reading it said before, held until then). */
+interface Ahead {
+  opened: OpenedSource;
+  turn(): void;
+}
+
+/** A source whose notes were said as it was opened. */
+const now = (opened: OpenedSource): Ahead => ({ opened, turn: () => undefined });
 
 export interface OpenedInputs {
   first: OpenedSource;
@@ -168,27 +192,17 @@ async function sameColumns(first: OpenedSource, rest: Source[], open: (s: Source
 }
 
 /**
- * The other sources, each opened once to guess its layout (which throws when idv cannot read it) and closed
- * again, silently: it is read, and its notes said, when its turn comes. Standard input cannot be opened twice,
- * so it stays open.
+ * The other sources, each opened now (one that idv cannot read throws, before anything is sent) and kept open
+ * until its turn: a file is opened once, so a pipe named as a file (`<(…)`, a FIFO) is not read twice, and a
+ * file replaced meanwhile is not read as another than the one checked.
  */
-async function probeLayouts(
-  rest: Source[],
-  probe: (s: Source) => Promise<OpenedSource>,
-  open: (s: Source) => Promise<OpenedSource>,
-): Promise<Array<Source | OpenedSource>> {
-  const checked: Array<Source | OpenedSource> = [];
+async function openAhead(rest: Source[], open: (s: Source) => Promise<Ahead>): Promise<Ahead[]> {
+  const opened: Ahead[] = [];
   try {
-    for (const source of rest) {
-      if (source.path === '-') checked.push(await open(source));
-      else {
-        await (await probe(source)).close();
-        checked.push(source);
-      }
-    }
+    for (const source of rest) opened.push(await open(source));
   } catch (err) {
-    for (const s of checked) if ('records' in s) await s.close();
+    for (const { opened: each } of opened) await each.close();
     throw err;
   }
-  return checked;
+  return opened;
 }

@@ -45,4 +45,18 @@ export class RunLog {
   get listeners(): Listeners {
     return { note: (text) => this.note(text), verbose: this.verboseLines ? (text) => this.verbose(text) : undefined };
   }
+
+  /** The same, held until release(): a source opened before its turn says what it found when its turn comes. */
+  held(): { listeners: Listeners; release(): void } {
+    let waiting: Array<() => void> | null = [];
+    const later = (say: (text: string) => void) => (text: string) => void (waiting ? waiting.push(() => say(text)) : say(text));
+    return {
+      listeners: { note: later((text) => this.note(text)), verbose: this.verboseLines ? later((text) => this.verbose(text)) : undefined },
+      release: () => {
+        const said = waiting ?? [];
+        waiting = null;
+        for (const say of said) say();
+      },
+    };
+  }
 }
