@@ -51,8 +51,9 @@ async function refuse(argv: string[], io: Io, line: string): Promise<number> {
 
 /** A run whose flags commander refused still writes its --report (reason "usage"), if it asked for one. */
 async function reportRefused(argv: string[], io: Io, message: string): Promise<void> {
-  const { emptyFacts, refusedRunReport, reportJson, writeReport } = await import('./output/report.js');
-  const asked = refusedRunReport(argv);
+  const { emptyFacts, reportJson, writeReport } = await import('./output/report.js');
+  const { refusedReport } = await import('./commands/validate/flags.js');
+  const asked = refusedReport(argv);
   if (!asked) return;
   const now = Date.now();
   try {

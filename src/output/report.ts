@@ -120,23 +120,6 @@ export function reportJson(version: string, f: RunFacts, err: unknown, now: numb
 }
 
 /**
- * `idv emails|domains … --report FILE` whose flags commander refused (a bad value, an unknown flag): the run
- * never started, but a monitor reading FILE must not go on trusting the last run's report. The command and the
- * file are read from the raw arguments (commander stops at the first refusal); null when there is no report.
- */
-export function refusedRunReport(argv: string[]): { command: 'emails' | 'domains'; path: string } | null {
-  const command = argv[0];
-  if (command !== 'emails' && command !== 'domains') return null;
-  for (let i = 1; i < argv.length; i++) {
-    const a = argv[i]!;
-    if (a === '--') break;
-    if (a === '--report' && i + 1 < argv.length && !argv[i + 1]!.startsWith('-')) return { command, path: argv[i + 1]! };
-    if (a.startsWith('--report=') && a.length > '--report='.length) return { command, path: a.slice('--report='.length) };
-  }
-  return null;
-}
-
-/**
  * --report FILE through a run: opened with the other outputs, before anything is sent (a folder it cannot be
  * written in is refused then, not found after paying); filled once the run's end is known and put in place with
  * the other outputs, last (commit.ts); or, for a run that ended otherwise (before its outputs were opened,

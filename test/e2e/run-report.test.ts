@@ -170,6 +170,8 @@ describe('--report also for a flag that is refused', () => {
       ['emails', file, '--report', report, '--no-such-flag'],
       ['emails', file, '--report', report, '--only', 'valid'],
       ['emails', file, '--report', report, '--max-wait', '90'],
+      ['emails', file, '--max-spend', '1k', '--report', report], // --report after the refused flag
+      ['emails', file, '--no-such-flag', `--report=${report}`],
     ]) {
       const r = await run(args, { env: home.env });
       expect(r.exitCode).toBe(2);

@@ -9,7 +9,7 @@ import { run } from '../fake-io.js';
 import { IdvError } from '../../src/core/errors.js';
 import { Secrets } from '../../src/system/secrets.js';
 import type { Sink } from '../../src/output/sink.js';
-import { emptyFacts, ending, refusedRunReport, ReportFile, reportJson, writeReport, type RunFacts } from '../../src/output/report.js';
+import { emptyFacts, ending, ReportFile, reportJson, writeReport, type RunFacts } from '../../src/output/report.js';
 import { onlyOn } from '../platforms.js';
 
 const home = homeForEachTest();
@@ -153,26 +153,6 @@ describe('reportJson', () => {
       message: 'Stopped at --max-spend 50 (key ****).',
     });
   });
-});
-
-describe('refusedRunReport: the report a run whose flags were refused still writes', () => {
-  const rows: Array<[string[], { command: string; path: string } | null]> = [
-    [['emails', 'list.csv', '--report', 'run.json', '--batch-size', 'x'], { command: 'emails', path: 'run.json' }],
-    [['domains', '--report=run.json', '--bogus'], { command: 'domains', path: 'run.json' }],
-    [['emails', '--report', 'first.json', '--report=second.json'], { command: 'emails', path: 'first.json' }],
-    [['auth', '--report', 'run.json'], null], // only emails and domains write a report
-    [['emails', 'list.csv', '--bogus'], null],
-    [['emails', '--', '--report', 'run.json'], null], // after --, a file name
-    [['emails', '--report'], null], // no value
-    [['emails', '--report', '--max-spend', '5'], null], // the next flag is no file name
-    [['emails', '--report='], null],
-    [['emails', 'report.csv', '-o', 'out.csv'], null],
-  ];
-  for (const [argv, expected] of rows) {
-    it(`${argv.join(' ')} → ${expected ? expected.path : 'none'}`, () => {
-      expect(refusedRunReport(argv)).toEqual(expected);
-    });
-  }
 });
 
 describe('writeReport', () => {

@@ -135,3 +135,26 @@ export function validateCommand(kind: Kind, io: Io | undefined, action: (o: Vali
   const flags = validateFlags(kind);
   return helpAfter(addFlags(command, flags).addHelpOption(helpFlag(GROUPS.terminal)), io, HELP[kind]).action(async (files: string[], parsed: Record<string, unknown>) => action({ kind, files, ...readFlags(flags, parsed) }));
 }
+
+/**
+ * The --report of `idv emails|domains …` whose flags were refused: the run never started, but a monitor reading the
+ * file must not go on trusting the last run's report. Read by commander from this command's own flags, as a run
+ * reads it (the last one given, `--report=FILE`, nothing after `--`, the value of a flag that takes one is no
+ * flag), with every flag's parser left out: a refused value or an unknown flag does not stop the reading there.
+ */
+export function refusedReport(argv: readonly string[]): { command: Kind; path: string } | null {
+  const [command, ...args] = argv;
+  if (command !== 'emails' && command !== 'domains') return null;
+  const reading = validateCommand(command, undefined, async () => {})
+    .allowUnknownOption()
+    .exitOverride()
+    .configureOutput({ outputError: () => {} });
+  for (const option of reading.options) option.parseArg = undefined;
+  try {
+    reading.parseOptions([...args]);
+  } catch {
+    // a flag without its value, last: what was read before it stands
+  }
+  const path: unknown = reading.getOptionValue('report');
+  return typeof path === 'string' && path !== '' ? { command, path } : null;
+}

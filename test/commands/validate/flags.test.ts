@@ -2,7 +2,7 @@
 // in flags.ts is what commander parses and what run() receives, field by field.
 import { describe, expect, it } from 'vitest';
 import { CommanderError } from 'commander';
-import { validateCommand, VALIDATE_FLAGS, type ValidateOptions } from '../../../src/commands/validate/flags.js';
+import { refusedReport, validateCommand, VALIDATE_FLAGS, type ValidateOptions } from '../../../src/commands/validate/flags.js';
 import { parseCacheTtl } from '../../../src/cache/ttl.js';
 import type { Kind } from '../../../src/core/defaults.js';
 import { run } from '../../fake-io.js';
@@ -194,5 +194,33 @@ describe('a slip in a status name or a duration stops the run before anything is
         await sb.close();
       }
     });
+  });
+});
+
+describe('refusedReport: the report a run whose flags were refused still writes, read as a run reads --report', () => {
+  const rows: Array<[string[], { command: string; path: string } | null]> = [
+    [['emails', 'list.csv', '--report', 'run.json', '--batch-size', 'x'], { command: 'emails', path: 'run.json' }],
+    [['emails', 'list.csv', '--batch-size', 'x', '--report', 'run.json'], { command: 'emails', path: 'run.json' }], // after the refused value too
+    [['domains', '--report=run.json', '--bogus'], { command: 'domains', path: 'run.json' }],
+    [['emails', '--bogus', 'x', '--report', 'run.json'], { command: 'emails', path: 'run.json' }], // after an unknown flag too
+    [['emails', '--report', 'first.json', '--report=second.json'], { command: 'emails', path: 'second.json' }], // the last, as a run takes it
+    [['emails', '-o', '--report', 'run.json'], null], // -o's value, as a run reads it; run.json is a FILE
+    [['auth', '--report', 'run.json'], null], // only emails and domains write a report
+    [['emails', 'list.csv', '--bogus'], null],
+    [['emails', '--', '--report', 'run.json'], null], // after --, a file name
+    [['emails', '--report'], null], // no value
+    [['emails', '--report='], null],
+    [['emails', 'report.csv', '-o', 'out.csv'], null],
+  ];
+  for (const [argv, expected] of rows) {
+    it(`${argv.join(' ')} → ${expected ? expected.path : 'none'}`, () => {
+      expect(refusedReport(argv)).toEqual(expected);
+    });
+  }
+
+  it('is what a run that is not refused takes for --report', async () => {
+    for (const argv of [['--report', 'a.json', '--report', 'b.json'], ['-o', '--report', 'x.json', '--report=c.json']]) {
+      expect(refusedReport(['emails', ...argv])?.path).toBe(((await parse('emails', argv)) as ValidateOptions).report);
+    }
   });
 });
