@@ -308,7 +308,6 @@ describe('the outputs decided once (outputTarget): every step reads the same val
   it.each<[string, string[], object]>([
     ['nothing given, a terminal: a table as wide as it, in colour', [], { main: { given: null, path: null }, format: 'table', written: true, lineWidth: 100, color: true, split: null }],
     ['-o -: standard output, the format of a path without extension', ['-o', '-'], { main: { given: '-', path: null }, format: 'csv', lineWidth: 100, color: false }],
-    ['-o /dev/stdout -f table: standard output, so the terminal\'s table', ['-o', '/dev/stdout', '-f', 'table'], { main: { given: '/dev/stdout', path: null }, format: 'table', lineWidth: 100, color: true }],
     ['-o a file: resolved once, by its extension, no width, no colour', ['-o', 'out/clean.json'], { main: { given: 'out/clean.json', path: resolve('/home/u', 'out/clean.json') }, format: 'json', lineWidth: undefined, color: false }],
     ['--split alone to a terminal: the split files are the output', ['--split', 'd'], { written: false, split: { given: 'd', dir: resolve('/home/u', 'd'), format: 'csv' } }],
     ['--split with -o x.xlsx: the split files are workbooks too', ['--split', 'd', '-o', 'x.xlsx'], { written: true, format: 'xlsx', split: { given: 'd', dir: resolve('/home/u', 'd'), format: 'xlsx' } }],
@@ -316,12 +315,16 @@ describe('the outputs decided once (outputTarget): every step reads the same val
     expect(await target(argv)).toMatchObject(expected);
   });
 
+  onlyOn('devFiles').it('-o /dev/stdout -f table: standard output, so the terminal\'s table', async () => {
+    expect(await target(['-o', '/dev/stdout', '-f', 'table'])).toMatchObject({ main: { given: '/dev/stdout', path: null }, format: 'table', lineWidth: 100, color: true });
+  });
+
   it('in a pipe: CSV, no width, and colour only where it is forced on standard output', async () => {
     expect(await target([], fakeIo({ cwd: '/home/u' }))).toMatchObject({ format: 'csv', lineWidth: undefined, color: false });
     expect(await target(['-f', 'table'], fakeIo({ cwd: '/home/u', color: true }))).toMatchObject({ format: 'table', lineWidth: undefined, color: true });
   });
 
-  it('a workbook to the terminal is refused by -o /dev/stdout as by none', async () => {
+  onlyOn('devFiles').it('a workbook to the terminal is refused by -o /dev/stdout as by none', async () => {
     for (const argv of [['-f', 'xlsx'], ['-o', '/dev/stdout', '-f', 'xlsx']]) {
       await expect(target(argv)).rejects.toMatchObject({ kind: 'usage', message: expect.stringContaining('idv does not write a workbook to a terminal') });
     }
@@ -329,7 +332,7 @@ describe('the outputs decided once (outputTarget): every step reads the same val
 });
 
 describe('-o naming standard output is standard output everywhere in the run', () => {
-  it('-o /dev/stdout -f table on a terminal: the same table as without -o, and no "Wrote" line naming it', async () => {
+  onlyOn('devFiles').it('-o /dev/stdout -f table on a terminal: the same table as without -o, and no "Wrote" line naming it', async () => {
     const { sb, env } = await sandbox({}, home);
     try {
       const list = await home.list(LIST);
