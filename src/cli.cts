@@ -8,7 +8,6 @@ import { join } from 'node:path';
 import type { Io } from './system/io.js' with { 'resolution-mode': 'import' };
 import type * as Program from './run-entry.js' with { 'resolution-mode': 'import' };
 import { withDocs } from './shipped.cjs';
-import { PERSON_WIDTH, usableColumns } from './system/terminal-size.cjs';
 
 const argv = process.argv.slice(2);
 /** The exit code of a second signal, which ends the run at once. */
@@ -42,6 +41,8 @@ function renderedHelp(): string | null {
   if (!names.every((name) => /^[a-z]+$/.test(name))) return null;
   // It is laid out for PERSON_WIDTH columns: a narrower terminal (not one too narrow to write for) gets it laid
   // out for its width, by commander (program.ts).
+  // Required here, not at the top: a run that is no --help does not read it.
+  const { PERSON_WIDTH, usableColumns } = require('./system/terminal-size.cjs') as typeof import('./system/terminal-size.cjs');
   const columns = terminal(1) ? usableColumns(process.stdout.columns) : undefined;
   if (columns !== undefined && columns < PERSON_WIDTH) return null;
   const name = names.join('-') || 'idv';
