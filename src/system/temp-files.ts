@@ -2,8 +2,8 @@
 // end; the key's config file; a cache compaction). Every normal ending removes or renames its own. When the
 // process must end at once (a second Ctrl-C, the safety net), cli.cts calls removeTempFilesNow() first, so
 // that no `.tmp` file is ever left behind. A process killed outright (kill -9, a crash) cannot: its -o and
-// --split temporary files carry its process's mark in their names, and a later run writing the same file removes
-// those of a process that no longer runs.
+// --split temporary files, and a workbook's copy, carry its process's mark in their names, and a later run
+// writing the same file (or copying a workbook) removes those of a process that no longer runs.
 import { promises as fsp, rmSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { markAlive, selfMark, type ProcessMark } from '../coordination/process-mark.js';

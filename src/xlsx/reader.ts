@@ -48,8 +48,11 @@ export interface Workbook {
 }
 
 export interface OpenOptions {
-  /** Told about a temporary copy while it exists (so that a process ending at once can remove it). */
-  tempFile?: { opened(path: string): void; gone(path: string): void };
+  /**
+   * Told about a temporary copy while it exists (so that a process ending at once can remove it); `path`, when
+   * given, names the copy (by default a random name in the temporary folder).
+   */
+  tempFile?: { path?(): Promise<string>; opened(path: string): void; gone(path: string): void };
   /** Once it aborts, the copy and every part's reading end within a chunk, with ReadStopped. */
   halt?: Halt;
   /** Bounds, each passed with a LimitError: the characters of one row (and so of a cell or shared text)... */
@@ -116,8 +119,8 @@ async function onDisk(source: string | Readable, options: OpenOptions): Promise<
     if (stat.isFile()) return { path: source, release: async () => undefined };
   }
   // One file, created new and private (a folder would outlive a process that must remove its files at once).
-  const random = Buffer.from(globalThis.crypto.getRandomValues(new Uint8Array(8))).toString('hex');
-  const path = join(tmpdir(), `idv-workbook-${random}.xlsx`);
+  const random = () => Buffer.from(globalThis.crypto.getRandomValues(new Uint8Array(8))).toString('hex');
+  const path = (await options.tempFile?.path?.()) ?? join(tmpdir(), `idv-workbook-${random()}.xlsx`);
   options.tempFile?.opened(path);
   const release = async () => {
     await fsp.rm(path, { force: true });

@@ -18,7 +18,7 @@ const INTERRUPTED = expect.stringMatching(interruptedLine('SIGTERM'));
 /** Start the built idv on `args` in the home (its TMPDIR there too). */
 async function start(args: string[]) {
   const tmp = join(home.dir, 'tmp');
-  await mkdir(tmp);
+  await mkdir(tmp, { recursive: true }); // a second run shares the first's
   const env = { ...home.env, TMPDIR: tmp, TEMP: tmp, TMP: tmp }; // the temporary folder on every system
   const child = execa('node', [IDV, 'emails', '--sandbox', ...args], { env, extendEnv: false, reject: false, cwd: home.dir, stdin: 'ignore', forceKillAfterDelay: 20_000, stripFinalNewline: false });
   const ended = async () => {
@@ -71,6 +71,22 @@ onlyOn('signals').describe('every phase of reading hears a signal', { timeout: 6
     await writeFile(join(home.dir, 'book.xlsx.gz'), gzipSync(inner, { level: 9 }));
     const r = await stopped(['book.xlsx.gz', '--max-unpacked', '1TiB']);
     expect([r.exitCode, r.stdout, r.stderr, r.tmp]).toEqual([143, '', INTERRUPTED, []]);
+  });
+});
+
+onlyOn('signals').describe('a run killed outright (kill -9) leaves nothing for good', { timeout: 60_000 }, () => {
+  it("its workbook's temporary copy is removed by the next run that copies a workbook", async () => {
+    const inner = gzipAround(Buffer.concat([deflateStored(zipHead('xl/workbook.xml')), repeatedDeflate(Buffer.alloc(1 << 20), 1_500, false)]));
+    await writeFile(join(home.dir, 'book.xlsx.gz'), gzipSync(inner, { level: 9 }));
+    const { child, ended } = await start(['book.xlsx.gz', '--max-unpacked', '1TiB']);
+    const tmp = join(home.dir, 'tmp');
+    for (const deadline = Date.now() + 30_000; (await readdir(tmp)).length === 0 && Date.now() < deadline; ) await new Promise((r) => setTimeout(r, 50));
+    child.kill('SIGKILL'); // mid-copy: it copies gigabytes
+    const killed = await ended();
+    expect([killed.exitCode, killed.tmp]).toEqual([undefined, [expect.stringMatching(/^\.idv-workbook\.xlsx\.[\d-]+\.[0-9a-f]+\.tmp$/)]]);
+    await writeFile(join(home.dir, 'small.xlsx.gz'), gzipSync(workbookOf(sheetXml('<row r="1"><c r="A1" t="inlineStr"><is><t>ann@example.com</t></is></c></row>'))));
+    const next = await (await start(['small.xlsx.gz'])).ended();
+    expect([next.exitCode, next.stdout, next.tmp]).toEqual([0, 'email,status\nann@example.com,ok\n', []]);
   });
 });
 

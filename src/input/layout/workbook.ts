@@ -2,6 +2,8 @@
 // other sheets that hold data), its rows as the texts Excel shows in their cells, laid out by the same guess as
 // CSV (detect.ts tableLayout: header, rows above it, item column). read.ts applies the same record rule to the
 // rows as to CSV's. The workbook reader (xlsx/reader.ts and its modules) is loaded here only, when a run reads one.
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import type { Kind } from '../../core/defaults.js';
 import { IdvError, inputError, interruptedError } from '../../core/errors.js';
@@ -9,7 +11,7 @@ import type { StopSignal } from '../../system/stop.js';
 import { formatSize } from '../../core/size.js';
 import { largerSize } from '../bytes/content.js';
 import { rowTooLong } from './csv-rows.js';
-import { tempFileGone, tempFileOpened } from '../../system/temp-files.js';
+import { removeLeftovers, tempFileGone, tempFileOpened, tempPathBeside } from '../../system/temp-files.js';
 import { tableLayout, type Layout, type LayoutOverrides } from './detect.js';
 import type { RowBatch } from './csv-rows.js';
 import { LineRuns, num } from './notes.js';
@@ -44,6 +46,16 @@ export interface SheetOptions {
   maxRowSize: number;
 }
 
+/**
+ * Where a workbook not on disk is copied: a name in the temporary folder marked with this process, so that the
+ * copy of a run killed outright (kill -9) is removed by the next run that makes one.
+ */
+async function copyPath(): Promise<string> {
+  const copy = join(tmpdir(), 'idv-workbook.xlsx');
+  await removeLeftovers(copy);
+  return tempPathBeside(copy);
+}
+
 /** Open the workbook at `source` (a regular file's path, or its bytes: copied to a private temporary file). */
 export async function openSheet(source: string | AsyncIterable<Buffer>, options: SheetOptions): Promise<SheetRead> {
   const { openWorkbook, UNCOMPUTED } = await import('../../xlsx/reader.js');
@@ -51,7 +63,7 @@ export async function openSheet(source: string | AsyncIterable<Buffer>, options:
   try {
     const input = typeof source === 'string' ? source : Readable.from(source, { objectMode: false });
     const { maxUnpacked, maxRowSize, signal } = options;
-    const tempFile = { opened: tempFileOpened, gone: tempFileGone };
+    const tempFile = { path: copyPath, opened: tempFileOpened, gone: tempFileGone };
     wb = await openWorkbook(input, { tempFile, halt: signal, maxCopyBytes: maxUnpacked, maxSharedBytes: maxUnpacked, maxRowChars: maxRowSize });
   } catch (err) {
     throw workbookError(err, options.name);
