@@ -6,12 +6,13 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { promises as fsp } from 'node:fs';
 import { link, mkdir, readdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
+import { Readable } from 'node:stream';
 import { homeForEachTest, sandbox, sentItems } from '../../helpers.js';
 import { fakeIo, run } from '../../fake-io.js';
 import { outputTarget } from '../../../src/commands/validate/outputs.js';
 import { validateCommand, type ValidateOptions } from '../../../src/commands/validate/flags.js';
 import type { TestSandbox } from '../../sandbox/test-sandbox.js';
-import { onlyOn } from '../../platforms.js';
+import { holdsHere, onlyOn } from '../../platforms.js';
 
 const home = homeForEachTest();
 afterEach(() => {
@@ -362,6 +363,35 @@ describe('-o naming standard output is standard output everywhere in the run', (
       expect(r.stderr).toMatch(/\nWrote 3 records to clean\.csv\.\n$/);
     } finally {
       await sb.close();
+    }
+  });
+});
+
+describe('an interrupted run names -o only where it is a file', () => {
+  /** A run reading a standard input that never ends, stopped (SIGINT) once the run has begun reading it. */
+  async function interrupted(args: string[]) {
+    const stop = new AbortController();
+    let begun = false;
+    const input = new Readable({
+      read() {
+        if (begun) return;
+        begun = true;
+        this.push('ada@example.com\n');
+        setImmediate(() => stop.abort('SIGINT'));
+      },
+    });
+    return run(['emails', '--sandbox', ...args], { env: home.env, cwd: home.dir, input, signal: stop.signal });
+  }
+
+  it('-o FILE: left as it was, and said; -o - and -o /dev/stdout: standard output, not said', async () => {
+    const file = await interrupted(['-o', 'out.csv']);
+    expect(file.exitCode).toBe(130);
+    expect(file.stderr).toContain('; -o out.csv is left as it was. To run it again: idv emails --sandbox -o out.csv\n');
+    for (const given of holdsHere('devFiles') ? ['-', '/dev/stdout'] : ['-']) {
+      const r = await interrupted(['-o', given]);
+      expect(r.exitCode).toBe(130);
+      expect(r.stderr).toMatch(/^idv: Interrupted \(SIGINT\): [^\n]*\. To run it again: idv emails --sandbox -o \S+\n$/);
+      expect(r.stderr).not.toContain('left as it was');
     }
   });
 });
