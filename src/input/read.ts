@@ -156,12 +156,12 @@ async function openWorkbookSource(opening: Opening, content: Extract<Content, { 
 async function openWorkbookSheet(opening: Opening, content: Extract<Content, { kind: 'zip' }>): Promise<SheetRead> {
   const { source, name, stream, kind, overrides, note, live } = opening;
   const { openSheet } = await import('./layout/workbook.js');
-  // A file on disk is read where it is (a zip is read from its end); any other bytes are copied first.
-  const path = content.inPlace && !live && source.file !== undefined ? source.file : null;
-  if (path !== null) stream.destroy();
+  // A file on disk is read where it is (a zip is read from its end), through the descriptor it was opened with;
+  // any other bytes are copied first.
+  const file = content.inPlace && !live ? onDisk(stream, source) : null;
   try {
     const maxRowSize = overrides.maxRowSize ?? MAX_ROW_SIZE;
-    return await openSheet(path ?? content.chunks, { name, kind, overrides, note, signal: source.signal, maxUnpacked: opening.unpack.max, maxRowSize });
+    return await openSheet(file ?? content.chunks, { name, kind, overrides, note, signal: source.signal, maxUnpacked: opening.unpack.max, maxRowSize });
   } catch (err) {
     stream.destroy();
     const refused = err instanceof IdvError && err.message.startsWith(`${name} is `);
@@ -170,6 +170,17 @@ async function openWorkbookSheet(opening: Opening, content: Extract<Content, { k
     }
     throw readError(err, name);
   }
+}
+
+/**
+ * A file on disk as the workbook reader takes it: the descriptor it was opened with, handed over (it is not
+ * opened again), else its path; null when it is no file on disk.
+ */
+function onDisk(stream: ByteSource, source: Source): number | string | null {
+  const fd = stream instanceof FileBlocks ? stream.handOver() : null;
+  if (fd !== null || source.file === undefined) return fd;
+  stream.destroy();
+  return source.file;
 }
 
 /** The encoding, as --verbose and --dry-run name it. */

@@ -53,6 +53,13 @@ export class FileBlocks implements ByteSource {
     else if (this.state === 'open') this.closeNow();
   }
 
+  /** Its descriptor, handed over to be read otherwise (and closed there): no more blocks. Null while a block is read, or once closed. */
+  handOver(): number | null {
+    if (this.state !== 'open') return null;
+    this.state = 'closed';
+    return this.fd;
+  }
+
   [Symbol.asyncIterator](): AsyncIterator<Buffer> {
     const done = { done: true, value: undefined } as const;
     return {

@@ -95,8 +95,8 @@ const MAX_ROW_CHARS = 16 * 1024 * 1024;
 const GAPS_PER_VALUE = 1000;
 const GAPS_FREE = MAX_COLUMNS * 100;
 
-/** The workbook at `source`: a path, or a stream of its bytes. */
-export async function openWorkbook(source: string | Readable, options: OpenOptions = {}): Promise<Workbook> {
+/** The workbook at `source`: a path, a regular file's open descriptor (taken over: closed with the workbook), or a stream of its bytes. */
+export async function openWorkbook(source: string | number | Readable, options: OpenOptions = {}): Promise<Workbook> {
   const file = await onDisk(source, options);
   try {
     const zip = await openZip(file.path, options.halt);
@@ -113,7 +113,8 @@ export async function openWorkbook(source: string | Readable, options: OpenOptio
 }
 
 /** A regular file is read where it is; anything else (a stream, a FIFO) is copied to a private temporary file. */
-async function onDisk(source: string | Readable, options: OpenOptions): Promise<{ path: string; release: () => Promise<void> }> {
+async function onDisk(source: string | number | Readable, options: OpenOptions): Promise<{ path: string | number; release: () => Promise<void> }> {
+  if (typeof source === 'number') return { path: source, release: async () => undefined };
   if (typeof source === 'string') {
     const stat = await fsp.stat(source);
     if (stat.isFile()) return { path: source, release: async () => undefined };

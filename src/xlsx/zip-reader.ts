@@ -4,8 +4,8 @@
 // local header; what it does not do is done here: the part inflated by node:zlib in large chunks, its CRC-32
 // checked, a part that inflates past its stated size refused as soon as it does (a zip bomb never fills
 // memory or disk), a stop heard within a chunk, and every damage said in one line.
-import { close, createReadStream, fstat, open, read } from 'node:fs';
-import { Transform, type Readable, type TransformCallback } from 'node:stream';
+import { close, fstat, open, read } from 'node:fs';
+import { Readable, Transform, type TransformCallback } from 'node:stream';
 import { promisify } from 'node:util';
 import { createInflateRaw, crc32 } from 'node:zlib';
 import yauzl from 'yauzl';
@@ -150,15 +150,27 @@ class Checked extends Transform {
 class FileReader extends yauzl.RandomAccessReader {
   private block = Buffer.alloc(0);
   private blockAt = 0;
-  constructor(
-    private readonly path: string,
-    private readonly fd: number,
-  ) {
+  constructor(private readonly fd: number) {
     super();
   }
   override _readStreamForRange(start: number, end: number): Readable {
-    // A descriptor of its own: destroying a stream closes its descriptor, and the directory's stays open.
-    return createReadStream(this.path, { start, end: end - 1, highWaterMark: CHUNK });
+    // Positioned reads of the one descriptor (a file stream on it would close it when destroyed): yauzl closes it
+    // once the archive and every part's stream let go.
+    let at = start;
+    const fd = this.fd;
+    return new Readable({
+      highWaterMark: CHUNK,
+      read() {
+        const n = Math.min(CHUNK, end - at);
+        if (n <= 0) return void this.push(null);
+        read(fd, Buffer.allocUnsafe(n), 0, n, at, (err, bytesRead, buffer) => {
+          if (err) return this.destroy(err);
+          if (bytesRead === 0) return this.destroy(damaged('it ends early'));
+          at += bytesRead;
+          this.push(buffer.subarray(0, bytesRead));
+        });
+      },
+    });
   }
   override read(buffer: Buffer, offset: number, length: number, position: number, callback: (err: Error | null, bytesRead?: number) => void): void {
     const cached = () => {
@@ -187,11 +199,14 @@ function toEntry(raw: yauzl.Entry): ZipEntry {
   return { name, method: raw.compressionMethod, crc: raw.crc32, compressedSize: raw.compressedSize, size: raw.uncompressedSize, offset: raw.relativeOffsetOfLocalHeader };
 }
 
-/** The zip at `path` (a regular file: its parts are read where they are); `halt` stops every part's reading. */
-export async function openZip(path: string, halt?: Halt): Promise<ZipArchive> {
-  const fd = await promisify(open)(path, 'r');
+/**
+ * The zip at `file` (a regular file's path, or its open descriptor, which the archive takes over and closes): its
+ * parts are read where they are, all through one descriptor; `halt` stops every part's reading.
+ */
+export async function openZip(file: string | number, halt?: Halt): Promise<ZipArchive> {
+  const fd = typeof file === 'number' ? file : await promisify(open)(file, 'r');
   const { size } = await promisify(fstat)(fd);
-  const reader = new FileReader(path, fd);
+  const reader = new FileReader(fd);
   // Sizes are checked by Checked, so that a lie about them is said in our words and ends the stream.
   const options = { autoClose: false, decodeStrings: false, validateEntrySizes: false };
   const zip = await yauzl.fromRandomAccessReaderPromise(reader, size, options).catch(async (err: Error) => {

@@ -1,8 +1,8 @@
 // Sources to records (src/input/read.ts): CSV records, an input error for a quote never closed, a named file
-// read whole and let go.
+// read whole and let go, a workbook on disk read through the descriptor it was opened with.
 import { describe, expect, it, vi } from 'vitest';
 import { Readable } from 'node:stream';
-import { mkdtempSync, readdirSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readdirSync, readlinkSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openSource } from '../../src/input/read.js';
@@ -10,6 +10,8 @@ import type { InputRecord } from '../../src/input/records/record.js';
 import { createXlsxWriter, type WriteCell } from '../../src/xlsx/writer.js';
 import { sourcesFor } from '../../src/input/sources/list.js';
 import type { Io } from '../../src/system/io.js';
+import type { Source } from '../../src/input/sources/source.js';
+import { fixture } from '../helpers.js';
 import { onlyOn } from '../platforms.js';
 
 describe('openSource', () => {
@@ -106,6 +108,28 @@ describe('reading a named file (src/input/read.ts)', () => {
       await vi.waitFor(() => expect(openOn(file)).toBe(0), { timeout: 20_000 }); // fs.close's callback
       // a file that is not there: the reason, named
       await expect(openSource(sourcesFor([join(dir, 'gone.txt')], fakeIo)[0]!, 'emails', {})).rejects.toThrow(/Cannot read .*gone\.txt: no such file\./);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('reads a workbook on disk through the descriptor it opened, not its path again: renamed once opened, it reads the same', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'idv-read-'));
+    try {
+      const file = join(dir, 'book.xlsx');
+      copyFileSync(fixture('workbooks/excel.xlsx'), file);
+      const read = async (source: Source) => {
+        const opened = await openSource(source, 'emails', {});
+        const got: string[] = [];
+        for await (const block of opened.records) for (const r of block) got.push(r.value);
+        return got;
+      };
+      const [named] = sourcesFor([file], fakeIo);
+      const asNamed = await read(named!);
+      expect(asNamed.length).toBeGreaterThan(0);
+      // Opened, then renamed away at once: a second open of the path would find nothing there.
+      const renamed = { ...named!, open: () => Object.assign(named!.open(), renameSync(file, `${file}.moved`)) };
+      expect(await read(renamed)).toEqual(asNamed);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

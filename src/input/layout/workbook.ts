@@ -56,12 +56,15 @@ async function copyPath(): Promise<string> {
   return tempPathBeside(copy);
 }
 
-/** Open the workbook at `source` (a regular file's path, or its bytes: copied to a private temporary file). */
-export async function openSheet(source: string | AsyncIterable<Buffer>, options: SheetOptions): Promise<SheetRead> {
+/**
+ * Open the workbook at `source`: a regular file's path or open descriptor (which it takes over), or its bytes
+ * (copied to a private temporary file).
+ */
+export async function openSheet(source: string | number | AsyncIterable<Buffer>, options: SheetOptions): Promise<SheetRead> {
   const { openWorkbook, UNCOMPUTED } = await import('../../xlsx/reader.js');
   let wb: Workbook;
   try {
-    const input = typeof source === 'string' ? source : Readable.from(source, { objectMode: false });
+    const input = typeof source === 'string' || typeof source === 'number' ? source : Readable.from(source, { objectMode: false });
     const { maxUnpacked, maxRowSize, signal } = options;
     const tempFile = { path: copyPath, opened: tempFileOpened, gone: tempFileGone };
     wb = await openWorkbook(input, { tempFile, halt: signal, maxCopyBytes: maxUnpacked, maxSharedBytes: maxUnpacked, maxRowChars: maxRowSize });
