@@ -69,6 +69,24 @@ describe('idv auth login', () => {
     });
   });
 
+  it('on a terminal: the key is asked for without echo, a backspace taken back, and saved', async () => {
+    await withService(async (_home, sb, env, config) => {
+      const r = await run(['auth', 'login', '--no-check'], { env, stdinIsTTY: true, input: `${KEY}x\x7f\r` });
+      expect(r.stderr).toBe(`Paste your API key (input is hidden): \nKey ****cdef saved to ${config} (readable only by you).\n`);
+      expect(JSON.parse(await readFile(config, 'utf8'))).toMatchObject({ apiKey: KEY });
+      expect(sb.requests).toEqual([]);
+    });
+  });
+
+  it('on a terminal: a paste far longer than any key is refused, not read to its end', async () => {
+    await withService(async (_home, _sb, env, config) => {
+      const r = await run(['auth', 'login', '--no-check'], { env, stdinIsTTY: true, input: 'k'.repeat(70 * 1024) });
+      expect(r.stderr).toBe('Paste your API key (input is hidden): \nidv: No key in the first 64 KiB given; give the key alone (idv auth login < key.txt).\n');
+      expect(r.exitCode).toBe(2);
+      expect(existsSync(config)).toBe(false);
+    });
+  });
+
   it.each([
     ['short', 'idv: That is too short to be an API key (5 characters; keys have at least 8); paste the whole key again.\n'],
     ['paste', 'idv: That is too short to be an API key (5 characters; keys have at least 8); paste the whole key again.\n'],
