@@ -21,6 +21,7 @@ export const RULES = {
   symlinks: { on: POSIX, needs: 'symbolic links that any user makes and O_NOFOLLOW refuses: Windows asks for Developer Mode and has no O_NOFOLLOW' },
   sh: { on: POSIX, needs: 'a POSIX sh running a command line as typed (redirections, ulimit -f, a removed working folder): Windows has none' },
   npmGlobal: { on: POSIX, needs: "npm run as a program (not npm.cmd) and npm install -g's POSIX layout (prefix/bin/idv, prefix/lib/node_modules)" },
+  tmpfs: { on: ['linux'], needs: 'a small tmpfs mounted by root (mount -t tmpfs), a disk that fills up for real' },
   caseNames: { on: ['linux'], needs: 'file names that differ only in case naming two files: macOS and Windows fold case by default' },
   unknownUser: { on: ['linux'], needs: "a run as a user the machine does not know (util-linux's setpriv or unshare)" },
   xdgHome: { on: ['linux'], needs: 'the folders idv takes on Linux when no XDG variable is set (~/.config/idv, ~/.cache/idv): macOS and Windows have their own' },

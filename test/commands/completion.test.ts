@@ -163,7 +163,7 @@ function lines(out: string): string[] {
 }
 
 for (const shell of ['bash', 'zsh', 'fish'] as const) {
-  describe.skipIf(!SHELL_PATHS[shell])(`${shell}: idv completion ${shell}, loaded in ${shell}`, { concurrent: true }, () => {
+  onlyOn('shells').describe.skipIf(!SHELL_PATHS[shell])(`${shell}: idv completion ${shell}, loaded in ${shell}`, { concurrent: true }, () => {
     it.each(CASES)('%j offers %j', async (line, offered) => {
       expect(await OFFERS[shell](scripts[shell], line)).toEqual(offered);
     });
@@ -178,8 +178,8 @@ for (const shell of ['bash', 'zsh', 'fish'] as const) {
   });
 }
 
-onlyOn('shells').describe('idv completion', () => {
-  it('bash: the script registers _idv for idv', async () => {
+describe('idv completion', () => {
+  onlyOn('shells').it('bash: the script registers _idv for idv', async () => {
     const r = await execa(SHELL_PATHS.bash!, ['--norc', '--noprofile', '-c', 'source "$1"; complete -p idv', 'bash', scripts.bash], { reject: false });
     expect(r.stdout).toBe('complete -F _idv idv');
   });
@@ -213,7 +213,7 @@ onlyOn('shells').describe('idv completion', () => {
     expect(keys.length).toBeGreaterThan(50);
   });
 
-  it('is generated from the commander tree: a flag or command added to it is completed with no other change', async () => {
+  onlyOn('shells').it('is generated from the commander tree: a flag or command added to it is completed with no other change', async () => {
     const program = await buildProgram({ version: () => '0.0.0', io: undefined as unknown as Io });
     program.commands.find((c) => c.name() === 'emails')!.option('--archive <dir>', 'a folder for old results');
     program.addCommand(new Command('export').description('a new command').argument('[FILE...]', 'files'));

@@ -8,6 +8,7 @@ import { mkdir, mkdtemp, readdir, readFile, rm, statfs, writeFile } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { idv, makeHome, sandbox, sentItems } from '../helpers.js';
+import { onlyOn } from '../platforms.js';
 
 let mnt = '';
 let why = '';
@@ -28,7 +29,7 @@ afterAll(async () => {
 
 const ITEMS = Array.from({ length: 3000 }, (_, i) => `user${i}@example.com`);
 
-describe('a full disk under -o and --split', () => {
+onlyOn('tmpfs').describe('a full disk under -o and --split', () => {
   // The room left: none to speak of, less than -o needs (about 66 KB), room for -o but not for ok.csv as well,
   // and room for everything but the last blocks flushed at the end (every file takes whole 4 KiB pages here).
   for (const room of [4, 40, 100, 128, 136, 140, 144, 148]) {
@@ -64,7 +65,7 @@ describe('a full disk under -o and --split', () => {
   });
 });
 
-describe('a full disk under --report, -o and --split on another', () => {
+onlyOn('tmpfs').describe('a full disk under --report, -o and --split on another', () => {
   it('the report cannot be written: exit 1 naming ENOSPC, -o, every split file and the report as they were; the results are in the cache, and the rerun sends nothing', async (t) => {
     if (why) return t.skip();
     const home = await makeHome();

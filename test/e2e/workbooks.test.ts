@@ -20,6 +20,7 @@ import { execa } from 'execa';
 import { fixture, IDV, makeHome, sandbox, sentItems, type Home } from '../helpers.js';
 import { claimingParts, repeatedPart, sheetXml as packedSheet, textPart, workbookOf, type RawPart } from '../input/packed.js';
 import type { Sandbox } from '../../src/sandbox/server.js';
+import { onlyOn } from '../platforms.js';
 
 const book = (name: string) => fixture(join('workbooks', name));
 
@@ -195,7 +196,7 @@ describe('a workbook is written', () => {
     expect(texts(await sheetRows(plain))).toEqual(csvPlain.stdout.trimEnd().split('\n').map((l) => l.split(',')));
   });
 
-  it('-o FILE.xlsx keeps the mode of the file it replaces, and a failed run leaves it as it was', async () => {
+  onlyOn('owners').it('-o FILE.xlsx keeps the mode of the file it replaces, and a failed run leaves it as it was', async () => {
     const out = join(home.dir, 'private.xlsx');
     await validate([fixture('emails.txt'), '-o', out]);
     const { chmod } = await import('node:fs/promises');
