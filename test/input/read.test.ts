@@ -156,11 +156,12 @@ describe("a workbook's records carry their cells, as read, in the record's own f
     }
   };
 
-  it('each record its own row: a number with its format, text as text, a short row held past the next as well', async () => {
-    const rows: WriteCell[][] = [['Ada', 'ada@x.com', n(2134)], ['a note'], ['Bob', 'bob@x.com', n(501)]];
+  it('each record its own row: a number with its format, text as text, a title or a short row held past the next as well', async () => {
+    // 'a note' is held as a title might be, 'Kim, 7' as a short row (a footer?) is: each a record once Bob's row follows.
+    const rows: WriteCell[][] = [['Ada', 'ada@x.com', n(2134)], ['a note'], ['Bob', 'bob@x.com', n(501)], ['Kim', n(7)], ['Cy', 'cy@x.com', n(1)]];
     const out = await records(rows, true);
-    expect(out.map((r) => r.fields)).toEqual([['Ada', 'ada@x.com', '02134'], ['a note'], ['Bob', 'bob@x.com', '00501']]);
-    expect(out.map((r) => r.cells)).toEqual([[t('Ada'), t('ada@x.com'), n(2134)], [t('a note')], [t('Bob'), t('bob@x.com'), n(501)]]);
+    expect(out.map((r) => r.fields)).toEqual([['Ada', 'ada@x.com', '02134'], ['a note'], ['Bob', 'bob@x.com', '00501'], ['Kim', '00007'], ['Cy', 'cy@x.com', '00001']]);
+    expect(out.map((r) => r.cells)).toEqual([[t('Ada'), t('ada@x.com'), n(2134)], [t('a note')], [t('Bob'), t('bob@x.com'), n(501)], [t('Kim'), n(7)], [t('Cy'), t('cy@x.com'), n(1)]]);
   });
 
   it('none unless asked (no workbook output), and none for a CSV', async () => {

@@ -61,8 +61,9 @@ class RecordRule {
   private lastLine: number;
   private readonly check: ReturnType<typeof checkerFor>;
   private readonly delimiter: string | null;
-  /** A workbook's cells by their row, until the row is a record or skipped (a row may be held past its batch). */
-  private readonly typed = new WeakMap<readonly string[], readonly TypedCell[]>();
+  /** A workbook's cells: of the row being taken, and of the few rows held past it (a title, short rows). */
+  private taking: { row: readonly string[]; cells: readonly TypedCell[] } | null = null;
+  private readonly heldCells = new Map<readonly string[], readonly TypedCell[]>();
 
   constructor(
     layout: Layout,
@@ -93,7 +94,7 @@ class RecordRule {
         continue;
       }
       if (++this.index <= this.lastSkip && this.skip.has(this.index)) continue;
-      if (cells) this.typed.set(row, cells[i]!);
+      if (cells) this.taking = { row, cells: cells[i]! };
       if (i + 1 === rows.length || lines[i + 1]! > lines[i]! + 1) this.noRowsInside(row, lines[i]!);
       this.take(row, lines[i]!, out);
     }
@@ -113,7 +114,10 @@ class RecordRule {
       return;
     }
     this.release(out);
-    if (!placed && sectionTitle(this.kind, row)) this.title = { row, line, blank: this.blank };
+    if (!placed && sectionTitle(this.kind, row)) {
+      this.title = { row, line, blank: this.blank };
+      this.keepCells(row);
+    }
     else this.one(row, line, out);
   }
 
@@ -167,8 +171,21 @@ class RecordRule {
   /** A record of the section read: its cells laid out under the layout's header (moved, a workbook's cells are written as text). */
   private record(row: string[], value: string): InputRecord {
     if (this.places) return { value, fields: placeCells(row, this.places, this.target!.length) };
-    const cells = this.typed.get(row);
+    const cells = this.taking === null ? undefined : this.cellsOf(row);
     return cells ? { value, fields: row, cells } : { value, fields: row };
+  }
+
+  /** A workbook row's cells: the row's being taken, or one's held past its taking (let go as it becomes a record). */
+  private cellsOf(row: readonly string[]): readonly TypedCell[] | undefined {
+    if (this.taking!.row === row) return this.taking!.cells;
+    const cells = this.heldCells.get(row);
+    this.heldCells.delete(row);
+    return cells;
+  }
+
+  /** A workbook row held past its taking keeps its cells until it is a record (or skipped: a heading, a footer). */
+  private keepCells(row: readonly string[]): void {
+    if (this.taking?.row === row) this.heldCells.set(row, this.taking.cells);
   }
 
   /** Where a cell of the section's rows is under the layout's header (a note names the column there). */
@@ -299,6 +316,7 @@ class RecordRule {
     if (this.held.length === 0) this.apart = this.blank || (this.lastLine > 0 && line > this.lastLine + 1 + rowLineEnds(this.last));
     this.held.push(row);
     this.heldLines.push(line);
+    this.keepCells(row);
     this.blank = false;
   }
 }
