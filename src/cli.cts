@@ -3,6 +3,7 @@
 // CommonJS, so that `idv --version` and `idv … --help` (answered here from dist/help/, pre-rendered at
 // build time) cost nothing more than node itself, as Node's ES module loader would (README, Performance).
 // Everything else is an ES module, bundled into dist/program.cjs and required only when a command runs.
+import { setMaxListeners } from 'node:events';
 import { fstatSync, readFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Io } from './system/io.js' with { 'resolution-mode': 'import' };
@@ -78,14 +79,15 @@ if (help !== null) {
 
 async function main(): Promise<void> {
   // Heard from the start; a handler runs on the event loop, so never before the stopper is made (the load is synchronous).
-  let stopper: InstanceType<typeof Program.Stopper> | undefined;
+  let stopper: AbortController | undefined;
   hearSignals((sig) => stopper?.abort(sig));
   process.stdout.on('error', () => undefined); // EPIPE: the sink notices and ends the run quietly
   process.stderr.on('error', () => undefined);
   keepTheSafetyNet();
-  const { runCli, fail, Secrets, removeTempFilesNow, Stopper, Terminal } = loadProgram();
+  const { runCli, fail, Secrets, removeTempFilesNow, Terminal } = loadProgram();
   thisRun.removeTempFiles = removeTempFilesNow;
-  stopper = new Stopper();
+  stopper = new AbortController();
+  setMaxListeners(0, stopper.signal); // each input, output and the engine listen to the run's stop: not a leak
   const io = realIo(stopper.signal, new Secrets(), Terminal);
   // The last net: an error nothing caught (a library's callback, a stray rejection) is one line through the
   // run's secrets, like any other failure, and its temporary files go: never Node's raw stack with the key in it.

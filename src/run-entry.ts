@@ -4,5 +4,4 @@
 export { runCli, fail } from './main.js';
 export { Secrets } from './system/secrets.js';
 export { removeTempFilesNow } from './system/temp-files.js';
-export { Stopper } from './system/stop.js';
 export { Terminal } from './system/terminal.js';

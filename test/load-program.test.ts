@@ -13,7 +13,7 @@ import { buildTag, cacheName } from '../src/load-program.cjs';
 
 const DIST = join(ROOT, 'dist');
 const LOADER = join(DIST, 'load-program.cjs');
-const EXPORTS = ['Secrets', 'Stopper', 'Terminal', 'fail', 'removeTempFilesNow', 'runCli'];
+const EXPORTS = ['Secrets', 'Terminal', 'fail', 'removeTempFilesNow', 'runCli'];
 
 /** Load the program from `dir` in a new process of this Node (then save its cache, if asked): whether V8 turned the cache down, what it exports. */
 function load(dir: string, node = process.version, save = false): { rejected: boolean | null; exports: string[] } {

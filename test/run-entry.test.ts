@@ -6,8 +6,8 @@ import * as entry from '../src/run-entry.js';
 import { ROOT } from './helpers.js';
 
 describe('run-entry', () => {
-  it('gives runCli, fail, Secrets, removeTempFilesNow, Stopper and Terminal, and nothing else', () => {
-    expect(Object.keys(entry).sort()).toEqual(['Secrets', 'Stopper', 'Terminal', 'fail', 'removeTempFilesNow', 'runCli']);
+  it('gives runCli, fail, Secrets, removeTempFilesNow and Terminal, and nothing else', () => {
+    expect(Object.keys(entry).sort()).toEqual(['Secrets', 'Terminal', 'fail', 'removeTempFilesNow', 'runCli']);
     for (const value of Object.values(entry)) expect(typeof value).toBe('function');
   });
 

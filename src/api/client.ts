@@ -7,7 +7,6 @@ import type { Secrets } from '../system/secrets.js';
 import type { NetworkOptions } from '../system/io.js';
 import { MalformedAnswerError, directTransport, proxySettings, proxyTransport, ProxyRefusedError, TimeoutError, type RawResponse } from './transport.js';
 import { isPlainStatus, KNOWN_STATUSES } from '../core/statuses.js';
-import type { StopSignal } from '../system/stop.js';
 
 /** The statuses of a 2xx answer, by item as sent: undefined for an item it lacks or gave no usable status. */
 export interface Results {
@@ -45,7 +44,7 @@ export interface ClientOptions {
 }
 
 export interface Client {
-  validate(endpoint: string, field: string, items: string[], signal: StopSignal): Promise<Outcome>;
+  validate(endpoint: string, field: string, items: string[], signal: AbortSignal): Promise<Outcome>;
   close(): Promise<void>;
 }
 
@@ -73,7 +72,7 @@ export async function createClient(options: ClientOptions): Promise<Client> {
   const headers = { authorization: `Bearer ${options.key}`, 'content-type': 'application/json', accept: 'application/json', 'accept-encoding': 'identity' };
   const masked = maskKey(options.key);
 
-  async function validate(endpoint: string, field: string, items: string[], signal: StopSignal): Promise<Outcome> {
+  async function validate(endpoint: string, field: string, items: string[], signal: AbortSignal): Promise<Outcome> {
     const started = Date.now();
     const path = prefix + endpoint;
     // One line per request for --verbose: what came back, how long it took, the rate-limit headers.

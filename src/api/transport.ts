@@ -7,7 +7,6 @@ import { Transform, type Readable } from 'node:stream';
 import { usageError } from '../core/errors.js';
 import type { NetworkOptions } from '../system/io.js';
 import { isLoopback } from '../system/loopback.js';
-import type { StopSignal } from '../system/stop.js';
 
 export interface RawResponse {
   statusCode: number;
@@ -18,7 +17,7 @@ export interface RawResponse {
 
 export interface Transport {
   /** One POST; an answer whose body passes `maxBytes` is cut off and fails with BodyTooLargeError. */
-  post(path: string, headers: Record<string, string>, body: string, signal: StopSignal, maxBytes: number): Promise<RawResponse>;
+  post(path: string, headers: Record<string, string>, body: string, signal: AbortSignal, maxBytes: number): Promise<RawResponse>;
   close(): Promise<void>;
 }
 
@@ -64,7 +63,7 @@ export type WhenCut = (cancel: () => void) => void;
  * `cancel`) is cut here. Past the limit it fails with TimeoutError, whatever the exchange failed with; aborted
  * by the caller, with the abort's reason. (No AbortController per request: on the direct path it costs CPU.)
  */
-export async function withinTimeLimit<T>(signal: StopSignal, ms: number, exchange: (whenCut: WhenCut) => Promise<T>): Promise<T> {
+export async function withinTimeLimit<T>(signal: AbortSignal, ms: number, exchange: (whenCut: WhenCut) => Promise<T>): Promise<T> {
   if (signal.aborted) throw abortError(signal);
   let timedOut = false;
   let cancel = () => {};
@@ -93,7 +92,7 @@ export async function withinTimeLimit<T>(signal: StopSignal, ms: number, exchang
   }
 }
 
-function abortError(signal: StopSignal): Error {
+function abortError(signal: AbortSignal): Error {
   return signal.reason instanceof Error ? signal.reason : Object.assign(new Error('aborted'), { name: 'AbortError' });
 }
 
@@ -220,7 +219,7 @@ class DirectTransport implements Transport {
    * connection as we reused it) is sent once more at once on a fresh socket, without using up one of the
    * caller's retries: that is the usual fate of a pooled connection, not a failing service.
    */
-  async post(path: string, headers: Record<string, string>, body: string, signal: StopSignal, maxBytes: number): Promise<RawResponse> {
+  async post(path: string, headers: Record<string, string>, body: string, signal: AbortSignal, maxBytes: number): Promise<RawResponse> {
     const once = () => withinTimeLimit(signal, this.timeoutMs, (whenCut) => this.exchange(path, headers, body, maxBytes, whenCut));
     try {
       return await once();
@@ -334,7 +333,7 @@ class ProxyTransport implements Transport {
     this.dispatcher = this.newDispatcher();
   }
 
-  async post(path: string, headers: Record<string, string>, body: string, signal: StopSignal, maxBytes: number): Promise<RawResponse> {
+  async post(path: string, headers: Record<string, string>, body: string, signal: AbortSignal, maxBytes: number): Promise<RawResponse> {
     try {
       // undici does not cancel a request still waiting for its CONNECT tunnel: withinTimeLimit cuts the wait.
       return await withinTimeLimit(signal, this.options.timeoutMs, async (whenCut) => {
@@ -356,7 +355,7 @@ class ProxyTransport implements Transport {
   }
 
   /** What a failed exchange throws: a time-out renews the connections; a proxy's refusal says what to fix. */
-  private failure(err: unknown, signal: StopSignal): unknown {
+  private failure(err: unknown, signal: AbortSignal): unknown {
     if (signal.aborted || err instanceof MalformedAnswerError) return err;
     if (err instanceof TimeoutError || UNDICI_TIMEOUTS.has((err as { code?: string }).code ?? '')) {
       this.renew();

@@ -7,7 +7,6 @@ import { formatDuration } from '../core/duration.js';
 import type { CacheScope } from '../cache/store.js';
 import { NEW, type Plan } from '../plan/plan.js';
 import type { PlannedRecord } from '../plan/planned.js';
-import type { StopSignal } from '../system/stop.js';
 
 /** How often held items are looked at (the cache, the claims, the other runs' heartbeats). */
 const POLL_MS = 200;
@@ -47,7 +46,7 @@ export class ClaimGate {
 
   constructor(
     private readonly plan: Plan,
-    private readonly signal: StopSignal,
+    private readonly signal: AbortSignal,
     private readonly say: (line: string) => void,
     private readonly maxHoldMs = MAX_HOLD_MS,
     private readonly now: () => number = Date.now,

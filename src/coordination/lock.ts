@@ -3,7 +3,6 @@
 // Its calls are synchronous: each is one small system call, cheaper than a round trip through the thread pool.
 import { lstatSync, renameSync, rmSync, utimes, writeFileSync } from 'node:fs';
 import { randomHex } from '../system/temp-files.js';
-import type { StopSignal } from '../system/stop.js';
 
 /** A holder renews its lock at most this often. */
 const RENEW_MS = 1_000;
@@ -30,7 +29,7 @@ export class FileLock {
   }
 
   /** Take it, waiting for a live holder up to `timeoutMs`; false when it did not come free in time, or cannot be made. */
-  async wait(timeoutMs: number, signal?: StopSignal): Promise<boolean> {
+  async wait(timeoutMs: number, signal?: AbortSignal): Promise<boolean> {
     const until = this.now() + timeoutMs;
     while (!signal?.aborted) {
       const got = this.attempt();

@@ -3,6 +3,7 @@
 // (quota-gate.ts), --max-spend (spend-cap.ts) and a host that does not answer (breaker.ts) are each a module.
 // Data goes one way: push(item) … finish(); every item pushed comes out once through onResults, unless the
 // run stops (the key refused, the host unreachable, a signal), which finish() throws.
+import { setMaxListeners } from 'node:events';
 import type { Client, Outcome } from '../api/client.js';
 import type { RateInfo } from '../api/ratelimit.js';
 import { IdvError, interruptedError } from '../core/errors.js';
@@ -13,7 +14,6 @@ import { decide, type Decision, type DecideOptions } from './decide.js';
 import { QuotaGate, type QuotaStop } from './quota-gate.js';
 import { defaultSleep } from './sleep.js';
 import { SpendCap } from './spend-cap.js';
-import { Stopper, type StopSignal } from '../system/stop.js';
 
 /**
  * Who may wait on the items queued: the output (the in-order window is full, and its head waits on them), a live
@@ -50,7 +50,7 @@ export interface SchedulerOptions<T extends WorkItem = WorkItem> {
    */
   stopAtEmptyQuota?: boolean;
   /** Aborted on SIGINT/SIGTERM, or when the run stops for another reason (a failed write). */
-  signal: StopSignal;
+  signal: AbortSignal;
   /** How long requests in flight may finish after the run stops. */
   graceMs?: number;
   /** Final statuses, as soon as they are known. */
@@ -60,7 +60,7 @@ export interface SchedulerOptions<T extends WorkItem = WorkItem> {
   /** A wait for the quota began; it ends at `until` (ms since epoch). */
   onWait?(until: number, reason: string): void;
   /** Back-off and waits; replaceable in tests. */
-  sleep?: (ms: number, signal: StopSignal) => Promise<void>;
+  sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
   now?: () => number;
   random?: () => number;
 }
@@ -96,9 +96,9 @@ export class Scheduler<T extends WorkItem> {
   private readonly breaker = new Breaker();
   private readonly rules: DecideOptions;
   private readonly now: () => number;
-  private readonly sleep: (ms: number, signal: StopSignal) => Promise<void>;
+  private readonly sleep: (ms: number, signal: AbortSignal) => Promise<void>;
   /** Cuts requests in flight, a grace period after the run stops. */
-  private readonly hard = new Stopper();
+  private readonly hard = new AbortController();
   private batchSize: number;
   private inFlight = 0;
   private inFlightItems = 0;
@@ -114,6 +114,8 @@ export class Scheduler<T extends WorkItem> {
   private idleWaiters: Array<() => void> = [];
 
   constructor(private readonly o: SchedulerOptions<T>) {
+    // One listener per request in flight (--concurrency may pass Node's warning at 10): none is a leak.
+    setMaxListeners(0, this.hard.signal);
     this.now = o.now ?? Date.now;
     this.sleep = o.sleep ?? defaultSleep;
     this.rules = { retries: o.retries, wait: o.wait, random: o.random ?? Math.random };

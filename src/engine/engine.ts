@@ -11,6 +11,7 @@
 // not full; while it waits on the window, the output waits on the queue (Scheduler.waiting), whose part-filled
 // batches then go. The run stops in one place (`stop`): the caller's signal, or the scheduler's fatal error; then
 // nothing new is sent, requests in flight finish (their answers are cached and given), and the iterator throws why.
+import { setMaxListeners } from 'node:events';
 import { IdvError, interruptedError } from '../core/errors.js';
 import type { Kind } from '../core/defaults.js';
 import { ENDPOINT, FIELD } from '../core/defaults.js';
@@ -23,7 +24,6 @@ import { Scheduler, type DispatchSettings, type DispatchStats } from '../dispatc
 import { ClaimGate } from '../coordination/claim-gate.js';
 import type { Plan } from '../plan/plan.js';
 import { planRecords, type PlannedRecord } from '../plan/planned.js';
-import { Stopper, type StopSignal } from '../system/stop.js';
 import { InOrder, WINDOW_CHARS, WINDOW_MAX, type Result } from './in-order.js';
 import { OutQueue } from './out-queue.js';
 
@@ -48,7 +48,7 @@ export interface EngineOptions {
   /** How items are sent: batches, concurrency, retries, the spend cap, the quota's stop or wait (the scheduler's). */
   dispatch: DispatchSettings;
   /** Stops the run: nothing new is sent, requests in flight finish. */
-  signal: StopSignal;
+  signal: AbortSignal;
   log: EngineLog;
   /** A live input (standard input, a FIFO): its records are sent as they come; `waited`: its first records waited for a pause. */
   live?: { waited: boolean };
@@ -73,10 +73,10 @@ export interface Finished {
 
 export class Engine implements AsyncIterable<Result[]> {
   /** Aborted when the run stops before its end: the caller's signal, or a fatal answer (the key refused, the host gone). */
-  readonly signal: StopSignal;
+  readonly signal: AbortSignal;
   /** Every record has been read. */
   readDone = false;
-  private readonly stop = new Stopper();
+  private readonly stop = new AbortController();
   private readonly window: InOrder;
   private readonly gate: ClaimGate;
   private readonly dispatcher: Scheduler<PlannedRecord>;
@@ -93,6 +93,8 @@ export class Engine implements AsyncIterable<Result[]> {
     private readonly records: AsyncIterable<InputRecord[]>,
     private readonly o: EngineOptions,
   ) {
+    // What waits on the run's stop (the claim gate, the scheduler, the window, a read) is bounded: not a leak.
+    setMaxListeners(0, this.stop.signal);
     this.signal = this.stop.signal;
     this.windowMax = o.windowMax ?? WINDOW_MAX;
     this.windowChars = o.windowChars ?? WINDOW_CHARS;

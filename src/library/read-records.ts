@@ -9,7 +9,6 @@ import { openForReading, type ByteSource } from '../system/open-file.js';
 import { openSource } from '../input/read.js';
 import type { OpenedSource, Source } from '../input/sources/source.js';
 import type { LayoutOverrides } from '../input/layout/detect.js';
-import type { StopSignal } from '../system/stop.js';
 import type { Layout, ReadOptions, RecordSource, Records, SourceRecord } from './types.js';
 
 export async function readRecords(source: RecordSource, options: ReadOptions = {}): Promise<Records> {
@@ -46,7 +45,7 @@ function overridesOf(o: ReadOptions): LayoutOverrides {
 }
 
 /** The reader's Source for a path, a file: URL, bytes or a stream. */
-function sourceOf(source: RecordSource, signal: StopSignal | undefined): Source {
+function sourceOf(source: RecordSource, signal: AbortSignal | undefined): Source {
   if (typeof source === 'string' || source instanceof URL) {
     const file = source instanceof URL ? fileURLToPath(source) : resolve(source);
     return { name: String(source), path: file, file, signal, open: () => openForReading(file, signal) };
@@ -59,7 +58,7 @@ function sourceOf(source: RecordSource, signal: StopSignal | undefined): Source 
 }
 
 /** A stream's chunks as Buffers (a stream of text too); it ends with the signal. */
-function bytesOf(chunks: AsyncIterable<Uint8Array | string>, signal: StopSignal | undefined): ByteSource {
+function bytesOf(chunks: AsyncIterable<Uint8Array | string>, signal: AbortSignal | undefined): ByteSource {
   const stream = Readable.from(
     (async function* () {
       for await (const c of chunks) yield typeof c === 'string' ? Buffer.from(c) : Buffer.from(c.buffer, c.byteOffset, c.byteLength);

@@ -16,7 +16,6 @@ import { Secrets } from '../system/secrets.js';
 import { Engine, type Result } from '../engine/engine.js';
 import { openCache } from '../engine/open-cache.js';
 import { Plan } from '../plan/plan.js';
-import { Stopper } from '../system/stop.js';
 import type { DispatchSettings, DispatchStats } from '../dispatch/scheduler.js';
 import { QUOTA_EXCEEDED } from '../core/statuses.js';
 import { checkItems, itemBlocks } from './items.js';
@@ -137,7 +136,7 @@ class LibraryRun {
       dispatch: o.dispatch,
       // An async iterable may be a stream that pauses: its items wait at most a moment for their batch (input/bytes/live.ts).
       live: Symbol.asyncIterator in this.items ? { waited: false } : undefined,
-      signal: options.signal ?? new Stopper().signal,
+      signal: options.signal ?? new AbortController().signal,
       log: { line: () => undefined, warning: () => undefined },
       onProgress: options.onProgress ? () => this.progress() : undefined,
     }));

@@ -15,7 +15,6 @@ import { fsError, inPlaceStream, openInPlace } from '../system/open-file.js';
 import type { Io } from '../system/io.js';
 import type { Destination } from './destination.js';
 import type { Chunk, SheetRows } from './format.js';
-import type { StopSignal } from '../system/stop.js';
 
 export interface Sink {
   /** Resolves once the destination can be written; one that cannot (a folder, a link, no such folder) fails here, before anything is sent. */
@@ -85,7 +84,7 @@ const HELD_WAITS_MS = [100, 250, 500, 1_000];
  * Until the stream drains, fails or closes, or `signal` aborts (a stalled reader must not hold a stopped run).
  * After end(), no 'drain' comes: until it closes or fails.
  */
-function drained(stream: Writable, signal?: StopSignal): Promise<void> {
+function drained(stream: Writable, signal?: AbortSignal): Promise<void> {
   if (signal?.aborted) return Promise.resolve();
   return new Promise<void>((resolve) => {
     const done = () => {
@@ -158,7 +157,7 @@ class BlockWriter {
  * Blocks written to a stream, waiting for it to drain (or `signal`); its 'error' is the failure, and so is a
  * stream already closed (destroyed without an error, it takes nothing, says nothing and never drains).
  */
-function streamWriter(stream: Writable, signal: StopSignal | undefined, live: boolean): BlockWriter {
+function streamWriter(stream: Writable, signal: AbortSignal | undefined, live: boolean): BlockWriter {
   const writer = new BlockWriter(async (data) => {
     if (stream.destroyed) throw fsError('ERR_STREAM_DESTROYED', 'the stream is closed');
     if (!stream.write(data)) await drained(stream, signal);
@@ -168,7 +167,7 @@ function streamWriter(stream: Writable, signal: StopSignal | undefined, live: bo
 }
 
 /** Standard output; `live`: each write goes at once (a live stream's records as they settle). */
-export function stdoutSink(stdout: Writable, signal?: StopSignal, live = false): Sink {
+export function stdoutSink(stdout: Writable, signal?: AbortSignal, live = false): Sink {
   return new StdoutSink(stdout, signal, live);
 }
 
@@ -177,7 +176,7 @@ class StdoutSink implements Sink {
   readonly name = 'standard output';
   private readonly writer: BlockWriter;
 
-  constructor(stdout: Writable, signal: StopSignal | undefined, live: boolean) {
+  constructor(stdout: Writable, signal: AbortSignal | undefined, live: boolean) {
     this.writer = streamWriter(stdout, signal, live);
   }
 
@@ -246,7 +245,7 @@ function cannotWrite(path: string, reason: string): IdvError {
  * device, FIFO or descriptor path is written in place; a folder, a link, a block device or a socket is refused
  * by ready(). `signal` ends the waits a FIFO can cause (for a reader to come, for a slow one to read).
  */
-export function fileSink(path: string, signal?: StopSignal, live = false, system: SinkSystem = {}): Sink {
+export function fileSink(path: string, signal?: AbortSignal, live = false, system: SinkSystem = {}): Sink {
   return new FileSink(path, signal, live, system);
 }
 
@@ -261,7 +260,7 @@ class FileSink implements Sink {
 
   constructor(
     readonly name: string,
-    private readonly signal: StopSignal | undefined,
+    private readonly signal: AbortSignal | undefined,
     private readonly live: boolean,
     private readonly system: SinkSystem,
   ) {}
@@ -319,7 +318,7 @@ class FileSink implements Sink {
 type WriteSome = (buf: Uint8Array, offset: number, length: number) => Promise<number>;
 
 /** Every byte of `data` through `write`, across short writes and a device's EAGAIN. */
-async function writeAll(write: WriteSome, data: string | Uint8Array, signal?: StopSignal): Promise<void> {
+async function writeAll(write: WriteSome, data: string | Uint8Array, signal?: AbortSignal): Promise<void> {
   const buf = typeof data === 'string' ? Buffer.from(data) : data;
   for (let off = 0; off < buf.length; ) {
     try {
@@ -342,7 +341,7 @@ class InPlaceSink implements Opened {
   constructor(
     readonly name: string,
     private readonly follow: boolean,
-    private readonly signal: StopSignal | undefined,
+    private readonly signal: AbortSignal | undefined,
     private readonly live: boolean,
   ) {}
 

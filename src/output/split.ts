@@ -9,7 +9,6 @@ import type { Output, SplitOutputs } from './ordered-writer.js';
 import { createFormatter, type Format, type FormatOptions } from './format.js';
 import { fileSink, writeChunk } from './sink.js';
 import { workbookSink } from './workbook-sink.js';
-import type { StopSignal } from '../system/stop.js';
 import { OutputsNotPut } from './commit.js';
 
 const EXTENSION: Record<Exclude<Format, 'table'>, string> = { csv: '.csv', json: '.json', ndjson: '.ndjson', xlsx: '.xlsx' };
@@ -19,7 +18,7 @@ export async function splitOutputs(
   format: Exclude<Format, 'table'>,
   options: FormatOptions,
   statuses: readonly string[],
-  signal?: StopSignal,
+  signal?: AbortSignal,
   platform?: NodeJS.Platform,
   another?: (path: string) => Promise<string | null>,
 ): Promise<SplitOutputs> {

@@ -7,7 +7,6 @@ import type { Secrets } from './secrets.js';
 import { terminalSafe } from './terminal-text.js';
 import type { Terminal } from './terminal.js';
 import { hanging } from './wrap.js';
-import type { StopSignal } from './stop.js';
 
 export interface Io {
   stdin: Readable;
@@ -19,7 +18,7 @@ export interface Io {
   /** The working directory; null when it no longer exists (paths.ts resolvePath: absolute paths still work). */
   cwd: string | null;
   /** Aborted on SIGINT/SIGTERM/SIGHUP; `signal.reason` names the signal. */
-  signal: StopSignal;
+  signal: AbortSignal;
   /** The run's secrets (the key in use…): every message for a person passes through secrets.redact(). */
   secrets: Secrets;
   /** The effective user id, for trusting idv's own files (owned by the user); null where there is none (Windows). */

@@ -7,7 +7,6 @@ import { Socket } from 'node:net';
 import { isatty, ReadStream as TtyReadStream, WriteStream as TtyWriteStream } from 'node:tty';
 import type { Writable } from 'node:stream';
 import { interruptedError } from '../core/errors.js';
-import type { StopSignal } from './stop.js';
 
 const NONBLOCK = C.O_NONBLOCK ?? 0;
 const NOFOLLOW = C.O_NOFOLLOW ?? 0;
@@ -45,7 +44,7 @@ export class FileBlocks implements ByteSource {
   constructor(
     private readonly fd: number,
     private readonly blockSize: number,
-    private readonly signal?: StopSignal,
+    private readonly signal?: AbortSignal,
   ) {}
 
   destroy(): void {
@@ -115,7 +114,7 @@ export class FileBlocks implements ByteSource {
  * holding a thread). Each ends with `signal`, failing with the interruption (a regular file at its next block).
  * Throws as openSync does.
  */
-export function openForReading(path: string, signal?: StopSignal, highWaterMark = 64 * 1024): ByteSource {
+export function openForReading(path: string, signal?: AbortSignal, highWaterMark = 64 * 1024): ByteSource {
   const fd = openSync(path, C.O_RDONLY | NONBLOCK);
   let st: Stats;
   try {
@@ -170,7 +169,7 @@ const READER_POLL_MS = 100;
  * shell keeps what is in it). A FIFO with no reader yet is tried again until one comes, or until `signal`
  * aborts (then ENXIO). `follow`: whether a symbolic link at `path` may lead there (else ELOOP).
  */
-export async function openInPlace(path: string, follow: boolean, signal?: StopSignal): Promise<number> {
+export async function openInPlace(path: string, follow: boolean, signal?: AbortSignal): Promise<number> {
   const flags = C.O_WRONLY | C.O_APPEND | NONBLOCK | (follow ? 0 : NOFOLLOW);
   for (;;) {
     try {

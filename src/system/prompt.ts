@@ -2,10 +2,9 @@
 // nothing echoed: auth login's key). The Terminal (terminal.ts) writes the question first.
 import type { Readable, Writable } from 'node:stream';
 import { IdvError, interruptedError } from '../core/errors.js';
-import type { StopSignal } from './stop.js';
 
 /** One line typed at the terminal; null at the end of input. Ctrl-C (the run's signal) ends the wait. */
-export function readLine(stdin: Readable, stderr: Writable, signal: StopSignal): Promise<string | null> {
+export function readLine(stdin: Readable, stderr: Writable, signal: AbortSignal): Promise<string | null> {
   return new Promise((resolve, reject) => {
     let text = '';
     const finish = (line: string | null, err?: Error) => {

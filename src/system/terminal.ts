@@ -3,7 +3,6 @@
 // src/cli.cts builds it once from `process`; tests build one of their own (test/fake-io.ts). Commands and
 // output ask it, never a stream's isTTY or columns.
 import type { Readable, Writable } from 'node:stream';
-import type { StopSignal } from './stop.js';
 import { plainProgress, startSpinner, type Progress } from './progress.js';
 import { readHidden, readLine } from './prompt.js';
 import { usableColumns } from './terminal-size.cjs';
@@ -68,7 +67,7 @@ export class Terminal {
   }
 
   /** `question` on standard error, then the line typed (echoed by the terminal); null at the end of input. */
-  ask(question: string, signal: StopSignal): Promise<string | null> {
+  ask(question: string, signal: AbortSignal): Promise<string | null> {
     const { stdin, stderr } = this.setup.streams;
     stderr.write(question);
     return readLine(stdin, stderr, signal);

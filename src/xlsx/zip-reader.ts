@@ -31,7 +31,7 @@ export class LimitError extends WorkbookError {
   }
 }
 
-/** What tells a reading of the workbook to stop (an AbortSignal, or idv's own StopSignal). */
+/** What tells a reading of the workbook to stop (the run's AbortSignal). */
 export interface Halt {
   readonly aborted: boolean;
   readonly reason?: unknown;

@@ -20,7 +20,6 @@ import { formatDuration } from '../../core/duration.js';
 import type { ValidateOptions } from './flags.js';
 import type { Target } from './target.js';
 import type { RunLog } from './run-log.js';
-import { Stopper } from '../../system/stop.js';
 
 export type { Finished } from '../../engine/engine.js';
 
@@ -68,7 +67,7 @@ export async function runPipeline(pipeline: Pipeline): Promise<Finished | null> 
 
 /** One run of the pipeline: what its parts share (the stop, the engine, the writer) as fields. */
 class PipelineRun {
-  private readonly stop = new Stopper();
+  private readonly stop = new AbortController();
   private readonly writer: OrderedWriter;
   private readonly engine: Engine;
   private readonly countdown: WaitCountdown;

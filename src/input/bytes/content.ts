@@ -6,7 +6,6 @@
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream';
 import { IdvError, inputError, interruptedError } from '../../core/errors.js';
-import type { StopSignal } from '../../system/stop.js';
 import { formatSize } from '../../core/size.js';
 import { sniff, SNIFF_BYTES, type Sniffed } from './sniff.js';
 
@@ -62,7 +61,7 @@ export interface ContentOptions {
   /** Standard input or a FIFO: decide on a pause instead of waiting for more bytes. */
   live: boolean;
   /** The run's stop: decompression ends at the next block it gives once it aborts (with the interruption). */
-  signal?: StopSignal;
+  signal?: AbortSignal;
   /** What it may unpack to before its first record (none: no bound). */
   unpacking?: Unpacking;
 }

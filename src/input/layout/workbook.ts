@@ -7,7 +7,6 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import type { Kind } from '../../core/defaults.js';
 import { IdvError, inputError, interruptedError } from '../../core/errors.js';
-import type { StopSignal } from '../../system/stop.js';
 import { formatSize } from '../../core/size.js';
 import { largerSize } from '../bytes/content.js';
 import { rowTooLong } from './csv-rows.js';
@@ -39,7 +38,7 @@ export interface SheetOptions {
   overrides: LayoutOverrides;
   note(line: string): void;
   /** The run's stop: the copy of the workbook, its parts and its rows end at the next chunk once it aborts. */
-  signal?: StopSignal;
+  signal?: AbortSignal;
   /** What it may unpack before its first record (--max-unpacked): a copy of a workbook not on disk, its shared strings. */
   maxUnpacked: number;
   /** The most text one row may hold (--max-row-size). */

@@ -6,7 +6,6 @@ import { openForReading } from '../../system/open-file.js';
 import { resolvePath } from '../../system/paths.js';
 import { interruptedError, usageError } from '../../core/errors.js';
 import type { Io } from '../../system/io.js';
-import type { StopSignal } from '../../system/stop.js';
 import { readError } from '../bytes/read-error.js';
 import type { Source } from './source.js';
 
@@ -37,7 +36,7 @@ export function sourcesFor(files: string[], io: Io, more: Source[] = []): Source
  * Standard input that a signal ends: a live stream may never end on its own (`tail -f … | idv`), and a run
  * waiting for its next line must hear Ctrl-C or SIGTERM (a FIFO named as a file is opened so: open-file.ts).
  */
-function endedBySignal(stdin: Readable, signal: StopSignal): Readable {
+function endedBySignal(stdin: Readable, signal: AbortSignal): Readable {
   const onAbort = () => stdin.destroy(interruptedError(signal.reason));
   stdin.on('error', () => undefined); // its reader hears the error; none is left unheard when there is none
   if (signal.aborted) onAbort();

@@ -1,6 +1,5 @@
 // A source (a file, standard input, the items given with --item) before and after it is opened.
 import type { ByteSource } from '../../system/open-file.js';
-import type { StopSignal } from '../../system/stop.js';
 import type { Layout } from '../layout/detect.js';
 import type { InputRecord } from '../records/record.js';
 import type { SourceFacts } from '../records/found.js';
@@ -14,7 +13,7 @@ export interface Source {
   file?: string;
   open(): ByteSource;
   /** The run's stop: every phase of reading it (decompressing, copying a workbook, its shared strings) hears it. */
-  signal?: StopSignal;
+  signal?: AbortSignal;
 }
 
 export interface OpenedSource {
