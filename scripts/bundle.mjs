@@ -16,7 +16,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { appendFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve, sep } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as esbuild from 'esbuild';
 
@@ -70,22 +70,6 @@ const result = await esbuild.build({
           contents: "let m; module.exports = new Proxy({}, { get: (_, k) => (m ??= require('node:child_process'))[k] });",
           loader: 'js',
         }));
-      },
-    },
-    {
-      // node:os and node:tty load when first used, not at every start (a run from a file into a pipe uses neither):
-      // idv's own named imports of them come from a module whose functions load the real one on their first
-      // call (`new` too, for tty's streams). A name that is not a function (os.EOL) fails the build here.
-      name: 'lazy-builtins',
-      setup(b) {
-        b.onResolve({ filter: /^node:(os|tty)$/ }, (a) => (a.importer.startsWith(DIST + sep) && !a.importer.includes(`${sep}node_modules${sep}`) ? { path: a.path, namespace: 'lazy-builtin' } : undefined));
-        b.onLoad({ filter: /.*/, namespace: 'lazy-builtin' }, async (a) => {
-          const real = await import(a.path);
-          const names = Object.keys(real).filter((n) => n !== 'default' && typeof real[n] === 'function');
-          const load = `let m;\nconst load = () => (m ??= require(${JSON.stringify(a.path)}));\n`;
-          const wrap = (n) => `export function ${n}(...args) {\n  return new.target ? new (load().${n})(...args) : load().${n}(...args);\n}\n`;
-          return { contents: load + names.map(wrap).join(''), loader: 'js' };
-        });
       },
     },
     {

@@ -96,7 +96,7 @@ onlyOn('script').describe('on a terminal (util-linux script)', { concurrent: tru
     });
   });
 
-  it('-o /dev/tty writes the CSV to the terminal in place (node:tty, which the bundle loads on first use)', async () => {
+  it('-o /dev/tty writes the CSV to the terminal in place (through node:tty)', async () => {
     await withSandbox({}, async ({ env }) => {
       const r = await onTty({ args: ['emails', NEWSLETTER, '-q', '-o', '/dev/tty'], env, redirect: '>/dev/null' });
       expect(r.exitCode).toBe(0);
