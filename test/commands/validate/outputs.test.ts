@@ -116,7 +116,7 @@ describe('an output on an input file: exit 2, one line, nothing sent, the input 
   }
   const IN = 'email,name,phone\nada@example.com,Ada,555-1\nbob@mailinator.com,Bob,555-2\n';
 
-  it.each([
+  onlyOn('symlinks').it.each([ // each case makes link.csv
     ['-o in.csv', 'in.csv', ['-o', 'in.csv'], 'idv: -o in.csv is the input in.csv: it would replace the list being read; give -o another name.\n'],
     ['--report in.csv', 'in.csv', ['--report', 'in.csv'], 'idv: --report in.csv is the input in.csv: it would replace the list being read; give --report another name.\n'],
     ['-o in.csv, the input read through a link', 'link.csv', ['-o', 'in.csv'], 'idv: -o in.csv is the input link.csv: it would replace the list being read; give -o another name.\n'],
