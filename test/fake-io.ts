@@ -81,7 +81,8 @@ export function fakeIo(o: FakeOptions = {}): Io & { out: Collector; err: Collect
     signal: o.signal ?? new AbortController().signal,
     secrets: new Secrets(),
     uid: o.uid === undefined ? (process.geteuid?.() ?? null) : o.uid,
-    platform: o.platform,
+    // The system the tests run on unless a test names another: Windows paths judged by Windows' rules there.
+    platform: o.platform ?? process.platform,
     network: o.network,
   };
 }
