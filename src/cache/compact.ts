@@ -5,7 +5,7 @@
 import { writeFile, type FileHandle } from 'node:fs/promises';
 import { replaceFile } from '../system/temp-files.js';
 import { appendTo, openToRead, renameOver } from './files.js';
-import { FileLock } from '../coordination/lock.js';
+import { FileLock } from '../system/lock.js';
 import { readLines } from './log.js';
 import { isFresh, type Freshness } from './ttl.js';
 

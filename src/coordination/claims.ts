@@ -27,8 +27,8 @@ import { join } from 'node:path';
 import { KeyHash } from '../core/key-hash.js';
 import { KeyTable } from '../core/key-table.js';
 import { NOFOLLOW, openAppendable, writeWhole } from '../cache/files.js';
-import { FileLock } from './lock.js';
-import { markAlive, markText, parseMark, selfMark, type ProcessMark } from './process-mark.js';
+import { FileLock } from '../system/lock.js';
+import { markAlive, markText, parseMark, selfMark, type ProcessMark } from '../system/process-mark.js';
 
 /** A run touches its heartbeat this often; one untouched for STALE_MS is dead, or HUNG_MS when its process is seen running. */
 const BEAT_MS = 1_000;

@@ -6,7 +6,7 @@
 // writing the same file (or copying a workbook) removes those of a process that no longer runs.
 import { promises as fsp, rmSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { markAlive, selfMark, type ProcessMark } from '../coordination/process-mark.js';
+import { markAlive, selfMark, type ProcessMark } from './process-mark.js';
 
 const beingWritten = new Set<string>();
 

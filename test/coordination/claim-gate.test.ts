@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Claims, keyHex } from '../../src/coordination/claims.js';
 import { openScope, type CacheScope } from '../../src/cache/store.js';
-import { markText, selfMark } from '../../src/coordination/process-mark.js';
+import { markText, selfMark } from '../../src/system/process-mark.js';
 import { ClaimGate } from '../../src/coordination/claim-gate.js';
 import { NEW, Plan } from '../../src/plan/plan.js';
 import type { PlannedRecord } from '../../src/plan/planned.js';

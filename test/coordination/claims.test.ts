@@ -8,7 +8,7 @@ import fc from 'fast-check';
 import { readdir, readFile, rm, stat, symlink, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Claims, keyHex, type ClaimsOptions } from '../../src/coordination/claims.js';
-import { markText, selfMark } from '../../src/coordination/process-mark.js';
+import { markText, selfMark } from '../../src/system/process-mark.js';
 import { folderPerTest } from '../cache/helpers.js';
 import { onlyOn } from '../platforms.js';
 

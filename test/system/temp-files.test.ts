@@ -6,7 +6,7 @@ import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { removeLeftovers, tempPathBeside } from '../../src/system/temp-files.js';
-import { selfMark } from '../../src/coordination/process-mark.js';
+import { selfMark } from '../../src/system/process-mark.js';
 import { onlyOn } from '../platforms.js';
 
 describe('temporary files beside an output', () => {

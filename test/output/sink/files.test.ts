@@ -7,7 +7,7 @@ import { promises as fsp } from 'node:fs';
 import { join } from 'node:path';
 import { fileSink } from '../../../src/output/sink.js';
 import { removeTempFilesNow } from '../../../src/system/temp-files.js';
-import { selfMark } from '../../../src/coordination/process-mark.js';
+import { selfMark } from '../../../src/system/process-mark.js';
 import { dir, useTestFolder, entries, writeThrough, failure } from './harness.js';
 import { onlyOn } from '../../platforms.js';
 

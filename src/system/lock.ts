@@ -2,7 +2,7 @@
 // was left by a run that died (kill -9, power loss) and is taken over: no lock blocks the others for good.
 // Its calls are synchronous: each is one small system call, cheaper than a round trip through the thread pool.
 import { lstatSync, renameSync, rmSync, utimes, writeFileSync } from 'node:fs';
-import { randomHex } from '../system/temp-files.js';
+import { randomHex } from './temp-files.js';
 
 /** A holder renews its lock at most this often. */
 const RENEW_MS = 1_000;

@@ -5,7 +5,7 @@
 // system answers — no such process (ESRCH: dead), or one this user may not signal (EPERM: alive); the mark
 // names the host, so that a run on another machine sharing the folder is out of sight. There a pid reused by
 // another process is taken for alive: what it marked stays (a live run's file is never removed), and its
-// claims hold until its heartbeat is old (cache/claims.ts).
+// claims hold until its heartbeat is old (coordination/claims.ts).
 // The process table is the one thing here taken from `process` (its pid and kill, a signal 0 that changes
 // nothing): injected, so that tests take each branch on any system.
 import { readFileSync, readlinkSync } from 'node:fs';

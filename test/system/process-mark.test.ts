@@ -3,7 +3,7 @@
 // and "cannot tell" for a process out of sight (another pid namespace, another host).
 import { describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
-import { HOST, markAlive, markText, parseMark, selfMark, type ProcessTable } from '../../src/coordination/process-mark.js';
+import { HOST, markAlive, markText, parseMark, selfMark, type ProcessTable } from '../../src/system/process-mark.js';
 import { onlyOn } from '../platforms.js';
 
 /** The table of a system without /proc (macOS, Windows), on this one. */

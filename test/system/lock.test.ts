@@ -4,7 +4,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { statSync } from 'node:fs';
 import { readdir, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { FileLock } from '../../src/coordination/lock.js';
+import { FileLock } from '../../src/system/lock.js';
 import { folderPerTest } from '../cache/helpers.js';
 
 const dir = folderPerTest('idv-lock-');
