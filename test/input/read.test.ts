@@ -2,7 +2,7 @@
 // read whole and let go, a workbook on disk read through the descriptor it was opened with.
 import { describe, expect, it, vi } from 'vitest';
 import { Readable } from 'node:stream';
-import { copyFileSync, mkdtempSync, readdirSync, readlinkSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openSource } from '../../src/input/read.js';
@@ -13,6 +13,7 @@ import type { Io } from '../../src/system/io.js';
 import type { Source } from '../../src/input/sources/source.js';
 import { fixture } from '../helpers.js';
 import { onlyOn } from '../platforms.js';
+import { openOn } from '../open-descriptors.js';
 
 describe('openSource', () => {
   const src = (text: string) => ({ name: 'mem', path: 'mem', open: () => Readable.from([Buffer.from(text)]) });
@@ -74,15 +75,6 @@ describe('a row is bounded (--max-row-size): memory goes by records, never by th
 });
 
 describe('reading a named file (src/input/read.ts)', () => {
-  /** This process's descriptors open on `path` (other tests' descriptors come and go meanwhile). */
-  const openOn = (path: string) =>
-    readdirSync('/proc/self/fd').filter((fd) => {
-      try {
-        return readlinkSync(`/proc/self/fd/${fd}`) === path;
-      } catch {
-        return false; // closed meanwhile
-      }
-    }).length;
   const fakeIo = { cwd: null, term: { isTerminal: () => false }, stdin: Readable.from([]) } as unknown as Io;
 
   onlyOn('proc').it('reads every byte of a file larger than a block, in order, and lets the file go at the end or when closed early', async () => {

@@ -4,7 +4,6 @@
 // checked before anything is sent and read from that opening, their notes said in their turn.
 import { describe, expect, it } from 'vitest';
 import { rename, writeFile } from 'node:fs/promises';
-import { readdirSync, readlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { COUNT_AHEAD_BYTES, RunInputs } from '../../../src/commands/validate/inputs.js';
@@ -13,6 +12,7 @@ import { fakeIo } from '../../fake-io.js';
 import { RunLog } from '../../../src/commands/validate/run-log.js';
 import { homeForEachTest } from '../../helpers.js';
 import { onlyOn } from '../../platforms.js';
+import { openOn } from '../../open-descriptors.js';
 
 const home = homeForEachTest();
 
@@ -91,15 +91,6 @@ describe('RunInputs.open', () => {
     expect(io.err.text).toBe('idv: note: b.csv: skipped line 4 below the data (not a record): "Total: 1"\n');
   });
 
-  /** This process's descriptors open on `path` (other tests' descriptors come and go meanwhile). */
-  const openOn = (path: string) =>
-    readdirSync('/proc/self/fd').filter((fd) => {
-      try {
-        return readlinkSync(`/proc/self/fd/${fd}`) === path;
-      } catch {
-        return false; // closed meanwhile
-      }
-    }).length;
 
   onlyOn('devices').it('the files not reached are closed when the run stops reading', async () => {
     await writeFile(join(home.dir, 'a.txt'), 'ann@example.com\n');
