@@ -8,7 +8,7 @@ import { constants as C, createReadStream, promises as fsp } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { IdvError, fsReason } from '../core/errors.js';
-import { randomHex, tempFileGone, tempFileOpened } from '../system/temp-files.js';
+import { removeLeftovers, tempFileGone, tempFileOpened, tempPathBeside } from '../system/temp-files.js';
 import type { SheetRows } from './format.js';
 import type { Sink } from './sink.js';
 import type { XlsxWriter } from '../xlsx/writer.js';
@@ -100,7 +100,10 @@ class WorkbookSink implements Sink {
       this.path = this.dest.tempPath;
       return;
     }
-    const own = (this.own = join(tmpdir(), `idv-workbook-out-${randomHex(8)}.xlsx`));
+    // Named for this process, as -o's temporary files are: the copy of a run killed outright is removed by the next.
+    const base = join(tmpdir(), 'idv-workbook-out.xlsx');
+    await removeLeftovers(base);
+    const own = (this.own = tempPathBeside(base));
     tempFileOpened(own);
     try {
       await (await fsp.open(own, C.O_WRONLY | C.O_CREAT | C.O_EXCL, 0o600)).close();

@@ -1,7 +1,8 @@
 // A workbook through the sinks every output uses (src/output/workbook-sink.ts): built in the temporary file of a
 // file replaced whole and put in place with the others, or, for standard output, complete before its first byte
 // is written; a stopped run leaves the old file and no temporary file.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, readlinkSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
 import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,6 +12,8 @@ import { openWorkbook, type Row } from '../../src/xlsx/reader.js';
 import { commitTogether } from '../../src/output/commit.js';
 import { fileSink, stdoutSink, writeChunk } from '../../src/output/sink.js';
 import { workbookSink } from '../../src/output/workbook-sink.js';
+import { tempPathBeside } from '../../src/system/temp-files.js';
+import { onlyOn } from '../platforms.js';
 
 let dir: string;
 let tmp: string;
@@ -39,7 +42,7 @@ async function rows(path: string): Promise<string[][]> {
   }
 }
 
-const ours = async () => (await readdir(tmp)).filter((f) => f.startsWith('idv-workbook-out-'));
+const ours = async () => (await readdir(tmp)).filter((f) => f.startsWith('.idv-workbook-out.xlsx.'));
 
 describe('a workbook sink', () => {
   it('to a file: built in its temporary file, in place only once committed with the others', async () => {
@@ -82,6 +85,21 @@ describe('a workbook sink', () => {
     await writeFile(path, Buffer.concat(chunks));
     expect(await rows(path)).toEqual([['email', 'status'], ['bob@example.org', 'fake']]);
     expect(await ours()).toEqual([]);
+  });
+
+  onlyOn('proc').it('to standard output: the private copy a run killed outright left (its process gone) is removed; a live run\'s stays', async () => {
+    const gone = spawnSync(process.execPath, ['-e', '0']).pid!; // a process that has ended
+    const ns = readlinkSync('/proc/self/ns/pid').replace(/\D/g, '');
+    const dead = `.idv-workbook-out.xlsx.${ns}-${gone}-12345.abcd1234.tmp`;
+    const live = tempPathBeside(join(tmp, 'idv-workbook-out.xlsx')).slice(tmp.length + 1);
+    await writeFile(join(tmp, dead), 'left by kill -9');
+    await writeFile(join(tmp, live), 'another run of this process, still writing');
+    const sink = workbookSink(stdoutSink(new Writable({ write: (_c, _e, cb) => cb() })));
+    await sink.ready();
+    expect(await ours()).not.toContain(dead);
+    expect(await ours()).toContain(live);
+    await sink.abort();
+    await rm(join(tmp, live));
   });
 
   it('stopped on its way to standard output: nothing written, the private copy removed', async () => {
