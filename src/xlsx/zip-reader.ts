@@ -205,7 +205,7 @@ function toEntry(raw: yauzl.Entry): ZipEntry {
  */
 export async function openZip(file: string | number, halt?: Halt): Promise<ZipArchive> {
   const fd = typeof file === 'number' ? file : await promisify(open)(file, 'r');
-  const { size } = await promisify(fstat)(fd);
+  const size = await zipEnd(fd, (await promisify(fstat)(fd)).size);
   const reader = new FileReader(fd);
   // Sizes are checked by Checked, so that a lie about them is said in our words and ends the stream.
   const options = { autoClose: false, decodeStrings: false, validateEntrySizes: false };
@@ -226,6 +226,22 @@ export async function openZip(file: string | number, halt?: Halt): Promise<ZipAr
     await closed(zip);
     throw said(err as Error, 'directory', zip.entryCount);
   }
+}
+
+/**
+ * Where the zip ends: after its end-of-directory record and comment, which bytes may follow (a download padded
+ * with NULs, a copy with junk after it: Excel and LibreOffice open those). The file's size when none is found.
+ */
+async function zipEnd(fd: number, size: number): Promise<number> {
+  const tail = Buffer.alloc(Math.min(size, 22 + 0xffff));
+  const { bytesRead } = await promisify(read)(fd, tail, 0, tail.length, size - tail.length).catch(() => ({ bytesRead: 0 }));
+  if (bytesRead !== tail.length) return size;
+  for (let i = tail.length - 22; i >= 0; i--) {
+    if (tail.readUInt32LE(i) !== 0x06054b50) continue;
+    const end = i + 22 + tail.readUInt16LE(i + 20);
+    if (end <= tail.length) return size - tail.length + end;
+  }
+  return size;
 }
 
 /** The directory's stated size, which yauzl does not read: a directory said to run past the file is damage. */

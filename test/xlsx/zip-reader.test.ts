@@ -237,11 +237,25 @@ describe('what is no workbook zip is one line', () => {
       b.writeUInt16LE(0xffff, b.length - 22 + 10);
       return b;
     }, 'a ZIP64 directory without its locator'],
-    ['bytes after its end', () => Buffer.concat([good(), Buffer.from('trailing')]), 'bytes after its zip directory'],
   ])('%s: damaged, at open', async (_, bytes, what) => {
     const err = await failure(opened(bytes()));
     expect(err).toBeInstanceOf(WorkbookError);
     expect(err!.message).toBe(DAMAGED(what));
+  });
+
+  it.each([
+    ['junk', Buffer.from('trailing')],
+    ['NUL padding, as a download padded to a block leaves', Buffer.alloc(4096)],
+    ['a ZIP64 zip, then junk', Buffer.from('PK\x05\x06 not an end')],
+  ])('bytes after its end (%s): read as the zip they follow, as Excel and LibreOffice read it', async (name, extra) => {
+    const base = name.startsWith('a ZIP64') ? zip([{ name: 'a.xml', data: Buffer.from('<a/>'), zip64: true }], { zip64End: true }) : good();
+    const z = await opened(Buffer.concat([base, extra]));
+    try {
+      expect(z.names).toEqual(['a.xml']);
+      expect((await bytesOf(z, 'a.xml')).toString()).toBe('<a/>');
+    } finally {
+      await z.close();
+    }
   });
 
   it('an encrypted part: the workbook is password-protected, said at open', async () => {
