@@ -18,6 +18,19 @@ export const wholeNumber =
     }
     return Number(t);
   };
+/**
+ * A path a flag names (-o, --report, --split): an empty one (a variable left unset) or one that looks like a flag
+ * (`--report -o out.csv`, where commander took `-o` as the report's name and out.csv as an input) is refused, not
+ * written; `-` (standard output) passes where `dash` allows it.
+ */
+export const pathFlag =
+  (flag: string, what: 'file' | 'folder', dash = true) =>
+  (text: string): string => {
+    if (text.trim() === '') throw usageError(`${flag} "${text}" names no ${what}: give one, or leave ${flag} out`);
+    if (text.startsWith('-') && !(dash && text === '-')) throw usageError(`${flag} "${text}" looks like a flag, not a ${what}: give ${flag} its ${what} (./${text} for one of that name)`);
+    return text;
+  };
+
 /** The longest --timeout: a day (Node fires a timer set beyond 24.8 days at once, which would time every request out). */
 export const MAX_TIMEOUT_SECONDS = 86_400;
 

@@ -4,7 +4,7 @@
 import { Command } from 'commander';
 import { DEFAULTS, type Kind } from '../../core/defaults.js';
 import { parseCacheTtl } from '../../cache/ttl.js';
-import { cacheTtl, MAX_TIMEOUT_SECONDS, statusList, wholeNumber } from '../parsers.js';
+import { cacheTtl, MAX_TIMEOUT_SECONDS, pathFlag, statusList, wholeNumber } from '../parsers.js';
 import { durationFlag } from '../../core/duration.js';
 import { sizeFlag } from '../../core/size.js';
 import { MAX_ROW_SIZE, MIN_ROW_SIZE } from '../../input/layout/csv-rows.js';
@@ -48,10 +48,10 @@ export const validateFlags = (kind: Kind) => ({
   }),
   ...group(GROUPS.output, {
     format: value<Format>('-f, --format <format>', 'table, csv, json, ndjson or xlsx (any case)', { choices: FORMATS, what: 'format' }),
-    output: value('-o, --output <file>', 'write to this file, atomically'),
+    output: value('-o, --output <file>', 'write to this file, atomically', { parse: pathFlag('-o', 'file') }),
     keepColumns: given('--keep-columns', 'keep every input column, add status'),
-    split: value('--split <dir>', 'also one file per status in this folder'),
-    report: value('--report <file>', 'an account of the run (JSON), at its end'),
+    split: value('--split <dir>', 'also one file per status in this folder', { parse: pathFlag('--split', 'folder', false) }),
+    report: value('--report <file>', 'an account of the run (JSON), at its end', { parse: pathFlag('--report', 'file') }),
     suggest: given('--suggest', 'add a suggestion for a mistyped domain'),
     // Said in idv help output: emails --help fills two screens already.
     bom: unlisted(given('--bom', 'begin CSV with the UTF-8 byte-order mark Excel needs')),
@@ -156,5 +156,6 @@ export function refusedReport(argv: readonly string[]): { command: Kind; path: s
     // a flag without its value, last: what was read before it stands
   }
   const path: unknown = reading.getOptionValue('report');
-  return typeof path === 'string' && path !== '' ? { command, path } : null;
+  // A name that looks like a flag (`--report --max-spend 5`) is refused for a run too: no report written under it.
+  return typeof path === 'string' && path.trim() !== '' && (path === '-' || !path.startsWith('-')) ? { command, path } : null;
 }

@@ -112,6 +112,10 @@ describe('idv emails|domains: argv → options', () => {
     ['an unknown flag', ['--quiett'], 'unknown option --quiett; did you mean --quiet?'],
     ['an unknown flag with none near it', ['--bogus'], 'unknown option --bogus (idv emails --help lists them)'],
     ['a flag without its value', ['--column'], '--column needs a value: <name|N>'],
+    ['an empty --split (a variable left unset in cron), which would write into the working folder', ['--split', ''], '--split "" names no folder: give one, or leave --split out'],
+    ['an empty -o', ['-o', ''], '-o "" names no file: give one, or leave -o out'],
+    ['a flag where --report\'s file goes (out.csv would be read as an input, and paid for)', ['--report', '-o', 'out.csv'], '--report "-o" looks like a flag, not a file: give --report its file (./-o for one of that name)'],
+    ['a flag where -o\'s file goes', ['-o', '--report', 'r.json'], '-o "--report" looks like a flag, not a file: give -o its file (./--report for one of that name)'],
     ['a size without its unit', ['--max-unpacked', '16'], '--max-unpacked "16" has no unit: write 16MiB, 16GiB or 16K (powers of 1024; MB and GB are powers of 1000).'],
   ])('refuses %s, in one line', async (_name, argv, message) => {
     const r = await run(['emails', '-', ...argv], { input: 'a@example.com\n', env: { IDV_API_KEY: 'sk_test_12345678', IDV_BASE_URL: 'http://127.0.0.1:9' } });
@@ -205,6 +209,7 @@ describe('refusedReport: the report a run whose flags were refused still writes,
     [['emails', '--bogus', 'x', '--report', 'run.json'], { command: 'emails', path: 'run.json' }], // after an unknown flag too
     [['emails', '--report', 'first.json', '--report=second.json'], { command: 'emails', path: 'second.json' }], // the last, as a run takes it
     [['emails', '-o', '--report', 'run.json'], null], // -o's value, as a run reads it; run.json is a FILE
+    [['emails', '--report', '--max-spend', '5'], null], // a name that looks like a flag is refused, not written
     [['auth', '--report', 'run.json'], null], // only emails and domains write a report
     [['emails', 'list.csv', '--bogus'], null],
     [['emails', '--', '--report', 'run.json'], null], // after --, a file name
@@ -219,7 +224,7 @@ describe('refusedReport: the report a run whose flags were refused still writes,
   }
 
   it('is what a run that is not refused takes for --report', async () => {
-    for (const argv of [['--report', 'a.json', '--report', 'b.json'], ['-o', '--report', 'x.json', '--report=c.json']]) {
+    for (const argv of [['--report', 'a.json', '--report', 'b.json'], ['-o', 'out.csv', '--report', 'x.json', '--report=c.json']]) {
       expect(refusedReport(['emails', ...argv])?.path).toBe(((await parse('emails', argv)) as ValidateOptions).report);
     }
   });
