@@ -7,7 +7,8 @@
 // Only what the run replaces is compared: standard output, devices and FIFOs are written in place, one output
 // after the other; a link or a folder named as a file is refused when the output is opened (sink.ts).
 // An input file is compared too, through its links: an output on it would replace the list while it is read.
-import { promises as fsp, type Stats } from 'node:fs';
+import { fstat, promises as fsp, type Stats } from 'node:fs';
+import { promisify } from 'node:util';
 import { basename, dirname, join, sep } from 'node:path';
 
 export interface NamedOutput {
@@ -19,6 +20,8 @@ export interface NamedOutput {
   path: string;
   /** A folder the run writes into (--split DIR), not a file it replaces. */
   folder?: boolean;
+  /** For an input read through a descriptor (standard input redirected from a file): that descriptor. */
+  fd?: number;
 }
 
 /** Where an output leads: its path with its folder's realpath, and the file it is (when there is one). */
@@ -54,7 +57,8 @@ function message(a: NamedOutput, b: NamedOutput): string {
   const input = a.flag === 'input' ? a : b.flag === 'input' ? b : null;
   if (input) {
     const output = input === a ? b : a;
-    return `${output.what} is the input ${input.what}: it would replace the list being read; give ${output.flag} another name.`;
+    const which = input.fd === undefined ? `the input ${input.what}` : 'the file standard input is read from';
+    return `${output.what} is ${which}: it would replace the list being read; give ${output.flag} another name.`;
   }
   const [file, folder] = a.folder ? [b, a] : [a, b];
   if (folder.folder) return `${file.what} and ${folder.what} meet: ${file.flag} would be a file where --split makes its folder; give one of them another path.`;
@@ -89,9 +93,10 @@ async function placeOf(output: NamedOutput): Promise<Place | null> {
 
 /** An input is read through its links: the file it leads to (null: no regular file, so nothing to replace). */
 async function inputPlace(output: NamedOutput): Promise<Place | null> {
-  const st = await fsp.stat(output.path).catch(() => null);
+  const st = await (output.fd === undefined ? fsp.stat(output.path) : promisify(fstat)(output.fd)).catch(() => null);
   if (!st?.isFile()) return null;
-  return { output, where: await realLocation(output.path), file: fileId(st) };
+  // A descriptor has no path: only its file's identity can meet an output's.
+  return { output, where: output.fd === undefined ? await realLocation(output.path) : `\0fd ${output.fd}`, file: fileId(st) };
 }
 
 /** A file's identity; none where the system gives no inode number (0). */

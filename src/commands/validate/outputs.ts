@@ -154,9 +154,15 @@ function namedOutputs(options: ValidateOptions, target: OutputTarget): NamedOutp
   return named;
 }
 
-/** The input files (not standard input): an output must not replace one of them. */
-const namedInputs = (options: ValidateOptions, io: Io): NamedOutput[] =>
-  options.files.filter((f) => f !== '-').map((f) => ({ flag: 'input', what: f, path: resolvePath(io.cwd, f) }));
+/** The input files, and standard input when it is a file (`idv emails -o list.csv < list.csv`): an output must not replace one of them. */
+function namedInputs(options: ValidateOptions, io: Io): NamedOutput[] {
+  const files = options.files.length === 0 && !options.items?.length ? ['-'] : options.files;
+  return files.flatMap((f): NamedOutput[] => {
+    if (f !== '-') return [{ flag: 'input', what: f, path: resolvePath(io.cwd, f) }];
+    const fd = (io.stdin as { fd?: unknown }).fd;
+    return typeof fd === 'number' ? [{ flag: 'input', what: 'standard input', path: '', fd }] : [];
+  });
+}
 
 const splitFile = (target: OutputTarget, path: string): NamedOutput => ({ flag: '--split', what: `--split ${target.split!.given} (its ${basename(path)})`, path });
 

@@ -3,7 +3,7 @@
 // anything is sent, and --report is put in place with -o and --split, so that a report that cannot be written
 // leaves them as they were.
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { promises as fsp } from 'node:fs';
+import { createReadStream, promises as fsp } from 'node:fs';
 import { link, mkdir, readdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { Readable } from 'node:stream';
@@ -142,6 +142,25 @@ describe('an output on an input file: exit 2, one line, nothing sent, the input 
       expect(await readFile(at('D/ok.csv'), 'utf8')).toBe(IN);
       expect(await readdir(at('D'))).toEqual(['ok.csv']);
     });
+  });
+
+  it('standard input redirected from the -o file (idv emails -o in.csv < in.csv): refused the same way', async () => {
+    await writeFile(at('in.csv'), IN);
+    const handle = await fsp.open(at('in.csv'), 'r');
+    const stdin = createReadStream('', { fd: handle.fd, autoClose: false });
+    try {
+      const { sb, env } = await sandbox({}, home);
+      try {
+        const r = await run(['emails', '-q', '-o', 'in.csv'], { env, cwd: home.dir, input: stdin });
+        expect(r).toEqual({ exitCode: 2, stdout: '', stderr: 'idv: -o in.csv is the file standard input is read from: it would replace the list being read; give -o another name.\n' });
+        expect(sentItems(sb)).toEqual([]);
+      } finally {
+        await sb.close();
+      }
+    } finally {
+      await handle.close(); // the stream was never read: its descriptor is the handle's
+    }
+    expect(await readFile(at('in.csv'), 'utf8')).toBe(IN);
   });
 
   it('an input beside its outputs, another file of the --split folder, standard input: written as usual', async () => {
