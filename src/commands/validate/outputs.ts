@@ -122,6 +122,19 @@ function withBom(options: ValidateOptions, first: OpenedSource, toFile: boolean)
   return options.bom || (toFile && first.facts().encoding.how === 'bom');
 }
 
+/**
+ * --only and --exclude that leave no status to write (`--only ok --exclude ok`, or --exclude naming every status):
+ * the run would pay for every item and write none, so it is refused before anything is read.
+ */
+export function checkFilters(options: ValidateOptions): void {
+  const { only, exclude } = options;
+  if (!exclude) return;
+  const kept = (only ?? STATUSES_OF[options.kind]).filter((s) => !exclude.includes(s));
+  if (kept.length > 0) return;
+  const given = only ? `--only ${only.join(',')} with --exclude ${exclude.join(',')}` : `--exclude ${exclude.join(',')}`;
+  throw usageError(`${given} leaves no status to write: every record would be paid for and left out; keep at least one.`);
+}
+
 /** --bom with no CSV to write: a usage error before anything is read. */
 export function checkBom(options: ValidateOptions, target: OutputTarget): void {
   const csv = target.format === 'csv' || target.split?.format === 'csv';

@@ -23,7 +23,7 @@ import { resolveTarget, type Target } from './target.js';
 import type { Client } from '../../api/client.js';
 import { openCache } from '../../engine/open-cache.js';
 import { RunInputs } from './inputs.js';
-import { checkBom, openOutputs, outputTarget, refuseCollidingOutputs, writesWorkbookColumns, type OutputTarget } from './outputs.js';
+import { checkBom, checkFilters, openOutputs, outputTarget, refuseCollidingOutputs, writesWorkbookColumns, type OutputTarget } from './outputs.js';
 import { runPipeline, type Finished } from './pipeline.js';
 import { HeldOpen } from '../../output/sink.js';
 import { endingOf, interruptionOf, outcomeOf } from './outcome.js';
@@ -55,6 +55,7 @@ async function validate(options: ValidateOptions, io: Io, parts: RunParts, log: 
   const output = (parts.output = outputTarget(options, io, asked.reportTo));
   const { format } = output;
   checkBom(options, output);
+  checkFilters(options);
   warnOddStatusNames(options, log);
   await refuseCollidingOutputs(options, io, output, report);
   const inputs = (parts.inputs = await RunInputs.check(options, io));

@@ -174,6 +174,24 @@ describe('an output on an input file: exit 2, one line, nothing sent, the input 
   });
 });
 
+describe('filters that leave no status to write: exit 2, nothing sent', () => {
+  it.each([
+    [['--only', 'ok', '--exclude', 'ok'], 'idv: --only ok with --exclude ok leaves no status to write: every record would be paid for and left out; keep at least one.\n'],
+    [['--exclude', 'ok,alias,disposable,fake,quota_exceeded,invalid,error'], 'idv: --exclude ok,alias,disposable,fake,quota_exceeded,invalid,error leaves no status to write: every record would be paid for and left out; keep at least one.\n'],
+  ])('%j', async (args, stderr) => {
+    await against(args, async (r, sb) => {
+      expect(r).toEqual({ exitCode: 2, stdout: '', stderr });
+      expect(sentItems(sb)).toEqual([]);
+    });
+  });
+
+  it('--only ok,disposable --exclude ok writes the disposable ones', async () => {
+    await against(['--only', 'ok,disposable', '--exclude', 'ok'], async (r) => {
+      expect(r).toMatchObject({ exitCode: 0, stdout: 'email,status\nbob@mailinator.com,disposable\n' });
+    });
+  });
+});
+
 describe('outputs that are not one file', () => {
   onlyOn('caseNames').it('names that differ only in case, where case counts (Linux): both written', async () => {
     await mkdir(at('D'));
