@@ -105,7 +105,7 @@ async function validate(options: ValidateOptions, io: Io, parts: RunParts, log: 
       });
     } catch (err) {
       const kept = cache !== null ? 'cache' : options.sandbox ? 'sandbox' : 'nothing';
-      throw err instanceof HeldOpen ? heldOpenNote(err, kept) : err instanceof OutputsNotPut ? cachedNote(err, kept) : err instanceof ServiceStopped ? withNote(err, kept === 'cache' ? 'results received so far are cached' : NOT_KEPT[kept]) : refusedKey(err, target);
+      throw saidOfKept(err, kept, (parts.dispatched?.sent ?? 0) > 0, target);
     } finally {
       over = true;
       await client.close();
@@ -217,6 +217,19 @@ async function saveReport(report: ReportFile, io: Io, facts: RunFacts, failure: 
 
 /** Where a run's results are kept: the cache, nowhere (--no-cache), or a sandbox's, which cost nothing. */
 type Kept = 'cache' | 'nothing' | 'sandbox';
+
+/** What a run that failed says of the results it paid for: kept in the cache (the rerun does not pay again), or not. */
+function saidOfKept(err: unknown, kept: Kept, paid: boolean, target: Target): unknown {
+  if (err instanceof HeldOpen) return heldOpenNote(err, kept);
+  if (err instanceof OutputsNotPut) return cachedNote(err, kept);
+  if (err instanceof ServiceStopped) return withNote(err, kept === 'cache' ? 'results received so far are cached' : NOT_KEPT[kept]);
+  // Input found damaged past what was sent (a workbook's late part, a quote that never closes): still exit 2.
+  if (paid && err instanceof IdvError && err.kind === 'input') {
+    const note = kept === 'cache' ? 'the results received before it are cached, so the same command sends nothing for them again' : NOT_KEPT[kept];
+    return new IdvError('input', `${err.message.replace(/\.$/, '')}; ${note}.`);
+  }
+  return refusedKey(err, target);
+}
 
 /** An output another program held open: the paid results are in the cache (the rerun costs nothing), or were not kept. */
 function heldOpenNote(err: HeldOpen, kept: Kept): IdvError {

@@ -4,6 +4,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
 import { makeHome, sandbox, sentItems, writeList, type Home } from '../../helpers.js';
 import { run } from '../../fake-io.js';
 
@@ -146,5 +147,25 @@ describe('lines for a person while the run works', () => {
     for (const l of lines) expect(l.length).toBeLessThanOrEqual(40);
     const elsewhere = await run(['emails', 'list.txt', '--sandbox', '--verbose', '-q'], { cwd: home.dir, columns: 40 });
     expect(elsewhere.stderr.trimEnd().split('\n')).toEqual([expect.stringMatching(/^idv: list\.txt: encoding utf-8/), expect.stringMatching(/^idv: POST .*\/emails\/validate/)]);
+  });
+});
+
+describe('input found damaged after results were paid for', () => {
+  it('exit 2 with the reason, and that the results received before it are cached (a rerun does not pay for them)', async () => {
+    const { sb, env } = await sandbox({}, home);
+    try {
+      const input = new PassThrough();
+      input.write('email,name\n' + Array.from({ length: 150 }, (_, i) => `u${i}@example.com,U${i}\n`).join(''));
+      const running = run(['emails', '-', '-q', '-o', join(home.dir, 'out.csv')], { env, input });
+      // A deadline only against a hang: the damage comes once the service has answered.
+      for (let i = 0; i < 2000 && sentItems(sb).length < 100; i++) await new Promise((r) => setTimeout(r, 10));
+      input.end('"broken@example.com,a quote that never closes\n');
+      const r = await running;
+      expect(r.exitCode).toBe(2);
+      expect(r.stderr).toMatch(/; the results received before it are cached, so the same command sends nothing for them again\.\n$/);
+      expect(r.stderr.split('\n').length).toBe(2); // one line
+    } finally {
+      await sb.close();
+    }
   });
 });
