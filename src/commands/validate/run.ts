@@ -223,8 +223,9 @@ function saidOfKept(err: unknown, kept: Kept, paid: boolean, target: Target): un
   if (err instanceof HeldOpen) return heldOpenNote(err, kept);
   if (err instanceof OutputsNotPut) return cachedNote(err, kept);
   if (err instanceof ServiceStopped) return withNote(err, kept === 'cache' ? 'results received so far are cached' : NOT_KEPT[kept]);
-  // Input found damaged past what was sent (a workbook's late part, a quote that never closes): still exit 2.
-  if (paid && err instanceof IdvError && err.kind === 'input') {
+  // Input found damaged past what was paid for (a workbook's late part, a quote that never closes): still exit 2;
+  // a --sandbox run paid nothing, so nothing is said.
+  if (paid && kept !== 'sandbox' && err instanceof IdvError && err.kind === 'input') {
     const note = kept === 'cache' ? 'the results received before it are cached, so the same command sends nothing for them again' : NOT_KEPT[kept];
     return new IdvError('input', `${err.message.replace(/\.$/, '')}; ${note}.`);
   }
