@@ -18,6 +18,7 @@ import { splitOutputs } from '../../output/split.js';
 import { suggest } from '../../output/suggest.js';
 import { loadChalk } from '../../output/colors.js';
 import { firstCollision, foldsCase, type NamedOutput } from '../../output/collisions.js';
+import { filesRead } from '../../input/sources/list.js';
 import type { ReportFile } from '../../output/report.js';
 import type { ValidateOptions } from './flags.js';
 
@@ -169,8 +170,7 @@ function namedOutputs(options: ValidateOptions, target: OutputTarget): NamedOutp
 
 /** The input files, and standard input when it is a file (`idv emails -o list.csv < list.csv`): an output must not replace one of them. */
 function namedInputs(options: ValidateOptions, io: Io): NamedOutput[] {
-  const files = options.files.length === 0 && !options.items?.length ? ['-'] : options.files;
-  return files.flatMap((f): NamedOutput[] => {
+  return filesRead(options.files, options.items?.length ?? 0).flatMap((f): NamedOutput[] => {
     if (f !== '-') return [{ flag: 'input', what: f, path: resolvePath(io.cwd, f) }];
     const fd = (io.stdin as { fd?: unknown }).fd;
     return typeof fd === 'number' ? [{ flag: 'input', what: 'standard input', path: '', fd }] : [];

@@ -9,14 +9,15 @@ import type { Io } from '../../system/io.js';
 import { readError } from '../bytes/read-error.js';
 import type { Source } from './source.js';
 
+/** The files a run reads, as named: `-` (standard input) when neither a file nor an item is given. */
+export const filesRead = (files: string[], items: number): string[] => (files.length === 0 && items === 0 ? ['-'] : files);
+
 /** The files' sources, then `more` (the items given with --item: items.ts); standard input when there is neither. */
 export function sourcesFor(files: string[], io: Io, more: Source[] = []): Source[] {
-  if (files.length === 0 && more.length === 0) {
-    if (io.term.isTerminal('stdin')) {
-      throw usageError('No input: give a FILE or --item ITEM, or pipe a list in (e.g. cat list.csv | idv emails). See idv emails --help.');
-    }
-    files = ['-'];
+  if (files.length === 0 && more.length === 0 && io.term.isTerminal('stdin')) {
+    throw usageError('No input: give a FILE or --item ITEM, or pipe a list in (e.g. cat list.csv | idv emails). See idv emails --help.');
   }
+  files = filesRead(files, more.length);
   const sources: Source[] = files.map((f) =>
     f === '-'
       ? { name: 'standard input', path: '-', open: () => endedBySignal(io.stdin, io.signal), signal: io.signal }
