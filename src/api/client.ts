@@ -92,12 +92,7 @@ export async function createClient(options: ClientOptions): Promise<Client> {
     return outcomeOf(res, field, items.length, answers);
   }
 
-  return {
-    validate,
-    close: async () => {
-      await transport.close();
-    },
-  };
+  return { validate, close: () => transport.close() };
 }
 
 const plural = (count: number) => `${count} item${count === 1 ? '' : 's'}`;

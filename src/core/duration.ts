@@ -40,11 +40,6 @@ export function durationFlag(flag: string, rule: DurationRule = {}): (text: stri
   return (text) => parseDuration(text, flag, rule);
 }
 
-/** The way to write a duration, for a flag's help: `30s, 2m` and, where it is so, that a bare number is seconds. */
-export function durationHint(rule: DurationRule = {}): string {
-  return rule.bareSeconds ? 'like 30s, 2m or 1h (a number alone is seconds)' : 'like 90s, 30m, 2h or 7d';
-}
-
 function bare(t: string, text: string, flag: string, rule: DurationRule): number {
   if (rule.bareSeconds || Number(t) === 0) return Number(t);
   // `--cache-ttl 7` meant days, `--max-wait 90` minutes: a guess either way would cost money or a night's run.

@@ -59,19 +59,12 @@ export function inputError(message: string): IdvError {
   return new IdvError('input', message);
 }
 
-/** Each kind's exit code: the one table (an interruption's code depends on its signal). */
-const EXIT_FOR: Record<Exclude<ErrorKind, 'interrupted'>, number> = {
-  usage: EXIT.usage,
-  input: EXIT.input,
-  auth: EXIT.auth,
-  quota: EXIT.quota,
-  failed: EXIT.failed,
-};
+/** An interruption's code depends on its signal; every other kind's is EXIT's entry of its name. */
 const EXIT_FOR_SIGNAL: Record<StopSignal, number> = { SIGINT: EXIT.sigint, SIGTERM: EXIT.sigterm, SIGHUP: EXIT.sighup };
 
 /** @internal */
 export function exitCodeFor(kind: ErrorKind, signal?: StopSignal): number {
-  return kind === 'interrupted' ? EXIT_FOR_SIGNAL[signal ?? 'SIGINT'] : EXIT_FOR[kind];
+  return kind === 'interrupted' ? EXIT_FOR_SIGNAL[signal ?? 'SIGINT'] : EXIT[kind];
 }
 
 /** The signal an abort reason names (SIGINT when it names none). @internal */

@@ -40,18 +40,8 @@ export class KeyTable {
     return this.getHashed(this.hashOf(key));
   }
 
-  has(key: string): boolean {
-    return this.get(key) !== undefined;
-  }
-
   set(key: string, value: number): void {
     this.setHashed(this.hashOf(key), value);
-  }
-
-  /** set(the UTF-8 text in bytes[start, end), value), without making a string when it is ASCII. */
-  setUtf8(bytes: Uint8Array, start: number, end: number, value: number): void {
-    this.lastKey = null;
-    this.setHashed(this.h.ofUtf8(bytes, start, end), value);
   }
 
   getHashed(h: KeyHash): number | undefined {

@@ -100,7 +100,6 @@ export class Scheduler<T extends WorkItem> {
   /** Cuts requests in flight, a grace period after the run stops. */
   private readonly hard = new AbortController();
   private batchSize: number;
-  private inFlight = 0;
   private inFlightItems = 0;
   private inputEnded = false;
   private readonly waiters = new Set<Waiter>();
@@ -195,7 +194,7 @@ export class Scheduler<T extends WorkItem> {
   };
 
   private maySend(): boolean {
-    return this.inFlight < this.o.concurrency && this.failure === null && !this.o.signal.aborted && !this.gate.waiting;
+    return this.stats.inFlight < this.o.concurrency && this.failure === null && !this.o.signal.aborted && !this.gate.waiting;
   }
 
   private halted(): boolean {
@@ -230,20 +229,18 @@ export class Scheduler<T extends WorkItem> {
     if (queued < this.batchSize && !this.inputEnded && this.waiters.size === 0) return null;
     const allowed = this.gate.allowance(this.inFlightItems);
     if (allowed < 1) {
-      if (this.inFlight === 0) this.quotaUsedUp(); // else their answers bring fresh counts
+      if (this.stats.inFlight === 0) this.quotaUsedUp(); // else their answers bring fresh counts
       return null;
     }
     return this.queue.take(Math.min(this.batchSize, queued, allowed));
   }
 
   private send(batch: T[]): void {
-    this.inFlight++;
+    this.stats.inFlight++;
     this.inFlightItems += batch.length;
-    this.stats.inFlight = this.inFlight;
     void this.runBatch(batch).finally(() => {
-      this.inFlight--;
+      this.stats.inFlight--;
       this.inFlightItems -= batch.length;
-      this.stats.inFlight = this.inFlight;
       this.o.onProgress?.(this.stats);
       this.fillSlots();
     });
@@ -366,22 +363,16 @@ export class Scheduler<T extends WorkItem> {
   private quotaUsedUp(): void {
     const next = this.gate.usedUp(this.now());
     if (next === null) return;
-    if ('waitMs' in next) return this.waitForReset(next.waitMs);
+    if ('waitMs' in next) return void this.waitForReset(next.waitMs);
     this.end(this.queue.take(this.queue.length), QUOTA_EXCEEDED);
   }
 
-  private waitForReset(ms: number): void {
+  private async waitForReset(ms: number): Promise<void> {
     const started = this.now();
     this.o.onWait?.(started + ms, 'quota');
-    void this.sleep(ms, this.o.signal)
-      .then(
-        () => true,
-        () => false,
-      )
-      .then((slept) => {
-        this.gate.waited(this.now() - started, slept);
-        this.fillSlots();
-      });
+    const slept = await this.sleep(ms, this.o.signal).then(() => true, () => false);
+    this.gate.waited(this.now() - started, slept);
+    this.fillSlots();
   }
 
   private noteRate(rate: RateInfo): void {
@@ -414,7 +405,7 @@ export class Scheduler<T extends WorkItem> {
   /** Free those waiting for room in the queue, and for the end once nothing is in flight or waiting. */
   private wakeWaiters(): void {
     if (this.queueHasRoom()) for (const wake of this.roomWaiters.splice(0)) wake();
-    const idle = this.inFlight === 0 && !this.gate.waiting;
+    const idle = this.stats.inFlight === 0 && !this.gate.waiting;
     const over = this.failure !== null || this.o.signal.aborted || (this.inputEnded && this.queue.length === 0);
     if (idle && over) for (const wake of this.idleWaiters.splice(0)) wake();
   }
@@ -446,7 +437,5 @@ function liveStats(gate: QuotaGate, cap: SpendCap<object>): DispatchStats {
 }
 
 function definedOnly<T extends object>(o: T): Partial<T> {
-  const out: Partial<T> = {};
-  for (const [k, v] of Object.entries(o)) if (v !== undefined) (out as Record<string, unknown>)[k] = v;
-  return out;
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
 }

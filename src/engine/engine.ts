@@ -1,16 +1,7 @@
 // The engine: records in, results out, in input order, each as soon as its status is known. One engine for the
-// CLI's `emails` and `domains` and for the library's validateEmails/validateDomains; each face brings its client,
-// its plan (with the cache loaded, or not) and its stop signal, and takes the results (an async iterable of
-// blocks) and the run's facts.
-//
-//   records ─► check + plan (plan/planned.ts) ─┬─► in-order window (in-order.ts) ─► results, in order
-//                                              └─► claim gate (plan/claim-gate.ts) ─► scheduler (dispatch/) ─► client
-//   answers ─► settle: the plan (the window asks it), the cache ◄───────────────────────────────────┘
-//
-// Reading goes on once the taker of the results has caught up, the scheduler's queue has room and the window is
-// not full; while it waits on the window, the output waits on the queue (Scheduler.waiting), whose part-filled
-// batches then go. The run stops in one place (`stop`): the caller's signal, or the scheduler's fatal error; then
-// nothing new is sent, requests in flight finish (their answers are cached and given), and the iterator throws why.
+// CLI's `emails` and `domains` and for the library; each face brings its client, plan and stop signal
+// (docs/architecture.md draws the flow). The run stops in one place (`stop`): then nothing new is sent, requests in
+// flight finish (their answers are cached and given), and the iterator throws why.
 import { setMaxListeners } from 'node:events';
 import { IdvError, interruptedError } from '../core/errors.js';
 import type { Kind } from '../core/defaults.js';
@@ -132,11 +123,6 @@ export class Engine implements AsyncIterable<Result[]> {
   /** Results given so far. */
   get passed(): number {
     return this.window.passed;
-  }
-
-  /** Why the last batch that failed did, in words. */
-  lastFailure(): string | undefined {
-    return this.dispatcher.lastFailure();
   }
 
   /** The run's facts once its results have all been given; null before. */

@@ -126,10 +126,9 @@ class LibraryRun {
   private async start(): Promise<Engine> {
     const { options, o, env, kind } = this;
     const opened = (this.opened = await open(kind, options, o, env));
-    const plan = opened.plan;
-    const engine = (this.engine = new Engine(itemBlocks(this.items), {
+    return (this.engine = new Engine(itemBlocks(this.items), {
       kind,
-      plan,
+      plan: opened.plan,
       cache: opened.cache,
       client: opened.client,
       host: new URL(opened.baseUrl).host,
@@ -140,7 +139,6 @@ class LibraryRun {
       log: { line: () => undefined, warning: () => undefined },
       onProgress: options.onProgress ? () => this.progress() : undefined,
     }));
-    return engine;
   }
 
   /** onProgress told the counts now; an exception it throws is thrown on its own, as an event listener's is, not into the run. */
