@@ -2,7 +2,7 @@
 // one list of commands and flags that --help prints too. What a flag's value completes to comes from the
 // tree: its choices (--format), or the name of its value — <file> and FILE complete file names, <dir>
 // folders, <statuses> the command's statuses (statuses.ts) as a comma-separated list.
-import { Argument, Command, Help, type Option } from 'commander';
+import { Argument, Command, type Option } from 'commander';
 import type { Io } from '../system/io.js';
 import { helpAfter } from './help-text.js';
 import { everyOption } from './flag-table.js';
@@ -40,7 +40,7 @@ export interface Node {
 
 /** The tree of commands as completion sees it, in --help's order (commander's Help, as --help uses). */
 export function describe(command: Command, path: string[] = [], siblings: string[] = []): Node {
-  const help = command.createHelp() as Help;
+  const help = command.createHelp();
   const subcommands = help.visibleCommands(command);
   const names = subcommands.map((c) => c.name()).filter((n) => n !== 'help');
   const argument = command.registeredArguments[0];
@@ -55,13 +55,11 @@ export function describe(command: Command, path: string[] = [], siblings: string
 }
 
 function flagOf(option: Option, command: Command): Flag {
-  const names = [option.short, option.long].filter((n): n is string => Boolean(n));
-  const takesValue = option.required || option.optional;
   const placeholder = /[<[]([^>\]]+)[>\]]/.exec(option.flags)?.[1] ?? '';
   return {
-    names,
+    names: [option.short, option.long].filter((n): n is string => Boolean(n)),
     about: oneLine(option.description),
-    value: takesValue ? valueOf(placeholder, option.argChoices, command) : { kind: 'none' },
+    value: option.required || option.optional ? valueOf(placeholder, option.argChoices, command) : { kind: 'none' },
   };
 }
 
@@ -75,18 +73,11 @@ function operandOf(argument: Argument | undefined, command: Command, siblings: s
 /** A value by its choices, else by its name in the tree (`<file>`, `FILE`, `<dir>`, `<statuses>`). */
 function valueOf(name: string, choices: readonly string[] | undefined, command: Command): Value {
   if (choices) return { kind: 'one', of: [...choices] };
-  switch (name.replace(/\.\.\.$/, '').toLowerCase()) {
-    case 'file':
-      return { kind: 'file' };
-    case 'dir':
-      return { kind: 'dir' };
-    case 'statuses': {
-      const kind = command.name();
-      return { kind: 'list', of: [...(kind === 'emails' || kind === 'domains' ? STATUSES_OF[kind] : KNOWN_STATUSES)] };
-    }
-    default:
-      return { kind: 'any' };
-  }
+  const word = name.replace(/\.\.\.$/, '').toLowerCase();
+  if (word === 'file' || word === 'dir') return { kind: word };
+  if (word !== 'statuses') return { kind: 'any' };
+  const kind = command.name();
+  return { kind: 'list', of: [...(kind === 'emails' || kind === 'domains' ? STATUSES_OF[kind] : KNOWN_STATUSES)] };
 }
 
 const oneLine = (text: string) => text.replace(/\s+/g, ' ').trim();
@@ -97,16 +88,7 @@ function walk(node: Node): Node[] {
 }
 
 export function completionScript(shell: Shell, root: Node, name = 'idv'): string {
-  switch (shell) {
-    case 'bash':
-      return bash(root, name);
-    case 'zsh':
-      return zsh(root, name);
-    case 'fish':
-      return fish(root, name);
-    case 'powershell':
-      return powershell(root, name);
-  }
+  return { bash, zsh, fish, powershell }[shell](root, name);
 }
 
 /** `idv completion <shell>`: its script is generated from the whole tree (the program `root` gives). */
@@ -144,16 +126,13 @@ const sq = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 
 /** How bash's part of the script names a value: '' none, any, file, dir, one:<words>, list:<words>. */
 function bashValue(v: Value): string {
-  switch (v.kind) {
-    case 'none':
-      return '';
-    case 'one':
-    case 'list':
-      return `${v.kind}:${v.of.join(' ')}`;
-    default:
-      return v.kind;
-  }
+  if (v.kind === 'none') return '';
+  return 'of' in v ? `${v.kind}:${v.of.join(' ')}` : v.kind;
 }
+
+/** A command's subcommands, and its flags, space-separated: what bash's and PowerShell's lookups hold. */
+const subcommandsOf = (n: Node) => n.commands.map((c) => c.path.at(-1)!).join(' ');
+const flagsOf = (n: Node) => n.flags.flatMap((f) => f.names).join(' ');
 
 function bash(root: Node, name: string): string {
   const fn = `_${name}`;
@@ -174,43 +153,32 @@ complete -F ${fn} ${name}
 
 /** bash: what the command tree holds, as functions that set REPLY: subcommands, flags, a flag's value, operands. */
 function bashLookups(nodes: Node[], name: string, fn: string): string {
-  const key = (n: Node) => sq(n.path.join(' '));
-  const cases = (rows: [string, string][]) =>
-    rows
-      .filter(([, value]) => value !== '')
-      .map(([pattern, value]) => `    ${pattern}) REPLY=${sq(value)} ;;`)
-      .join('\n');
-  return `# The subcommands of a command (its words after ${name}, space-separated).
-${fn}_commands() {
-  case $1 in
-${cases(nodes.map((n) => [key(n), n.commands.map((c) => c.path.at(-1)!).join(' ')]))}
-    *) REPLY='' ;;
-  esac
-}
-
-# The flags of a command.
-${fn}_flags() {
-  case $1 in
-${cases(nodes.map((n) => [key(n), n.flags.flatMap((f) => f.names).join(' ')]))}
-    *) REPLY='' ;;
-  esac
-}
-
-# The value a flag of a command takes: '' (none), any, file, dir, one:WORDS, list:WORDS (comma-separated).
-${fn}_value() {
-  case "$1 $2" in
-${cases(nodes.flatMap((n) => n.flags.map((f): [string, string] => [f.names.map((flag) => sq(`${n.path.join(' ')} ${flag}`)).join('|'), bashValue(f.value)])))}
-    *) REPLY='' ;;
-  esac
-}
-
-# What the operands of a command are, as for a value.
-${fn}_operand() {
-  case $1 in
-${cases(nodes.map((n) => [key(n), bashValue(n.operand)]))}
+  /** A function that sets REPLY by a `case` of `subject`: each row's words (any of them) to its value. */
+  const lookup = (about: string, what: string, cases: [string[], string][], subject = '$1') => `# ${about}
+${fn}_${what}() {
+  case ${subject} in
+${cases
+  .filter(([, value]) => value !== '')
+  .map(([words, value]) => `    ${words.map(sq).join('|')}) REPLY=${sq(value)} ;;`)
+  .join('\n')}
     *) REPLY='' ;;
   esac
 }`;
+  const rows = (of: (n: Node) => string) => nodes.map((n): [string[], string] => [[n.path.join(' ')], of(n)]);
+  const values = nodes.flatMap((n) =>
+    n.flags.map((f): [string[], string] => [f.names.map((flag) => `${n.path.join(' ')} ${flag}`), bashValue(f.value)]),
+  );
+  return [
+    lookup(`The subcommands of a command (its words after ${name}, space-separated).`, 'commands', rows(subcommandsOf)),
+    lookup('The flags of a command.', 'flags', rows(flagsOf)),
+    lookup(
+      "The value a flag of a command takes: '' (none), any, file, dir, one:WORDS, list:WORDS (comma-separated).",
+      'value',
+      values,
+      '"$1 $2"',
+    ),
+    lookup('What the operands of a command are, as for a value.', 'operand', rows((n) => bashValue(n.operand))),
+  ].join('\n\n');
 }
 
 /** bash: offer the values of a kind that start with the word being completed. */
@@ -287,20 +255,16 @@ function bashComplete(fn: string): string {
 const zdesc = (s: string) => s.replace(/\\/g, '\\\\').replace(/\[/g, '\\[').replace(/]/g, '\\]').replace(/:/g, '\\:').replace(/'/g, `'\\''`);
 
 function zshAction(v: Value, what: string): string {
-  switch (v.kind) {
-    case 'none':
-      return '';
-    case 'any':
-      return `:${what}: `;
-    case 'file':
-      return `:${what}:_files`;
-    case 'dir':
-      return `:${what}:_files -/`;
-    case 'one':
-      return `:${what}:(${v.of.join(' ')})`;
-    case 'list':
-      return `:${what}:_sequence compadd - ${v.of.join(' ')}`;
-  }
+  if (v.kind === 'none') return '';
+  const words = 'of' in v ? v.of.join(' ') : '';
+  const action = {
+    any: ' ',
+    file: '_files',
+    dir: '_files -/',
+    one: `(${words})`,
+    list: `_sequence compadd - ${words}`,
+  }[v.kind];
+  return `:${what}:${action}`;
 }
 
 const zfn = (name: string, n: Node) => ['_' + name, ...n.path].join('_').replace(/[^A-Za-z0-9_]/g, '_');
@@ -427,20 +391,15 @@ end`;
 }
 
 function fishValue(v: Value, operand = false): string {
-  switch (v.kind) {
-    case 'none':
-      return '';
-    case 'any':
-      return operand ? '' : ' -x';
-    case 'file':
-      return operand ? ' -F' : ' -r -F';
-    case 'dir':
-      return ` -x -a '(__fish_complete_directories)'`;
-    case 'one':
-      return ` -x -a ${fq(v.of.join(' '))}`;
-    case 'list':
-      return ` -x -a ${fq(`(__fish_complete_list , 'string split , ${v.of.join(',')}')`)}`;
-  }
+  const words = 'of' in v ? v.of : [];
+  return {
+    none: '',
+    any: operand ? '' : ' -x',
+    file: operand ? ' -F' : ' -r -F',
+    dir: ` -x -a '(__fish_complete_directories)'`,
+    one: ` -x -a ${fq(words.join(' '))}`,
+    list: ` -x -a ${fq(`(__fish_complete_list , 'string split , ${words.join(',')}')`)}`,
+  }[v.kind];
 }
 
 // ── PowerShell ────────────────────────────────────────────────────────────────────────────────────────
@@ -463,8 +422,8 @@ function powershell(root: Node, name: string): string {
 Register-ArgumentCompleter -Native -CommandName ${psq(name)}, ${psq(`${name}.exe`)}, ${psq(`${name}.cmd`)} -ScriptBlock {
   param($wordToComplete, $commandAst, $cursorPosition)
   # The subcommands and flags of each command (its words after ${name}), space-separated.
-  $commands = ${psTable(nodes.map((n) => [key(n), n.commands.map((c) => c.path.at(-1)!).join(' ')]))}
-  $flags = ${psTable(nodes.map((n) => [key(n), n.flags.flatMap((f) => f.names).join(' ')]))}
+  $commands = ${psTable(nodes.map((n) => [key(n), subcommandsOf(n)]))}
+  $flags = ${psTable(nodes.map((n) => [key(n), flagsOf(n)]))}
   # What a flag's value, or a command's operands, complete to: any, file, dir, one:WORDS, list:WORDS (comma-separated).
   $values = ${psTable(nodes.flatMap((n) => n.flags.flatMap((f) => f.names.map((flag): [string, string] => [`${key(n)}|${flag}`, bashValue(f.value)]))))}
   $operands = ${psTable(nodes.map((n) => [key(n), bashValue(n.operand)]))}
