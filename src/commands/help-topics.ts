@@ -6,8 +6,7 @@ import { ENVIRONMENT, EXIT_CODES, FILES, helpWidth, layout, type Block } from '.
 import { usageError } from '../core/errors.js';
 import type { Io } from '../system/io.js';
 import { KNOWN_STATUSES } from '../core/statuses.js';
-import { NEW_STATUS } from './parsers.js';
-import { closest } from './usage.js';
+import { closest, NEW_STATUS } from './parsers.js';
 
 export interface Topic {
   /** One line, for the list of topics. */

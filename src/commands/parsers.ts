@@ -110,9 +110,9 @@ function refusalOf(name: string, names: string[], suggest: (fixed: string[]) => 
   const word = mistypedWord(name);
   const meant = mistypedStatus(name);
   // A slip of a word (`valids`) is answered as the word, unless a status is as close: never with a status it only looks like.
-  if (word !== null && (meant === null || word.distance < editDistance(name, meant))) {
-    const by = STATUS_WORDS[word.name]!.filter((s) => given.includes(s));
-    if (by.length > 0) return `"${name}" is no status; did you mean "${word.name}"? The statuses that mean it: ${suggest(replace(by))}`;
+  if (word !== null && (meant === null || editDistance(name, word) < editDistance(name, meant))) {
+    const by = STATUS_WORDS[word]!.filter((s) => given.includes(s));
+    if (by.length > 0) return `"${name}" is no status; did you mean "${word}"? The statuses that mean it: ${suggest(replace(by))}`;
   }
   if (meant !== null) return `"${name}" is no status; did you mean ${suggest(replace([meant]))}?`;
   return `"${name}" is no status idv knows (${KNOWN_STATUSES.join(', ')}); one the service may add is written ${NEW_STATUS}${name}`;
@@ -121,21 +121,23 @@ function refusalOf(name: string, names: string[], suggest: (fixed: string[]) => 
 /** The known status `name` is a slip of (one or two edits, fewer than either's length, not its negation), or null. */
 export function mistypedStatus(name: string): string | null {
   if (KNOWN_STATUSES.includes(name)) return null;
-  return closest(name, KNOWN_STATUSES)?.name ?? null;
+  return closest(name, KNOWN_STATUSES, (status) => negates(name, status));
 }
 
-/** The word of STATUS_WORDS `name` is a slip of (`valids`, `goood`), by the same rule, and how far. */
-function mistypedWord(name: string): { name: string; distance: number } | null {
-  return Object.hasOwn(STATUS_WORDS, name) ? null : closest(name, Object.keys(STATUS_WORDS));
+/** The word of STATUS_WORDS `name` is a slip of (`valids`, `goood`), by the same rule. */
+function mistypedWord(name: string): string | null {
+  return Object.hasOwn(STATUS_WORDS, name) ? null : closest(name, Object.keys(STATUS_WORDS), (word) => negates(name, word));
 }
 
-function closest(name: string, among: readonly string[]): { name: string; distance: number } | null {
-  let best: { name: string; distance: number } | null = null;
-  for (const candidate of among) {
-    if (negates(name, candidate)) continue;
-    const d = editDistance(name, candidate, best?.distance ?? 3);
+/** The name a slip of `word` most likely meant (`skip` passes some over): within two edits, fewer than its length. */
+export function closest(word: string, names: readonly string[], skip?: (name: string) => boolean): string | null {
+  let best: string | null = null;
+  let bestDistance = 3;
+  for (const name of names) {
+    if (skip?.(name)) continue;
+    const d = editDistance(word, name, bestDistance);
     // "no" is two edits from "ok", but shares nothing with it: no slip of it.
-    if (d < (best?.distance ?? 3) && d < Math.min(name.length, candidate.length)) best = { name: candidate, distance: d };
+    if (d < bestDistance && d < Math.min(word.length, name.length)) [best, bestDistance] = [name, d];
   }
   return best;
 }

@@ -1,7 +1,7 @@
 // Usage errors in idv's voice: commander's refusals (an unknown flag or command, a missing value) become one
 // line, like idv's own, with the "did you mean" commander found; and a name given among a few (a format, a
 // shell) is matched whatever its case, or refused with the one it is closest to.
-import { editDistance } from './parsers.js';
+import { closest } from './parsers.js';
 import { usageError } from '../core/errors.js';
 
 interface Refusal {
@@ -72,15 +72,4 @@ export function oneOf<T extends string>(flag: string, what: string, names: reado
     const meant = closest(name, names);
     throw usageError(`${flag} "${text}" is no ${what}${meant ? `; did you mean ${meant}?` : ''} (${names.join(', ')})`);
   };
-}
-
-/** The name a slip of `word` most likely meant: within two edits (and fewer than its length), or null. */
-export function closest(word: string, names: readonly string[]): string | null {
-  let best: string | null = null;
-  let bestDistance = 3;
-  for (const name of names) {
-    const d = editDistance(word, name, bestDistance);
-    if (d < bestDistance && d < Math.min(word.length, name.length)) [best, bestDistance] = [name, d];
-  }
-  return best;
 }

@@ -3,7 +3,8 @@
 // closest; a slip's closest name within two edits.
 import { describe, expect, it } from 'vitest';
 import { Command, InvalidArgumentError } from 'commander';
-import { closest, oneOf, usageLine } from '../../src/commands/usage.js';
+import { oneOf, usageLine } from '../../src/commands/usage.js';
+import { closest } from '../../src/commands/parsers.js';
 
 /** commander's refusal of `argv` by a small idv: emails [FILE...], auth login, cache clear, completion SHELL. */
 function refusal(argv: string[]): { code: string; message: string } {
