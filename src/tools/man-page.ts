@@ -78,9 +78,7 @@ function topics(): string[] {
       `.SS "${roff(name)}"`,
       ...topic.blocks.flatMap((b) => {
         if ('prose' in b) return ['.PP', line(roff(b.prose))];
-        if ('list' in b) return items(b.items);
-        const shown = layout([{ examples: b.examples }], HELP_WIDTH - MAN_INDENT).split('\n').map((l) => line(roff(l)));
-        return [...(b.title ? ['.PP', line(roff(b.title))] : []), '.PP', '.nf', ...shown, '.fi'];
+        return 'list' in b ? items(b.items) : exampleLines(b);
       }),
     ]);
 }
@@ -106,6 +104,13 @@ const MAN_INDENT = 8;
 type Examples = Extract<Block, { examples: unknown }>;
 const examplesOf = (c: Command) => blocksOf(c).filter((b): b is Examples => 'examples' in b);
 
+/** Examples laid out as --help does, to fit beside man's indent; after their title, unless it is only `Examples:`. */
+function exampleLines(b: Examples): string[] {
+  const shown = layout([{ examples: b.examples }], HELP_WIDTH - MAN_INDENT).split('\n');
+  const title = b.title && b.title !== 'Examples:' ? ['.PP', line(roff(b.title))] : [];
+  return [...title, '.PP', '.nf', ...shown.map((l) => line(roff(l))), '.fi'];
+}
+
 /** EXAMPLES: each command's (those its group, `idv auth`, shows already left out), laid out as --help does. */
 function examples(program: Command): string[] {
   return [program, ...commandsOf(program)].flatMap((c) => {
@@ -114,18 +119,7 @@ function examples(program: Command): string[] {
       .map((b) => ({ ...b, examples: b.examples.filter((e) => !group.has(e.command)) }))
       .filter((b) => b.examples.length > 0);
     if (blocks.length === 0) return [];
-    return [
-      `.SS "${roff(pathOf(c).join(' '))}"`,
-      ...blocks.flatMap((b) => [
-        ...(b.title && b.title !== 'Examples:' ? ['.PP', line(roff(b.title))] : []),
-        '.PP',
-        '.nf',
-        ...layout([{ examples: b.examples }], HELP_WIDTH - MAN_INDENT)
-          .split('\n')
-          .map((l) => line(roff(l))),
-        '.fi',
-      ]),
-    ];
+    return [`.SS "${roff(pathOf(c).join(' '))}"`, ...blocks.flatMap(exampleLines)];
   });
 }
 
