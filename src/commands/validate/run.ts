@@ -67,7 +67,7 @@ async function validate(options: ValidateOptions, io: Io, parts: RunParts, log: 
       options.cache && !target.sandbox
         ? await openCache({ baseUrl: target.baseUrl, kind: options.kind, ttl: options.cacheTtl, env: io.env, platform: io.platform }, plan, (text) => log.warning(text))
         : null;
-    parts.kept = target.sandbox ? 'sandbox' : cache ? 'cache' : 'nothing';
+    const kept = (parts.kept = target.sandbox ? 'sandbox' : cache ? 'cache' : 'nothing');
     const overrides = layoutOverrides(options, output);
     const opened = await inputs.open(overrides, log);
     if (options.dryRun) return await dryRun(options, io, format, planRecords(opened.records, checkerFor(options.kind), plan), parts);
@@ -104,7 +104,6 @@ async function validate(options: ValidateOptions, io: Io, parts: RunParts, log: 
         },
       });
     } catch (err) {
-      const kept = cache !== null ? 'cache' : options.sandbox ? 'sandbox' : 'nothing';
       throw saidOfKept(err, kept, (parts.dispatched?.sent ?? 0) > 0, target);
     } finally {
       over = true;
@@ -123,10 +122,9 @@ async function validate(options: ValidateOptions, io: Io, parts: RunParts, log: 
 /** An interruption said with how far the run got, what it keeps, and the command that goes on. */
 function interruption(signal: StopSignal, parts: RunParts, io: Io): IdvError {
   const facts = factsOf(parts);
-  const passed = parts.passed?.() ?? 0;
   return interruptionOf({
     signal,
-    passed,
+    passed: parts.passed?.() ?? 0,
     read: facts.records,
     total: parts.counted ?? null,
     sent: facts.sent,
@@ -215,38 +213,28 @@ async function saveReport(report: ReportFile, io: Io, facts: RunFacts, failure: 
   }
 }
 
-/** Where a run's results are kept: the cache, nowhere (--no-cache), or a sandbox's, which cost nothing. */
-type Kept = 'cache' | 'nothing' | 'sandbox';
-
 /** What a run that failed says of the results it paid for: kept in the cache (the rerun does not pay again), or not. */
-function saidOfKept(err: unknown, kept: Kept, paid: boolean, target: Target): unknown {
-  if (err instanceof HeldOpen) return heldOpenNote(err, kept);
-  if (err instanceof OutputsNotPut) return cachedNote(err, kept);
-  if (err instanceof ServiceStopped) return withNote(err, kept === 'cache' ? 'results received so far are cached' : NOT_KEPT[kept]);
+function saidOfKept(err: unknown, kept: NonNullable<RunParts['kept']>, paid: boolean, target: Target): unknown {
+  const note = (cached: string, rerun = ', so the same command sends nothing for them again') =>
+    kept === 'cache' ? cached + rerun : NOT_KEPT[kept];
+  // An output another program held open; outputs that could not all be put in place (left as they were).
+  if (err instanceof HeldOpen) return withNote('failed', err, note('the results it would hold are kept in the cache'));
+  if (err instanceof OutputsNotPut) return withNote('failed', err, note('the results are kept in the cache'));
+  if (err instanceof ServiceStopped) return withNote('failed', err, note('results received so far are cached', ''));
   // Input found damaged past what was paid for (a workbook's late part, a quote that never closes): still exit 2;
   // a --sandbox run paid nothing, so nothing is said.
   if (paid && kept !== 'sandbox' && err instanceof IdvError && err.kind === 'input') {
-    const note = kept === 'cache' ? 'the results received before it are cached, so the same command sends nothing for them again' : NOT_KEPT[kept];
-    return new IdvError('input', `${err.message.replace(/\.$/, '')}; ${note}.`);
+    return withNote('input', err, note('the results received before it are cached'));
   }
   return refusedKey(err, target);
-}
-
-/** An output another program held open: the paid results are in the cache (the rerun costs nothing), or were not kept. */
-function heldOpenNote(err: HeldOpen, kept: Kept): IdvError {
-  return withNote(err, kept === 'cache' ? 'the results it would hold are kept in the cache, so the same command sends nothing for them again' : NOT_KEPT[kept]);
-}
-
-/** Outputs that could not all be put in place (left as they were): the paid results are in the cache, or were not kept. */
-function cachedNote(err: OutputsNotPut, kept: Kept): IdvError {
-  return withNote(err, kept === 'cache' ? 'the results are kept in the cache, so the same command sends nothing for them again' : NOT_KEPT[kept]);
 }
 
 const NOT_KEPT = {
   nothing: 'with --no-cache the results were not kept, so the same command pays for them again',
   sandbox: 'a --sandbox run keeps no results (and costs nothing)',
 };
-const withNote = (err: IdvError, note: string) => new IdvError('failed', `${err.message.replace(/\.$/, '')}; ${note}.`);
+const withNote = (kind: 'failed' | 'input', err: Error, note: string) =>
+  new IdvError(kind, `${err.message.replace(/\.$/, '')}; ${note}.`);
 
 /** A --cache-ttl name no cached result can have (idv's own statuses, never kept): the duration would do nothing. */
 function warnOddStatusNames(options: ValidateOptions, log: RunLog): void {
