@@ -1,13 +1,8 @@
-// How src/cli.cts loads the program: dist/program.cjs (everything it runs, bundled at build time by
-// scripts/bundle.mjs), compiled as require() would compile it, with the V8 code cache that the build made
-// beside it. V8 then skips compiling what a run uses: about a third of a short run's time. A cache is for one
-// build of the program and the Node that made it (one V8 version and set of flags), and its name says which:
-// dist/program-<build>-v20.20.2-x64.cache, where <build> is the tag the build wrote on the last line of
-// program.cjs (V8 itself checks only that the source has the same length). Another Node, or another build,
-// does not even read it and compiles the source as usual; a cache V8 turns down all the same (V8 flags in
-// NODE_OPTIONS, a damaged file) costs a read, never correctness.
-// CommonJS, like cli.cts; in the single executable the program is an asset with a code cache of its own
-// (scripts/build-binary.mjs), and this file is not used.
+// How src/cli.cts loads the program: dist/program.cjs (bundled by scripts/bundle.mjs), compiled as require()
+// would, with the V8 code cache the build made beside it (docs/performance.md). The cache's name carries the
+// build's tag and the Node that made it, since V8 checks only the source's length: another Node or build does
+// not read it, and a cache V8 turns down (V8 flags in NODE_OPTIONS, a damaged file) costs a read, never correctness.
+// CommonJS, like cli.cts; the single executable carries its own (scripts/build-binary.mjs) and does not use this.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Script } from 'node:vm';
