@@ -159,41 +159,37 @@ function acceptable(status: string, secrets: Secrets, accepted: Set<string>): bo
 }
 
 /**
- * The item → status lookup of a 2xx answer; null when the answer is not one. Each item's status is read
- * from the parsed answer when asked for (no copy of the map). A status that is not a plain word, or that
- * repeats a secret, is none (the item ends `error`).
+ * The item → status lookup of a 2xx answer; null when the answer is not one. The usual shape is read by
+ * answerMap, any other through JSON.parse. A status that is not a plain word, or that repeats a secret, is none.
  */
 function parseBody(text: string, field: string, secrets: Secrets, accepted: Set<string>): Results | null {
-  const map = answerMap(text, field);
-  if (map !== undefined) {
-    let folded: Map<string, string> | undefined;
-    return {
-      get(item) {
-        const status = map.get(item) ?? (folded ??= byFoldedName(map)).get(item.toLowerCase());
-        return status !== undefined && acceptable(status, secrets, accepted) ? status : undefined;
-      },
-    };
-  }
+  const statuses = answerMap(text, field);
+  const entries: ReadonlyMap<string, unknown> | null = statuses ?? parsedEntries(text, field);
+  if (entries === null) return null;
+  let folded: Map<string, unknown> | undefined;
+  return {
+    get(item) {
+      const found = entries.get(item) ?? (folded ??= byFoldedName(entries)).get(item.toLowerCase());
+      const status = statuses ? found : statusOf(found);
+      return typeof status === 'string' && acceptable(status, secrets, accepted) ? status : undefined;
+    },
+  };
+}
+
+/** The entries under `field` of an answer JSON.parse reads; null when there is no object there. */
+function parsedEntries(text: string, field: string): Map<string, unknown> | null {
   let body: unknown;
   try {
     body = JSON.parse(text);
   } catch {
     return null;
   }
-  if (typeof body !== 'object' || body === null) return null;
-  const entries = (body as Record<string, unknown>)[field];
-  if (typeof entries !== 'object' || entries === null || Array.isArray(entries)) return null;
-  let folded: Map<string, unknown> | undefined;
-  return {
-    get(item) {
-      // No hasOwn check (a second lookup per item): an item idv sends holds `@` or `.`, which no name an
-      // object inherits does (test/e2e/hostile-servers-and-files.test.ts), so what it finds is the answer's own.
-      const entry = (entries as Record<string, unknown>)[item] ?? (folded ??= byFoldedName(new Map(Object.entries(entries)))).get(item.toLowerCase());
-      const status = typeof entry === 'object' && entry !== null ? (entry as { status?: unknown }).status : undefined;
-      return typeof status === 'string' && acceptable(status, secrets, accepted) ? status : undefined;
-    },
-  };
+  const entries = isObject(body) ? (body as Record<string, unknown>)[field] : undefined;
+  return isObject(entries) && !Array.isArray(entries) ? new Map(Object.entries(entries)) : null;
 }
+
+const isObject = (value: unknown): value is object => typeof value === 'object' && value !== null;
+const statusOf = (entry: unknown): unknown => (isObject(entry) ? (entry as { status?: unknown }).status : undefined);
 
 /**
  * An answer's entries by their names lower-cased, for an item missing as sent: a server (or a proxy) that gave

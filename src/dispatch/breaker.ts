@@ -44,9 +44,8 @@ export class Breaker {
   broken(sentAt: number, batchSince: number, lastTry: boolean, now: number, turnedAway = false): boolean {
     this.since = this.streak === 0 ? sentAt : Math.min(this.since, sentAt);
     this.streak++;
-    // Before the host has answered anything, one request is enough: turned away for good (a small run's one
-    // batch is every batch), or unanswered for BREAKER_MS (a --timeout of 30 s): the run stops, its output left as
-    // it was, instead of ending every record `error`, or waiting as long again for a retry.
+    // Before any answer, one request is enough: a small run's one batch is every batch, and a retry after a
+    // --timeout of 30 s would wait as long again.
     const first = this.lastAnswerAt === -Infinity && ((turnedAway && lastTry) || now - this.since >= BREAKER_MS);
     if (first) return true;
     if (this.streak < 2) return false;

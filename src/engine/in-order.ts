@@ -6,8 +6,6 @@ import { Fifo } from '../core/fifo.js';
 import type { Known, Plan, Source } from '../plan/plan.js';
 import type { PlannedRecord } from '../plan/planned.js';
 
-export type { Source } from '../plan/plan.js';
-
 /** Records held in the window; reading waits while this many are held, until half of them have left. */
 export const WINDOW_MAX = 50_000;
 /**

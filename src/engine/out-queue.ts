@@ -1,7 +1,6 @@
-// The engine's hand-off to whoever takes its results (the CLI's writer, the library's caller): blocks wait here,
-// in order (those not taken yet as one), until they are asked for, through one async iterator. The engine reads on only once the taker has
-// caught up (caughtUp()), so that results never pile up in memory faster than they are taken; a taker that
-// stops asking (return(), as a `break` out of `for await` calls it) is told to the engine (onGone).
+// The engine's hand-off to whoever takes its results: blocks wait here, in order (those not taken yet as one),
+// until asked for through one async iterator. The engine reads on only once the taker has caught up
+// (caughtUp()), so that results never pile up faster than they are taken.
 
 interface Waiting<T> {
   resolve(r: IteratorResult<T[]>): void;
@@ -18,8 +17,8 @@ export class OutQueue<T> {
   private catchUp: (() => void) | null = null;
 
   /**
-   * `onFirst`: the taker asked for the first block (the engine starts then); `onGone`: the taker stopped asking
-   * before the end, and waits (its `return()` does) until the promise it gives settles.
+   * `first`: the taker asked for the first block (the engine starts then); `gone`: the taker stopped asking before
+   * the end (return(), as a `break` out of `for await` calls it), and waits until the promise it gives settles.
    */
   constructor(private readonly on: { first(): void; gone(): Promise<void> }) {}
 

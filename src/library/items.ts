@@ -28,18 +28,15 @@ function record(item: unknown): InputRecord {
 }
 
 function* syncBlocks(it: Iterator<string>): Generator<InputRecord[]> {
-  for (;;) {
-    const block: InputRecord[] = [];
-    for (let next = it.next(); ; next = it.next()) {
-      if (next.done) {
-        if (block.length) yield block;
-        return;
-      }
-      block.push(record(next.value));
-      if (block.length === BLOCK) break;
+  let block: InputRecord[] = [];
+  for (let next = it.next(); !next.done; next = it.next()) {
+    block.push(record(next.value));
+    if (block.length === BLOCK) {
+      yield block;
+      block = [];
     }
-    yield block;
   }
+  if (block.length) yield block;
 }
 
 async function* asyncBlocks(it: AsyncIterator<string>): AsyncGenerator<InputRecord[]> {

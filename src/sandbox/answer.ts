@@ -48,10 +48,8 @@ export interface ServiceState {
 
 export const message = (text: string) => JSON.stringify({ message: text });
 
-/** `Authorization: Bearer <key>` with the sandbox's key. */
-export function authorized(header: string | undefined, key: string): boolean {
-  return /^Bearer\s+(\S+)\s*$/i.exec(header ?? '')?.[1] === key;
-}
+/** The token of an `Authorization: Bearer <token>` header. */
+export const bearerToken = (header: string | undefined) => /^Bearer\s+(\S+)\s*$/i.exec(header ?? '')?.[1];
 
 /** The request, its body read: the items it sends, or why there are none. */
 export function readRequest(incoming: Incoming, body: Body): Request {
@@ -93,7 +91,7 @@ export function answerOther(request: Request): Reply | null {
 
 /** The answer to a POST to a validate endpoint (answerOther() gave null). */
 export function answerValidate(request: Request, state: ServiceState): Reply {
-  if (!authorized(request.authorization, state.key)) return json(401, '{"message": "Unauthorized."}', { 'WWW-Authenticate': 'Bearer' });
+  if (bearerToken(request.authorization) !== state.key) return json(401, '{"message": "Unauthorized."}', { 'WWW-Authenticate': 'Bearer' });
   const endpoint = ENDPOINTS[request.path]!;
   const refused = faultReply(state.fault, state.quota) ?? refusal(request, state, endpoint.field);
   if (refused) return refused;

@@ -30,18 +30,11 @@ export interface Incoming {
 /** The reply to one request; null sends nothing (the client went away). */
 export type Respond = (request: Incoming) => Promise<Reply | null>;
 
-export interface Listening {
-  url: string;
-  port: number;
-  /** Close the server and every connection (idle keep-alive, never answered) promptly; idempotent. */
-  close(): Promise<void>;
-}
-
 /** Far above any batch idv sends; past it the body is not kept (a 413). */
 const MAX_BODY_BYTES = 16 * 1024 * 1024;
 
 /** Listen on a loopback `host` (anything else is refused) and `port` (0: any free one). */
-export async function listenOnLoopback(address: { host: string; port: number }, respond: Respond): Promise<Listening> {
+export async function listenOnLoopback(address: { host: string; port: number }, respond: Respond): Promise<LoopbackServer> {
   if (!isLoopback(address.host)) {
     throw new Error(`sandbox: refusing to listen on ${address.host}: only loopback (127.0.0.1, ::1, localhost) is allowed`);
   }
@@ -50,7 +43,7 @@ export async function listenOnLoopback(address: { host: string; port: number }, 
   return server;
 }
 
-class LoopbackServer implements Listening {
+class LoopbackServer {
   url = '';
   port = 0;
   private readonly server: http.Server;
@@ -85,6 +78,7 @@ class LoopbackServer implements Listening {
     });
   }
 
+  /** Close the server and every connection (idle keep-alive, never answered) promptly; idempotent. */
   close(): Promise<void> {
     this.closing ??= this.shutDown();
     return this.closing;

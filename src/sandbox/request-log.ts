@@ -1,7 +1,7 @@
 // The sandbox's request log: one line a request as its exchange ends, in the words of idv's --verbose —
 // `2026-03-14T09:58:12.332Z POST /emails/validate 100 items → 503 in 212 ms (fault: 503); key ****a1b2` — the key
 // masked, and every character a client sent that could move the cursor shown escaped.
-import type { Fault } from './answer.js';
+import { bearerToken, type Fault } from './answer.js';
 import type { Incoming } from './http-server.js';
 import type { Watch } from './service.js';
 import { faultName } from './faults.js';
@@ -37,7 +37,7 @@ export function requestLine(e: Exchange): string {
   const count = e.items === null ? '' : ` ${e.items.length} item${e.items.length === 1 ? '' : 's'}`;
   const what = e.status !== 0 ? String(e.status) : e.fault?.kind === 'reset' ? 'connection reset' : e.fault?.kind === 'hang' ? 'no answer (the client gave up)' : 'the client went away';
   const fault = e.fault && e.fault.kind !== 'none' ? ` (fault: ${faultName(e.fault)})` : '';
-  const token = /^Bearer\s+(\S+)\s*$/i.exec(incoming.authorization ?? '')?.[1];
+  const token = bearerToken(incoming.authorization);
   const key = token === undefined ? 'no key' : `key ${maskKey(token)}`;
   // Stamped when it ends, as it is written: the log's times only go forward; the latency says when it came.
   const line = `${new Date(e.ended).toISOString()} ${incoming.method} ${incoming.path}${count} → ${what} in ${e.ended - e.started} ms${fault}; ${key}`;

@@ -1,14 +1,5 @@
-// The sandbox's classification rules: pure, deterministic, documented in the README.
-//
-// In this order:
-//   1. the domain (lower-cased; for an email, the part after the last `@`) is a well-known
-//      disposable provider, or a subdomain of one            -> `disposable`
-//   2. the domain ends in a reserved TLD (.test, .invalid, .example, .localhost), or is on the
-//      small fake list (or a subdomain of one)                -> `fake`
-//   3. (emails only) the local part contains `+`             -> `alias`
-//   4. otherwise                                              -> `ok`
-// An email without `@`, or with nothing before or after its last `@`, is `fake`;
-// so is an empty domain. `example.com` / `example.org` are `ok`: the API docs use them.
+// The sandbox's verdicts: pure, deterministic, in the order the README gives (disposable, fake, alias, ok).
+// `example.com` and `example.org` are `ok`: the API docs use them.
 
 /** Well-known disposable mail providers. Subdomains count too (`x.mailinator.com`). */
 export const DISPOSABLE_DOMAINS: readonly string[] = [

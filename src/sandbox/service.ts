@@ -2,7 +2,7 @@
 // between the shipped sandbox and a test's given as hooks — the fault aimed at a validate request (rates drawn
 // from a seed, or a test's queue), the latency before its answer, a batch limit — and a watcher told what each
 // request turned out to be (the request log, a test's record of requests).
-import { answerOther, answerValidate, authorized, readRequest, type BatchLimit, type Fault } from './answer.js';
+import { answerOther, answerValidate, bearerToken, readRequest, type BatchLimit, type Fault } from './answer.js';
 import type { Incoming, Reply } from './http-server.js';
 import type { QuotaWindow } from './quota.js';
 
@@ -35,7 +35,7 @@ export function serve(key: string, quota: QuotaWindow, hooks: ServiceHooks = {})
     if (body === null) return null; // the client went away
     const other = answerOther(request);
     if (other) return other;
-    const aimed = authorized(request.authorization, key);
+    const aimed = bearerToken(request.authorization) === key;
     const { fault, latencyMs = 0 } = hooks.next?.(aimed) ?? {};
     watch?.answering?.(aimed ? fault : undefined, latencyMs);
     const reply = answerValidate(request, { key, quota, fault: aimed ? fault : undefined, batchLimit: hooks.batchLimit?.() });
