@@ -1,12 +1,12 @@
 // `idv sandbox`: run the local emulator of the service until Ctrl-C.
+import { once } from 'node:events';
 import { Command } from 'commander';
 import { forSystem, helpAfter } from './help-text.js';
 import { addFlags, given, readFlags, value, valueOr, type OptionsOf } from './flag-table.js';
 import { wholeNumber } from './parsers.js';
 import { durationFlag, formatDuration, parseDuration } from '../core/duration.js';
 import { describeFaults, parseFaults, type FaultRule, type Latency } from '../sandbox/faults.js';
-import type { Io } from '../system/io.js';
-import { warn } from '../system/io.js';
+import { warn, type Io } from '../system/io.js';
 import { IdvError, usageError } from '../core/errors.js';
 import { startSandbox, type Sandbox } from '../sandbox/server.js';
 import { MIN_KEY_LENGTH } from '../system/api-key.js';
@@ -56,7 +56,6 @@ function faultsFlag(text: string): FaultRule[] {
 
 export type SandboxCommandOptions = OptionsOf<typeof SANDBOX_FLAGS>;
 
-/** `idv sandbox`. */
 export function sandboxCommand(io: Io): Command {
   const command = addFlags(new Command('sandbox').description('run a local emulator of the service on 127.0.0.1'), SANDBOX_FLAGS);
   return helpAfter(command, io, [
@@ -147,13 +146,7 @@ export async function run(options: SandboxCommandOptions, io: Io): Promise<void>
       ].join('\n'),
     );
     if (!options.quiet) warn(io, 'Press Ctrl-C to stop.');
-    await new Promise<void>((resolve) => {
-      if (io.signal.aborted) {
-        resolve();
-        return;
-      }
-      io.signal.addEventListener('abort', () => resolve(), { once: true });
-    });
+    if (!io.signal.aborted) await once(io.signal, 'abort');
   } finally {
     await sandbox.close();
   }
