@@ -9,7 +9,7 @@ import { durationFlag } from '../../core/duration.js';
 import { sizeFlag } from '../../core/size.js';
 import { MAX_ROW_SIZE, MIN_ROW_SIZE } from '../../input/layout/csv-rows.js';
 import { FORMATS, type Format } from '../../output/format.js';
-import { helpAfter, helpFlag, type Block } from '../help-text.js';
+import { helpAfter, helpFlag, type Example } from '../help-text.js';
 import { examplesTitle } from '../help-topics.js';
 import type { Io } from '../../system/io.js';
 import { addFlags, given, unlisted, group, onUnless, readFlags, value, valueOr, type OptionsOf } from '../flag-table.js';
@@ -101,28 +101,15 @@ export const VALIDATE_FLAGS = validateFlags('emails');
 /** What `emails` and `domains` run with: the command, its operands, and a field per flag. */
 export type ValidateOptions = { kind: Kind; files: string[] } & OptionsOf<typeof VALIDATE_FLAGS>;
 
-/** The topics that say the rest, once for every command. */
-const TOPICS_OF_RUNS = ['input', 'output', 'statuses', 'cron', 'exit-codes'];
-
-/** After the flags: a few examples, under a title naming the topics. */
-const HELP: Record<Kind, Block[]> = {
+/** After the flags: a few examples, under a title naming the topics that say the rest. */
+const EXAMPLES: Record<Kind, Example[]> = {
   emails: [
-    {
-      title: examplesTitle(...TOPICS_OF_RUNS),
-      examples: [
-        { command: 'idv emails list.csv --sandbox', comment: 'try it: no key needed' },
-        { command: 'idv emails export.csv --keep-columns --exclude disposable,fake -o clean.csv' },
-      ],
-    },
+    { command: 'idv emails list.csv --sandbox', comment: 'try it: no key needed' },
+    { command: 'idv emails export.csv --keep-columns --exclude disposable,fake -o clean.csv' },
   ],
   domains: [
-    {
-      title: examplesTitle(...TOPICS_OF_RUNS),
-      examples: [
-        { command: 'idv domains customers.csv', comment: 'addresses: once per domain' },
-        { command: 'idv domains list.txt --only disposable,fake -o suspicious.csv' },
-      ],
-    },
+    { command: 'idv domains customers.csv', comment: 'addresses: once per domain' },
+    { command: 'idv domains list.txt --only disposable,fake -o suspicious.csv' },
   ],
 };
 
@@ -133,7 +120,8 @@ export function validateCommand(kind: Kind, io: Io | undefined, action: (o: Vali
     .description(`validate ${what} (POST /${kind}/validate)`)
     .argument('[FILE...]');
   const flags = validateFlags(kind);
-  return helpAfter(addFlags(command, flags).addHelpOption(helpFlag(GROUPS.terminal)), io, HELP[kind]).action(async (files: string[], parsed: Record<string, unknown>) => action({ kind, files, ...readFlags(flags, parsed) }));
+  const help = [{ title: examplesTitle('input', 'output', 'statuses', 'cron', 'exit-codes'), examples: EXAMPLES[kind] }];
+  return helpAfter(addFlags(command, flags).addHelpOption(helpFlag(GROUPS.terminal)), io, help).action(async (files: string[], parsed: Record<string, unknown>) => action({ kind, files, ...readFlags(flags, parsed) }));
 }
 
 /**
