@@ -53,7 +53,6 @@ const FLAGS = {
   logout: { quiet: QUIET, noColor: NO_COLOR },
 };
 
-/** `idv auth` and its three subcommands. */
 export function authCommand(io: Io): Command {
   const auth = helpAfter(new Command('auth').description('store, show (masked) and remove the API key'), io, [
     { title: 'Examples:', examples: Object.values(AUTH_HELP).flatMap((h) => h.examples) },

@@ -44,7 +44,6 @@ const CACHE_FACTS: Block[] = [
   topicsLine('files', 'environment', 'durations'),
 ];
 
-/** `idv cache` and its subcommands. */
 export function cacheCommand(io: Io): Command {
   const stats = [{ command: 'idv cache stats' }, { command: 'idv cache stats --cache-ttl ok=90d,7d', comment: 'expired by the TTLs a run gives' }, { command: 'idv cache stats -f json' }];
   const clear = [{ command: 'idv cache clear', comment: 'asks first' }, { command: 'idv cache clear --yes', comment: 'in a script' }];

@@ -28,10 +28,7 @@ export interface Outputs {
   split: SplitOutputs | null;
 }
 
-/**
- * The run's outputs, decided once from the flags and the terminal: where each goes (paths resolved once) and in
- * which format. Every later step (the colliding-outputs check, the sinks, the table, the closing lines) reads it.
- */
+/** The run's outputs, decided once from the flags and the terminal: where each goes, in which format. */
 export interface OutputTarget {
   /** -o: standard output, or the file replaced at the run's end. */
   readonly main: Destination;
@@ -85,10 +82,7 @@ export function writesWorkbookColumns(options: ValidateOptions, target: OutputTa
   return options.keepColumns && (target.format === 'xlsx' || target.split?.format === 'xlsx');
 }
 
-/**
- * Open the main output, the --split folder and files and the report, shaped by the first input's layout: one that
- * cannot be written is refused (exit 2), and nothing is left behind.
- */
+/** Open every output, shaped by the first input's layout: one that cannot be written is refused, leaving nothing. */
 export async function openOutputs(options: ValidateOptions, io: Io, target: OutputTarget, first: OpenedSource, live: boolean, report: ReportFile | null): Promise<Outputs> {
   const layout = formatOptions(options, first);
   const main = target.written ? await mainOutput(io, target, { ...layout, bom: withBom(options, first, target.main.path !== null) }, first, live) : null;
