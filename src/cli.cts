@@ -21,8 +21,7 @@ const HEARD: Record<string, Sig> = { SIGINT: 'SIGINT', SIGTERM: 'SIGTERM', SIGHU
 // version and dist/help/ are inside it, as IDV_EMBEDDED (src/embedded.d.ts).
 function version(): string {
   if (typeof IDV_EMBEDDED !== 'undefined') return IDV_EMBEDDED.version;
-  const pkg = JSON.parse(readFileSync(join(__dirname, '..', 'package.json'), 'utf8')) as { version: string };
-  return pkg.version;
+  return (JSON.parse(readFileSync(join(__dirname, '..', 'package.json'), 'utf8')) as { version: string }).version;
 }
 
 /** Whether a descriptor may be a terminal: process.stdout, made on first use, costs a piped --help milliseconds. */

@@ -99,9 +99,8 @@ const SYSTEM_FORMS: Partial<Record<NodeJS.Platform, Array<[RegExp, Replacement]>
 
 /** A line of help in the forms of `platform` (undefined: Linux's, as written). */
 export function forSystem(text: string, platform: NodeJS.Platform | undefined): string {
-  let out = text;
-  for (const [pattern, replacement] of (platform && SYSTEM_FORMS[platform]) || []) out = out.replace(pattern, replacement as string);
-  return out;
+  const forms = (platform && SYSTEM_FORMS[platform]) || [];
+  return forms.reduce((out, [pattern, replacement]) => out.replace(pattern, replacement as string), text);
 }
 
 /** The blocks with their text in the forms of `platform`. */
@@ -115,10 +114,7 @@ function inSystemForms(blocks: Block[], platform: NodeJS.Platform | undefined): 
   });
 }
 
-/**
- * The width help is laid out for: the terminal's when it is narrower than HELP_WIDTH, else HELP_WIDTH (also
- * when not a terminal, and at build time, which has no Io).
- */
+/** The width help is laid out for: the terminal's when narrower than HELP_WIDTH (none at build time). */
 export function helpWidth(io: Io | undefined, toStderr = false): number {
   if (io?.term === undefined) return HELP_WIDTH; // at build time: no Io, or one that only names the system
   return Math.min(HELP_WIDTH, io.term.width(toStderr ? 'stderr' : 'stdout') ?? HELP_WIDTH);
@@ -158,7 +154,7 @@ function wrapIndented(line: string, width: number): string {
  * above its command and a blank line between them (as gh's help does). A command longer than the line is
  * continued with ` \`.
  */
-function examples(list: Example[], width: number, shell = POSIX_SHELL): string[] {
+function examples(list: Example[], width: number, shell: Shell): string[] {
   const { prompt } = shell;
   const extra = prompt.length - 1;
   const column = Math.max(...list.filter((e) => e.comment).map((e) => displayWidth(e.command) + 6 + extra), 0);
@@ -175,7 +171,7 @@ function examples(list: Example[], width: number, shell = POSIX_SHELL): string[]
  * A command line: `  $ words…`, continued on lines of `      words…` ending in ` \\` where it must, broken
  * before a flag (kept with its value) or a pipe (kept with its command), else between words.
  */
-function command(text: string, width: number, shell = POSIX_SHELL): string[] {
+function command(text: string, width: number, shell: Shell): string[] {
   const lines: string[] = [];
   let line = `  ${shell.prompt}`;
   for (const unit of units(text)) {
@@ -222,7 +218,7 @@ function items(list: readonly (readonly [string, string])[], width: number): str
  * commander's option and command items at a narrow width: the description under its term when the column
  * left beside it is too narrow to read (commander would leave it unwrapped, past the terminal's edge).
  */
-export function narrowItem(term: string, termWidth: number, description: string, helper: Help): string {
+function narrowItem(term: string, termWidth: number, description: string, helper: Help): string {
   const width = helper.helpWidth ?? HELP_WIDTH;
   const beside = width - termWidth - 4;
   if (!description) return `  ${term}`;

@@ -48,7 +48,16 @@ export const TOPICS: Readonly<Record<string, Topic>> = {
   formats: {
     about: 'table, csv, json, ndjson, xlsx (-f, any case)',
     blocks: [
-      { list: 'Formats', items: FORMAT_ITEMS() },
+      {
+        list: 'Formats',
+        items: [
+          ['table', 'aligned columns for a person, status coloured (the default on a terminal)'],
+          ['csv', 'a header, then RFC 4180 rows (the default in a pipe; -o .csv)'],
+          ['json', 'one array of objects (-o .json)'],
+          ['ndjson', 'one object a line, written as results come (-o .ndjson or .jsonl)'],
+          ['xlsx', 'an Excel workbook (-o .xlsx); never to a terminal'],
+        ],
+      },
       { prose: '-f chooses (any case: -f JSON); without it: table on a terminal, csv in a pipe, and with -o the format its extension names.' },
     ],
   },
@@ -90,16 +99,6 @@ export const TOPICS: Readonly<Record<string, Topic>> = {
     blocks: [{ list: 'Exit codes', items: EXIT_CODES }, { prose: 'When several apply, the first of 3, 4, 1 wins.' }],
   },
 };
-
-function FORMAT_ITEMS(): Array<[string, string]> {
-  return [
-    ['table', 'aligned columns for a person, status coloured (the default on a terminal)'],
-    ['csv', 'a header, then RFC 4180 rows (the default in a pipe; -o .csv)'],
-    ['json', 'one array of objects (-o .json)'],
-    ['ndjson', 'one object a line, written as results come (-o .ndjson or .jsonl)'],
-    ['xlsx', 'an Excel workbook (-o .xlsx); never to a terminal'],
-  ];
-}
 
 function STATUS_ITEMS(): Array<[string, string]> {
   const about: Record<string, string> = {

@@ -38,16 +38,15 @@ export function startProgressReport(o: ReportOptions): ProgressReport {
   const changed = () => {
     if (live && !o.paused()) o.progress.update((width) => progressLine(snapshot(), width));
   };
-  const log = o.log;
   // Each tick samples the rate; it redraws the line, or every LOG_EVERY_MS writes the log's line.
   let ticks = 0;
   const tick = () => {
     ticks++;
     if (live) changed();
-    else if (log && (ticks * TICK_MS) % LOG_EVERY_MS === 0) log(`idv: progress: ${progressLog(snapshot())}`);
+    else if (o.log && (ticks * TICK_MS) % LOG_EVERY_MS === 0) o.log(`idv: progress: ${progressLog(snapshot())}`);
     else snapshot();
   };
-  let timer: NodeJS.Timeout | null = live || log ? setInterval(tick, TICK_MS) : null;
+  let timer: NodeJS.Timeout | null = live || o.log ? setInterval(tick, TICK_MS) : null;
   timer?.unref();
   return {
     changed,
