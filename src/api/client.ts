@@ -103,7 +103,6 @@ interface AnswerReader {
   accepted: Set<string>;
 }
 
-/** The outcome of an answer, by its status and body. */
 function outcomeOf(res: RawResponse, field: string, count: number, answers: AnswerReader): Outcome {
   const { statusCode, text } = res;
   const rate = parseRateHeaders(res.header);

@@ -29,25 +29,18 @@ const unquote = (text: string): string => text.replace(/^"(.*)"$/, '$1');
 
 /** Parse a structured-field list into (name, params) members. */
 function members(value: string): Array<{ name: string; params: Params }> {
-  const out: Array<{ name: string; params: Params }> = [];
-  for (const member of value.split(',')) {
+  return value.split(',').map((member) => {
     const parts = member.split(';').map((part) => part.trim());
-    const head = parts.shift()!; // split() gives at least one part
+    // the older form without a name: limit=50, remaining=49, reset=3599
+    const nameless = parts[0]!.includes('=');
+    const name = nameless ? '' : unquote(parts.shift()!);
     const params: Params = new Map();
-    let name = unquote(head);
-    if (head.includes('=')) {
-      // the older form without a name: limit=50, remaining=49, reset=3599
-      parts.unshift(head);
-      name = '';
-    }
     for (const part of parts) {
       const eq = part.indexOf('=');
-      if (eq === -1) continue;
-      params.set(part.slice(0, eq).trim().toLowerCase(), unquote(part.slice(eq + 1).trim()));
+      if (eq !== -1) params.set(part.slice(0, eq).trim().toLowerCase(), unquote(part.slice(eq + 1).trim()));
     }
-    out.push({ name, params });
-  }
-  return out;
+    return { name, params };
+  });
 }
 
 function pick(value: string | undefined): Params | undefined {

@@ -42,7 +42,6 @@ export function durationFlag(flag: string, rule: DurationRule = {}): (text: stri
 
 function bare(t: string, text: string, flag: string, rule: DurationRule): number {
   if (rule.bareSeconds || Number(t) === 0) return Number(t);
-  // `--cache-ttl 7` meant days, `--max-wait 90` minutes: a guess either way would cost money or a night's run.
   throw usageError(`${flag} "${text.trim()}" has no unit: write ${t}s, ${t}m, ${t}h or ${t}d (seconds, minutes, hours or days).`);
 }
 

@@ -27,10 +27,8 @@ export class KeyHash {
   }
 
   /**
-   * Hash the UTF-8 text in bytes[start, end) without making a string when it is ASCII, as nearly all keys
-   * are (the cache has a million of them); anything else is decoded and hashed as a string. The mixing loop
-   * repeats ofString's: one reads code units from a string, the other bytes, and a shared per-character
-   * helper would cost the million-line hot path a call per character.
+   * Hash the UTF-8 text in bytes[start, end) without making a string when it is ASCII, as nearly every key is;
+   * anything else is decoded. The loop repeats ofString's: a shared helper would cost the hot path a call a character.
    */
   ofUtf8(bytes: Uint8Array, start: number, end: number): this {
     const length = end - start;

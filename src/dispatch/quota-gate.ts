@@ -27,14 +27,12 @@ export interface QuotaGateOptions {
 export class QuotaGate {
   /** When the quota resets (ms since epoch), when the service said so. */
   resetAt: number | undefined;
-  /** Time spent waiting for resets so far. */
   waitedMs = 0;
   waiting = false;
   stopped: QuotaStop | null = null;
   /** Validations left, from the latest RateLimit header (items in flight not yet taken off). */
   private budget: number | undefined;
   private waits = 0;
-  /** Whether the service validated anything since the last wait. */
   private validatedSinceWait = false;
   private emptyWindows = 0;
 

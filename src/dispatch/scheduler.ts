@@ -71,7 +71,6 @@ export interface DispatchStats {
   /** Items the service answered (2xx), each counted once: what the run paid for, at most. */
   sent: number;
   inFlight: number;
-  /** Requests that were retries of a failed one. */
   retries: number;
   /** Latest rate-limit facts and when they arrived. */
   rate?: RateInfo;
@@ -107,7 +106,6 @@ export class Scheduler<T extends WorkItem> {
   private failure: IdvError | null = null;
   private reportFatal: (err: IdvError) => void = () => undefined;
   private lastFailureReason: string | undefined;
-  /** The service has validated an item in this run. */
   private validatedAny = false;
   private roomWaiters: Array<() => void> = [];
   private idleWaiters: Array<() => void> = [];
@@ -183,7 +181,6 @@ export class Scheduler<T extends WorkItem> {
     return this.stats;
   }
 
-  /** Why the last batch that failed did, in words. */
   lastFailure(): string | undefined {
     return this.lastFailureReason;
   }

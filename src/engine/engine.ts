@@ -65,7 +65,6 @@ export interface Finished {
 export class Engine implements AsyncIterable<Result[]> {
   /** Aborted when the run stops before its end: the caller's signal, or a fatal answer (the key refused, the host gone). */
   readonly signal: AbortSignal;
-  /** Every record has been read. */
   readDone = false;
   private readonly stop = new AbortController();
   private readonly window: InOrder;

@@ -56,7 +56,6 @@ export class InOrder {
     return this.window.length;
   }
 
-  /** Take records in, in input order. */
   add(block: readonly PlannedRecord[]): void {
     for (const r of block) {
       this.window.push(r);

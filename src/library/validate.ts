@@ -1,9 +1,6 @@
-// validateEmails / validateDomains: the engine (engine/engine.ts) for a Node program. What the CLI takes from its
-// flags and its Io comes here from the options and the environment at the call (options.env, else process.env);
-// results come one at a time, in input order; the run's facts come in `done`. Stops as the CLI stops: the quota
-// as values (quota_exceeded, the reset in the facts), a refused key, the host gone, the quota used up before
-// anything was validated and the spend cap as IdvErrors carrying the facts. Nothing here writes to a terminal,
-// reads argv, exits, or keeps state between calls.
+// validateEmails / validateDomains: the engine for a Node program, set up from the options and the environment at
+// the call (options.env, else process.env) where the CLI has flags and an Io; it stops as the CLI stops (docs/api.md).
+// Nothing here writes to a terminal, reads argv, exits, or keeps state between calls.
 import { DEFAULTS, type Kind } from '../core/defaults.js';
 import { IdvError, usageError } from '../core/errors.js';
 import type { Client } from '../api/client.js';

@@ -103,6 +103,9 @@ export function answerValidate(request: Request, state: ServiceState): Reply {
   return json(200, body, headers);
 }
 
+/** What a server in trouble (a proxy's error page) sends instead of an answer. */
+const GARBAGE = '<html><body><h1>Service temporarily unavailable</h1></body></html>\n';
+
 /** The reply a fault gives instead of an answer, or null for a fault that alters the answer (or none). */
 function faultReply(fault: Fault | undefined, quota: QuotaWindow): Reply | null {
   switch (fault?.kind) {
@@ -113,15 +116,10 @@ function faultReply(fault: Fault | undefined, quota: QuotaWindow): Reply | null 
       const headers: Record<string, string> = quota.headers();
       if (fault.status === 429) headers['Retry-After'] = String(quota.secondsToReset());
       const body = fault.body ?? message(http.STATUS_CODES[fault.status] ? `${http.STATUS_CODES[fault.status]}.` : 'Error.');
-      return { kind: 'send', status: fault.status, headers: { ...headers, 'Content-Type': guessContentType(body), ...(fault.headers ?? {}) }, body };
+      return json(fault.status, body, { ...headers, 'Content-Type': guessContentType(body), ...fault.headers });
     }
     case 'garbage':
-      return {
-        kind: 'send',
-        status: 200,
-        headers: { ...quota.headers(), 'Content-Type': 'text/html; charset=utf-8' },
-        body: '<html><body><h1>Service temporarily unavailable</h1></body></html>\n',
-      };
+      return json(200, GARBAGE, { ...quota.headers(), 'Content-Type': 'text/html; charset=utf-8' });
     default:
       return null;
   }
