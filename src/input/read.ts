@@ -18,11 +18,9 @@ import { tableRecords } from './records/rule.js';
 import { csvRecords, plainRecords } from './records/text.js';
 import type { OpenedSource, Source } from './sources/source.js';
 
-/** How a source is read: the layout's overrides (--column, --sheet…), and the bounds of what it may unpack. */
+/** How a source is read: the layout's overrides (--column, --sheet…), --max-unpacked and --max-row-size. */
 export interface ReadOptions extends LayoutOverrides {
-  /** --max-unpacked: what it may unpack or copy before its first record (content.ts). */
   maxUnpacked?: number;
-  /** --max-row-size: the most text one row may hold (csv-rows.ts MAX_ROW_SIZE). */
   maxRowSize?: number;
 }
 
@@ -32,11 +30,7 @@ export interface Listeners {
   verbose?(line: string): void;
 }
 
-/**
- * Open a source: what its bytes are (content.ts: decompressed, a workbook, or text); for text, read a sample,
- * guess its layout, and return the records (sample included) as a stream. `on.note` receives one-line notes
- * for stderr (skipped lines, a close column choice, a doubtful encoding, a workbook's other sheets).
- */
+/** Open a source: its records (sample included) as a stream; `on.note` hears one-line notes for stderr. */
 export async function openSource(source: Source, kind: Kind, overrides: ReadOptions, on: Listeners | ((line: string) => void) = {}): Promise<OpenedSource> {
   const { note = () => undefined, verbose } = typeof on === 'function' ? { note: on } : on;
   const name = source.name;
@@ -156,8 +150,7 @@ async function openWorkbookSource(opening: Opening, content: Extract<Content, { 
 async function openWorkbookSheet(opening: Opening, content: Extract<Content, { kind: 'zip' }>): Promise<SheetRead> {
   const { source, name, stream, kind, overrides, note, live } = opening;
   const { openSheet } = await import('./layout/workbook.js');
-  // A file on disk is read where it is (a zip is read from its end), through the descriptor it was opened with;
-  // any other bytes are copied first.
+  // A zip is read from its end: a file on disk where it is, through its descriptor; other bytes are copied first.
   const file = content.inPlace && !live ? onDisk(stream, source) : null;
   try {
     const maxRowSize = overrides.maxRowSize ?? MAX_ROW_SIZE;
@@ -172,10 +165,7 @@ async function openWorkbookSheet(opening: Opening, content: Extract<Content, { k
   }
 }
 
-/**
- * A file on disk as the workbook reader takes it: the descriptor it was opened with, handed over (it is not
- * opened again), else its path; null when it is no file on disk.
- */
+/** A file on disk as the workbook reader takes it: its descriptor handed over (not opened again), else its path. */
 function onDisk(stream: ByteSource, source: Source): number | string | null {
   const fd = stream instanceof FileBlocks ? stream.handOver() : null;
   if (fd !== null || source.file === undefined) return fd;
@@ -183,8 +173,8 @@ function onDisk(stream: ByteSource, source: Source): number | string | null {
   return source.file;
 }
 
-/** The encoding, as --verbose and --dry-run name it. */
-export function describeEncoding(e: EncodingInfo): string {
+/** The encoding, as --verbose names it. */
+function describeEncoding(e: EncodingInfo): string {
   const how = { bom: 'by its byte-order mark', given: 'as --encoding says', detected: 'detected', 'utf-8': '' }[e.how];
   return how ? `${e.name} (${how})` : e.name;
 }

@@ -1,10 +1,6 @@
-// What an input's bytes are, by content and never by name, before any text is decoded: compressed (gzip, and
-// zstd where this Node has it: decompressed here as it is read, and looked at again), a zip (a workbook, read
-// by workbook.ts; or a document or archive it names), an old Office file (OLE2: named for what it is), or
-// text for decode.ts (which refuses the other kinds it knows by name). Standard input and FIFOs are live: the
-// first bytes are decided on after a pause (PAUSE_MS without new bytes) instead of waiting for more.
-import { Readable } from 'node:stream';
-import { pipeline } from 'node:stream';
+// What an input's bytes are, by content and never by name: compressed (decompressed here as it is read, and
+// looked at again), a zip (workbook.ts), an old Office file (OLE2: named for what it is), or text for decode.ts.
+import { pipeline, Readable } from 'node:stream';
 import { IdvError, inputError, interruptedError } from '../../core/errors.js';
 import { formatSize } from '../../core/size.js';
 import { sniff, SNIFF_BYTES, type Sniffed } from './sniff.js';
@@ -15,20 +11,17 @@ export const PAUSE_MS = 200;
 const MAX_LAYERS = 3;
 
 /**
- * What an input may unpack to before its first record (--max-unpacked): compressed text, a workbook copied to a
- * temporary file, a workbook's shared strings. By default at most MAX_UNPACKED, and, past EXPAND_GRACE, at most
- * EXPAND_RATIO times the compressed bytes read (a gzip expands 1,000 times at most, a bomb of blank lines or of a
- * zip's zeros does; text and workbooks far less, and a list shows a record within its first kilobytes).
+ * What an input may unpack to before its first record (--max-unpacked), and, past EXPAND_GRACE, how many times
+ * its compressed bytes: a bomb of blank lines expands far more than text or a workbook, which show a record soon.
  */
-export const MAX_UNPACKED = 1024 ** 3;
-export const EXPAND_RATIO = 100;
+const MAX_UNPACKED = 1024 ** 3;
+const EXPAND_RATIO = 100;
 const EXPAND_GRACE = 16 * 1024 * 1024;
 
 /** How much an input has unpacked so far, and what it may: one per source, shared by its layers of compression. */
 export interface Unpacking {
-  /** The most it may unpack to before its first record. */
   readonly max: number;
-  /** The ratio to the compressed bytes read (past EXPAND_GRACE); none when --max-unpacked says how much is trusted. */
+  /** None when --max-unpacked says how much is trusted. */
   readonly ratio: number | null;
   /** Bytes of the compressed file read, by its outermost decompression. */
   packed: number;
@@ -36,7 +29,7 @@ export interface Unpacking {
   recordRead: boolean;
 }
 
-/** The bounds of a source's reading: --max-unpacked given (no ratio then), or the defaults. */
+/** The bounds of a source's reading. */
 export function unpacking(maxUnpacked?: number): Unpacking {
   return { max: maxUnpacked ?? MAX_UNPACKED, ratio: maxUnpacked === undefined ? EXPAND_RATIO : null, packed: 0, recordRead: false };
 }
@@ -53,16 +46,14 @@ export type Content =
    */
   | { kind: 'zip'; chunks: AsyncIterable<Buffer>; inPlace: boolean; workbook: boolean };
 
-export interface ContentOptions {
-  /** For messages. */
+interface ContentOptions {
+  /** For messages: the file, and `idv emails` or `idv domains`. */
   name: string;
-  /** `idv emails` or `idv domains`, for the commands a message suggests. */
   command: string;
-  /** Standard input or a FIFO: decide on a pause instead of waiting for more bytes. */
+  /** Standard input or a FIFO: the first bytes are decided on after a pause (PAUSE_MS) instead of waiting for more. */
   live: boolean;
-  /** The run's stop: decompression ends at the next block it gives once it aborts (with the interruption). */
   signal?: AbortSignal;
-  /** What it may unpack to before its first record (none: no bound). */
+  /** None: no bound. */
   unpacking?: Unpacking;
 }
 
@@ -91,16 +82,12 @@ export async function contentOf(chunks: AsyncIterable<Buffer>, o: ContentOptions
 }
 
 interface Head {
-  /** The first bytes: SNIFF_BYTES, or all there are, or all that came before a pause. */
+  /** The first bytes: enough for sniff() to tell what they are, all there are, or (live) what came before a pause. */
   bytes: Buffer;
   /** Every byte, the head first. */
   chunks: AsyncIterable<Buffer>;
 }
 
-/**
- * The first bytes of `chunks`: enough for sniff() to tell what they are, all there are, or (live) what came
- * before a pause once something has.
- */
 async function headOf(chunks: AsyncIterable<Buffer>, live: boolean): Promise<Head> {
   const it = chunks[Symbol.asyncIterator]();
   const parts: Buffer[] = [];
@@ -174,10 +161,8 @@ function zipInside(kind: 'gzip' | 'zstd', name: string): Error {
 }
 
 /**
- * The decompressed bytes of `chunks`, as they come; a damaged or cut-short stream is an input error naming the
- * file. A signal is heard at the next block, whatever the reader does with them (a few kilobytes can inflate to
- * gigabytes of blank lines, which give the reader no record to stop at), and so are the bounds of what it may
- * unpack before its first record (`outer`: this layer reads the file itself, whose bytes it counts).
+ * The decompressed bytes of `chunks`, as they come. A signal and the bounds are heard at each block: a few kilobytes
+ * can inflate to gigabytes of blank lines, no record to stop at (`outer`: this layer counts the file's bytes).
  */
 async function* inflate(chunks: AsyncIterable<Buffer>, make: Make, kind: string, o: ContentOptions, outer: boolean): AsyncGenerator<Buffer> {
   const { name, signal, unpacking: u } = o;

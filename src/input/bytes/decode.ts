@@ -1,14 +1,7 @@
-// Bytes → text, in one encoding from the first byte to the last:
-//   - what the first bytes say (sniff.ts): a byte-order mark (UTF-8, UTF-16, UTF-32), UTF-16 without one, or a
-//     kind of file idv does not read (a workbook, an archive, a PDF…: an input error naming it);
-//   - --encoding NAME, when given;
-//   - else UTF-8 while the bytes are valid UTF-8. At the first bytes beyond ASCII that are not, the code page is
-//     detected on them (encodings.ts) and the whole file is read in it: the ASCII before reads the same in any
-//     code page, so nothing read so far changes. Where they are mostly UTF-8 already (some UTF-8 character, and
-//     only a byte or two that are not), the file stays UTF-8, and each stray byte is read as the Windows-1252 character it would be
-//     (no character is ever replaced by U+FFFD), and reported (`strays`) so that a note names its line.
-// Each chunk is decoded as it comes, at a cost linear in its size (a 32 MB line is read as fast as 32 MB of short
-// lines); NUL bytes in text that is not UTF-16 mean a binary file: an input error.
+// Bytes → text, in one encoding from the first byte to the last: a byte-order mark's or UTF-16 told without one
+// (sniff.ts), --encoding's, else UTF-8 while the bytes are. At the first bytes beyond ASCII that are not, the
+// code page detected on them (encodings.ts) reads the whole file: the ASCII before reads the same in any. Mostly
+// UTF-8 bytes stay UTF-8, each stray byte read as its Windows-1252 character (never U+FFFD) and said by line.
 import type { Readable } from 'node:stream';
 import { inputError } from '../../core/errors.js';
 import { detectCodePage, encodingFlag, loadIconv } from './encodings.js';
@@ -32,10 +25,7 @@ export interface Stray {
 
 /** What decoding chose from the first bytes, the text it reads, and the stray bytes it finds in the text. */
 export interface Decoded {
-  /**
-   * Chosen from the first bytes: a byte-order mark's, --encoding's, UTF-16 told without a mark, or UTF-8 while the
-   * bytes are (`how: 'utf-8'`: a code page found further on is told to onDetected).
-   */
+  /** Chosen from the first bytes (`how: 'utf-8'`: a code page found further on is told to onDetected). */
   readonly encoding: EncodingInfo;
   /** The text, a block per chunk. */
   readonly blocks: AsyncGenerator<string>;
@@ -46,12 +36,10 @@ export interface Decoded {
 /** UTF-8 because the bytes are: a text with no mark, no --encoding, and nothing beyond ASCII that is not UTF-8. */
 export const UTF8: EncodingInfo = Object.freeze({ name: 'utf-8', how: 'utf-8', alternative: null });
 
-export interface DecodeOptions {
-  /** For messages: the file's name. */
+interface DecodeOptions {
+  /** For messages: the file's name, and `idv emails` or `idv domains`. */
   name: string;
-  /** For messages: `idv emails` or `idv domains`. */
   command?: string;
-  /** --encoding NAME. */
   encoding?: string;
   /** Told the code page found at the first text beyond ASCII that is not UTF-8: the whole text's (the ASCII before reads the same). */
   onDetected?(encoding: EncodingInfo): void;
@@ -186,10 +174,8 @@ async function* remaining(first: Buffer, it: AsyncIterator<Buffer> | null): Asyn
 }
 
 /**
- * Whether bytes that are not valid UTF-8 are still mostly UTF-8: some well-formed multi-byte character, and as
- * many of them as bytes that are not, or no more than two bad bytes (a character typed in another program).
- * Without a single one, the text is in a code page however few its bytes beyond ASCII (one accented name in a
- * short export): text in a code page forms a UTF-8 sequence only by chance.
+ * Whether bytes that are not valid UTF-8 are still mostly UTF-8: some well-formed multi-byte character (text in a
+ * code page forms one only by chance), and as many of them as bad bytes, or two bad bytes at most.
  */
 export function mostlyUtf8(bytes: Uint8Array): boolean {
   let good = 0;

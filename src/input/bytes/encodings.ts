@@ -3,7 +3,7 @@
 // libraries are loaded only when a file is not UTF-8: a run of UTF-8 or ASCII input never parses them.
 import { usageError } from '../../core/errors.js';
 
-export type Iconv = typeof import('iconv-lite');
+type Iconv = typeof import('iconv-lite');
 type Chardet = (typeof import('jschardet'))['chardet'];
 
 let iconvLib: Iconv | null = null;
@@ -74,7 +74,7 @@ const OEM: ReadonlyArray<CodePage> = [
 /** How much more likely than its score says: the code page of most Western systems is the usual case. */
 const PRIOR: Record<string, number> = { cp1252: 1.25, 'mac-roman': 1.5 };
 
-export interface Detected {
+interface Detected {
   /** The code page, as idv names it. */
   label: string;
   iconv: string;

@@ -1,9 +1,6 @@
-// A live input's records (standard input or a FIFO: a stream that may pause, or never end), with what dispatch
-// needs to answer them as they come: a record waits at most PAUSE_MS for others to fill its batch. `go(true)`
-// says part-filled batches go now: once the blocks that came after a pause of the input (or, first, those the
-// layout waited for) are all taken in, else PAUSE_MS after a block came, whether more came or not; `go(false)`,
-// when a block comes, that batches may fill again. A file on disk is read without this (its batches fill as
-// fast as it is read).
+// A live input's blocks (standard input or a FIFO: a stream that may pause, or never end): a record waits at most
+// PAUSE_MS for others to fill its batch. `go(true)`: part-filled batches go now (once the blocks that came after
+// a pause are taken in, else PAUSE_MS after a block came); `go(false)`, when a block comes: they may fill again.
 import { PAUSE_MS } from './content.js';
 
 /** Whether `p` has settled by the time the event loop has run what is ready (I/O included). */

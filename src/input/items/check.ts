@@ -34,7 +34,7 @@ const badLabel = (name: string) =>
  * A host name with at least one dot, no empty label, and no label that starts or ends with a hyphen or is
  * longer than 63 characters (one trailing dot allowed: `example.com.`); or an address literal like [192.0.2.1].
  */
-export function isDomain(d: string): boolean {
+function isDomain(d: string): boolean {
   if (d.length === 0 || d.length > MAX_DOMAIN) return false;
   if (d.startsWith('[') && d.endsWith(']')) return d.length > 2 && !SPACE_OR_CONTROL.test(d);
   if (DOMAIN_FORBIDDEN.test(d)) return false;
@@ -121,11 +121,6 @@ function canonicalHost(domain: string): string | null {
 
 export function checkerFor(kind: Kind): (raw: string) => Item | null {
   return kind === 'emails' ? checkEmail : checkDomain;
-}
-
-/** Whether a value looks like an item of this kind (used to find the item column). */
-export function looksLike(kind: Kind, value: string): boolean {
-  return checkerFor(kind)(value) !== null;
 }
 
 const AROUND_AT = /\S@\S/;

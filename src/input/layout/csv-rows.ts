@@ -1,23 +1,17 @@
-// CSV rows from decoded blocks, exactly as csv-parse reads them with parseOptions(delimiter), at a fraction of
-// its cost (through csv-parse alone, a large export read far more slowly than a plain list):
-//   - a line without a quote (most lines of most exports) is split at the delimiter: with no quote there is no
-//     escape either, so its cells are the text between delimiters, as csv-parse gives them;
-//   - from a line with a quote on, csv-parse itself reads the text up to the first line end after which its
-//     quotes are closed (the record's end: a quoted cell may hold line breaks), then lines are split again;
-//   - a quoted record that grows past GATHER_MAX (a quote that never closes) hands the rest of the input to
-//     csv-parse's stream, which reads it as it always did.
-// Empty lines are no rows (skip_empty_lines); every line end (LF, CRLF, lone CR) ends a record. Each row comes
-// with the line it starts on (for notes that name skipped lines, and stray bytes).
+// CSV rows from decoded blocks, exactly as csv-parse reads them with parseOptions(), at a fraction of its cost:
+// a line without a quote is split at the delimiter (no quote, no escape); from a quote on, csv-parse reads up to
+// the line end where the quotes close; a record past GATHER_MAX (a quote never closed) goes to csv-parse's stream.
+// Each row comes with the line it starts on (for notes that name skipped lines, and stray bytes).
 import { inputError } from '../../core/errors.js';
 import { formatSize } from '../../core/size.js';
+import { largerSize } from '../bytes/content.js';
 import type { Stray } from '../bytes/decode.js';
 import type { TypedCell } from '../../xlsx/cell.js';
 import { num } from './notes.js';
 
 /**
- * The most text one row (a CSV record, a plain list's line, a workbook's row) may hold, in characters: past it,
- * the file is refused naming the row and --max-row-size. Reading holds rows, not the file, so that what it holds
- * goes by the records; this bounds the one thing a row cannot bound itself. At least MIN_ROW_SIZE.
+ * The most text one row (a CSV record, a plain list's line, a workbook's row) may hold, in characters: reading
+ * holds rows, not the file, so this bounds what a row cannot bound itself. At least MIN_ROW_SIZE.
  */
 export const MAX_ROW_SIZE = 16 * 1024 * 1024;
 /** A row is gathered this far (GATHER_MAX and a block) before its length is counted: the bound is never below it. */
@@ -33,15 +27,13 @@ export interface RowBound {
 export function rowTooLong(bound: RowBound, line: number | null, what = `line ${num(line ?? 0)}`): Error {
   return inputError(
     `${bound.name}: ${what} is longer than ${formatSize(bound.max)}, the most idv holds of one row; ` +
-      `if it is meant to be so long, give a larger --max-row-size (e.g. --max-row-size ${formatSize(bound.max * 4).replace(' ', '')}).`,
+      `if it is meant to be so long, give a larger --max-row-size (e.g. --max-row-size ${largerSize(bound.max)}).`,
   );
 }
 
 /**
- * The options csv-parse reads with, here and in the sample: what they count as a record must agree. Every line
- * end ends a record, whichever the file's first line used: left to guess, csv-parse takes the first one it meets
- * for the whole file, so in a file joined from several sources a CRLF line kept its CR in its last cell and
- * a line ended by a lone CR was glued to the next record (one record lost, exit 0).
+ * The options csv-parse reads with, here and in the sample (what they count as a record must agree). Every line
+ * end ends a record: left to guess, csv-parse takes the first it meets for the whole file (files joined together).
  */
 export function parseOptions(delimiter: string) {
   return { delimiter, record_delimiter: RECORD_ENDS, relax_column_count: true, relax_quotes: true, skip_empty_lines: true };

@@ -1,12 +1,6 @@
-// The shape of an input, guessed from the records of its first 64 KiB or more (read.ts's sample) as the reader
-// parses them (quotes, line breaks inside quoted cells, LF/CRLF/CR), never from physical lines:
-//   - a vCard file; a plain list, whose lines may each hold several recipients (a To: line pasted from a mail
-//     client); or CSV, and its delimiter (`,` `;` tab `|`; an Excel `sep=X` first line; --delimiter);
-//   - the header row, and rows above it that are no records (an export's notes, a spreadsheet's table name);
-//   - the item column: by its header (in many languages: headers.ts) and by its contents, or --column.
-// One rule for what is skipped: a row that holds text that could be an item is a record. A row is skipped only
-// when it is recognised as no record (the header, rows above a header) and holds no such text; when in doubt it
-// is a record. Footer rows are found while reading (read.ts), since only the end of a file shows them.
+// The shape of an input, guessed from its sample's records as the reader parses them (never physical lines): a
+// vCard or LDIF file, a plain list (maybe of recipients), or CSV and its delimiter; the header and the rows above
+// it; the item column. A row is skipped only when recognised as no record and holding no item-like text.
 import type { Kind } from '../../core/defaults.js';
 import type { VCardSkip } from './vcard.js';
 import { IdvError, inputError, usageError, type ErrorKind } from '../../core/errors.js';
@@ -17,7 +11,7 @@ import { addressIn, recipientsOf } from '../items/mailbox.js';
 import { lineList, plural, preview } from './notes.js';
 import { cellPlaces, isSectioned, NUMERIC, sectionHeader, sectionsOf, sectionTitle, unitedHeader } from './sections.js';
 
-export const DELIMITERS = [',', ';', '\t', '|'] as const;
+const DELIMITERS = [',', ';', '\t', '|'] as const;
 
 /** Lines (or rows) the reader does not count as records, and why. */
 export interface Skipped {
@@ -28,11 +22,10 @@ export interface Skipped {
 export interface Layout {
   /** null: a plain list, one item a line (or several recipients a line). */
   delimiter: string | null;
-  /** The header row, when there is one (a plain list can have one too: a single `email` line). */
+  /** The header row, when there is one (a plain list can have one too: a single `email` line), and its line. */
   header: string[] | null;
-  /** The line the header is on. */
   headerLine: number | null;
-  /** 0-based index of the item column. */
+  /** 0-based. */
   column: number;
   /** The column that came next in the choice (for --dry-run), if any other holds items. */
   runnerUp: number | null;
@@ -59,16 +52,13 @@ export interface Layout {
 }
 
 export interface LayoutOverrides {
-  column?: string; // NAME or N (1-based)
+  column?: string;
   delimiter?: string;
   noHeader?: boolean;
-  /** --no-quotes: a quote is text; every line is a row, split at the delimiter. */
   noQuotes?: boolean;
   /** --keep-columns: a plain list's lines are kept as read, as the one cell of their record. */
   keepColumns?: boolean;
-  /** --encoding NAME. */
   encoding?: string;
-  /** --sheet NAME|N: a workbook's sheet. */
   sheet?: string;
   /** A workbook's records carry their cells as read (InputRecord.cells): a workbook output writes them. */
   cellTypes?: boolean;
@@ -92,7 +82,7 @@ export function parseDelimiterFlag(value: string): string {
 }
 
 /** The sample: its text, and whether it is the whole input (else its last record may be cut). */
-export interface Sample {
+interface Sample {
   text: string;
   whole: boolean;
 }

@@ -1,11 +1,7 @@
 // Lines of decoded text (LF, CRLF or a lone CR ends them), a block's worth at a time, each at most a row's bound.
+// A line longer than a block is gathered in pieces and joined once: the cost stays linear in its length.
 import { findStrays, rowTooLong, type RowBound, type StrayLines } from './csv-rows.js';
 
-/**
- * Lines of text (no line ends: LF, CRLF or a lone CR) from decoded blocks, a block's worth at a time. A line
- * longer than a block is gathered in pieces and joined once: the cost stays linear in its length. `strays`
- * learns the lines of the blocks' stray bytes.
- */
 export interface Lines {
   lines: string[];
   /** Whether any of them may hold a `,` or `;` (a line of several recipients): most blocks hold neither. */
@@ -25,12 +21,10 @@ export async function* linesOf(blocks: AsyncIterable<string>, bound: RowBound, s
 /** Splits blocks into lines; a line cut by a block's end is carried over in pieces, at most `bound.max` of them. */
 class LineSplitter {
   private pieces: string[] = [];
-  /** The characters of the pieces carried over. */
   private carried = 0;
   /** The last block ended with CR: a LF starting the next one belongs to it. */
   private cr = false;
   private block = -1;
-  /** Lines ended so far. */
   private done = 0;
   private separators = false;
 

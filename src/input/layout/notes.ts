@@ -14,12 +14,6 @@ export class LineRuns {
 
   constructor(private readonly max = 8) {}
 
-  static of(lines: readonly number[], max?: number): LineRuns {
-    const runs = new LineRuns(max);
-    for (const n of lines) runs.add(n);
-    return runs;
-  }
-
   add(n: number): void {
     if (n <= this.last) return;
     this.last = n;
@@ -37,9 +31,11 @@ export class LineRuns {
   }
 }
 
-/** `line 3`, `lines 1–2`, `lines 1, 4, 7–9`; past `max` runs, `…and N more`. Lines in increasing order. */
-export function lineList(lines: readonly number[], max = 8): string {
-  return LineRuns.of(lines, max).toString();
+/** `line 3`, `lines 1–2`, `lines 1, 4, 7–9`; past 8 runs, `…and N more`. Lines in increasing order. */
+export function lineList(lines: readonly number[]): string {
+  const runs = new LineRuns();
+  for (const n of lines) runs.add(n);
+  return String(runs);
 }
 
 export const num = (n: number) => n.toLocaleString('en-US');

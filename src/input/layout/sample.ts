@@ -32,7 +32,7 @@ function parseSample(parse: SyncParse | null, quotes: boolean): ParseSample {
 }
 
 /** What the layout is guessed for: the source's name and kind, the flags that override guesses, its stream. */
-export interface Guess {
+interface Guess {
   name: string;
   kind: Kind;
   overrides: LayoutOverrides;
@@ -69,7 +69,7 @@ export async function* allBlocks(sampled: Sampled, blocks: AsyncIterator<string>
   }
 }
 
-export interface Sampled {
+interface Sampled {
   blocks: string[];
   /** They are the whole input. */
   done: boolean;

@@ -13,7 +13,7 @@ import type { InputRecord } from '../records/record.js';
 import type { OpenedSource, Source } from './source.js';
 
 /** What messages and --report call the items given with --item. */
-export const ITEMS_NAME = '--item';
+const ITEMS_NAME = '--item';
 
 export interface ItemsSource extends Source {
   items: readonly string[];
