@@ -1,7 +1,5 @@
-// What a file is, from its first bytes: text (and, by its byte-order mark or its NUL bytes, which Unicode form),
-// or a kind of file idv does not read as a list (an archive, a PDF, an image, a program), named for what it is
-// with the one thing to do. content.ts reads what idv reads of the others (gzip, zstd, a workbook's zip) and
-// names an OLE2 file from inside; the refusals here are for what reaches decode.ts.
+// What a file is, from its first bytes: text (and which Unicode form), or a kind idv does not read as a list,
+// named with the one thing to do (content.ts reads gzip, zstd and zip first; decode.ts refuses the rest).
 
 export type FileKind =
   | 'text'

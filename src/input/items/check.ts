@@ -1,7 +1,5 @@
-// Item checks: what can be an address or a domain, and the key that makes two spellings one item.
-// Anything that fails here is `invalid`: never sent, costs no quota. An item is the address inside a mailbox
-// form (`Jane <jane@x.com>`, `mailto:…`: mailbox.ts), without Unicode format characters; what is sent, the
-// dedup key and the cache key are all made from that cleaned form.
+// Item checks: what can be an address or a domain (what fails is `invalid`: never sent), and the key that makes
+// two spellings one item. An item is the address inside a mailbox form (mailbox.ts), without format characters.
 import { domainToASCII } from 'node:url';
 import type { Kind } from '../../core/defaults.js';
 import { addressIn, isAddressShaped, withoutFormatChars } from './mailbox.js';
@@ -24,9 +22,8 @@ const UNUSUAL = /[\s\u0000-\u001f\u007f-\uffff<>()":;,'=[\]]/;
 const ALL_DIGITS = /^\d+$/;
 const HOST_END = /[:/?#]/;
 const DOMAIN_FORBIDDEN = /[\s\u0000-\u001f\u007f-\u009f@,;:<>()[\]\\"'/?#!$%&*=^`{|}~]/;
-/** A label longer than 63 characters: no host name has one. */
 const LONG_LABEL = /[^.]{64}/;
-/** A label that starts or ends with a hyphen, or is longer than 63 characters (plain string tests: this runs once an item). */
+/** A label starting or ending with a hyphen, or over 63 characters (string tests: this runs once an item). */
 const badLabel = (name: string) =>
   name.startsWith('-') || name.endsWith('-') || name.includes('.-') || name.includes('-.') || (name.length > 63 && LONG_LABEL.test(name));
 
@@ -58,9 +55,8 @@ export function checkEmail(raw: string): Item | null {
   if (at <= 0 || at === item.length - 1) return null;
   const local = item.slice(0, at);
   const domain = item.slice(at + 1);
-  // An unquoted local part cannot hold another @, nor a comma, semicolon, bracket or quote (`Ann,ann@x.com` is a
-  // row read with the wrong delimiter, not an address).
-  // (Without those characters anywhere, as nearly every item, only the @ needs looking for.)
+  // An unquoted local part holds no other @, comma, semicolon, bracket or quote (`Ann,ann@x.com` is a row read with
+  // the wrong delimiter); without `unusual` characters only the @ needs looking for.
   if (!(local.startsWith('"') && local.endsWith('"') && local.length > 1) && (unusual ? LOCAL_SPECIALS.test(local) : local.includes('@'))) return null;
   if (domain.endsWith('.') || !isDomain(domain)) return null;
   const lower = domain.toLowerCase();

@@ -1,15 +1,11 @@
-// Addresses as mail clients, web pages and address books write them, and the address inside each:
-//   `Jane Doe <jane@example.com>`, `"Doe, Jane" <jane@example.com>`, `<jane@example.com>`,
-//   `jane@example.com (Jane Doe)`, `mailto:jane@example.com?subject=Hi`, vCard `EMAIL;type=INTERNET:jane@example.com`,
-// and lines of several such recipients separated by `,` or `;` (a To: line copied from a mail client).
-// Unicode format characters (zero-width spaces and joiners, byte-order marks, direction marks and embeddings)
-// are never part of an address: web pages and chat programs leave them around and inside what they copy.
+// Addresses as mail clients, web pages and address books write them (`"Doe, Jane" <jane@x.com>`, `mailto:…`,
+// `jane@x.com (Jane)`), the address inside each, and lines of several recipients (a To: line copied from a mail
+// client). Unicode format characters (zero-width, direction marks) are never part of an address: copies hold them.
 
 /** Unicode's format characters (general category Cf); made on first use (see check.ts isHostLike). */
 let format: RegExp | undefined;
 const BEYOND_ASCII = /[^\x00-\x7f]/;
 
-/** `text` without Unicode format characters. */
 export function withoutFormatChars(text: string): string {
   // Every format character is beyond ASCII: most text needs no Unicode property regex (costly to compile).
   if (!BEYOND_ASCII.test(text)) return text;
@@ -56,7 +52,7 @@ export function addressIn(text: string): string {
       try {
         t = decodeURIComponent(t);
       } catch {
-        // not percent-encoding after all: the text as it is
+        // not percent-encoding after all
       }
     }
     t = t.trim();

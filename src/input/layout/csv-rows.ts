@@ -109,8 +109,6 @@ export async function* csvRows(
   // --no-quotes: a quote is text, every line a row split at the delimiter; csv-parse is not needed.
   const parse = quotes ? ((await import('csv-parse/sync')).parse as unknown as SyncParse) : unquoted;
   const records = recordsOf(parse, delimiter, name);
-  const notClosed = (line: number) => quoteNotClosed(name, line);
-
   let carry = ''; // from the start of a record not read yet
   let line = firstLine; // the line `carry` starts on
   let stream: StreamRows | null = null;
@@ -143,7 +141,7 @@ export async function* csvRows(
   }
   if (carry === '') return;
   const s = scan(carry, true, delimiter, records, line, quotes);
-  if (s.end < carry.length) throw notClosed(line + s.lines);
+  if (s.end < carry.length) throw quoteNotClosed(name, line + s.lines);
   if (s.rows.length) yield { rows: s.rows, lines: s.starts };
 }
 
@@ -284,9 +282,8 @@ class Scanner {
 
   /**
    * A quote on the line that ends at `end`: csv-parse reads in one call up to the last line end where the quotes
-   * counted so far are even (a record's end, in a file that quotes as RFC 4180 does) before a line without a
-   * quote, so that a file that quotes every cell is read a block at a time, not a call a line. False when the
-   * quotes do not pair so.
+   * are even before a line without one (a file that quotes every cell costs a call a block, not a line). False
+   * when the quotes do not pair so.
    */
   private quotedRun(end: [number, number]): boolean {
     const run = this.evenRun(end);
@@ -425,7 +422,7 @@ async function streamRows(options: object, bound: RowBound, line: number): Promi
   const take = () => {
     const failed = failure as { code?: string; lines?: number } | null;
     if (failed?.code === 'CSV_MAX_RECORD_SIZE') throw rowTooLong(bound, line + (failed.lines ?? 1) - 1);
-    if ((failure as { code?: string } | null)?.code === 'CSV_QUOTE_NOT_CLOSED') {
+    if (failed?.code === 'CSV_QUOTE_NOT_CLOSED') {
       throw inputError(
         `${name} is not well-formed CSV: a quoted cell opened on line ${line} or later is never closed; if its quotes are text, not CSV quoting, give --no-quotes, else check the file.`,
       );

@@ -97,7 +97,6 @@ interface Sniffed {
   width: number;
   /** Share of the rows between the first and last full-width row that have the usual width. */
   consistency: number;
-  /** Whether the first row has the usual width. */
   firstFits: boolean;
   /** Rows with a cell that is an item: under the wrong one of two delimiters an item shares its cell (`a@x.com<TAB>Lee, Ann`). */
   itemRows: number;
@@ -320,9 +319,8 @@ function recipientLines(lines: readonly Line[]): boolean {
     if (parts.some((p) => addressIn(p) !== p)) forms = true;
   }
   if (spaced || counts.size > 1 || body.length === 1) return true;
-  // As many on every line, split without a space: with mailbox forms, recipients (one a line: a plain list, read
-  // so because a display name may hold a comma); bare addresses, or one that is the same on every line (an
-  // owner's), are the columns of a CSV.
+  // As many on every line, split without a space: mailbox forms are recipients (a display name may hold a comma);
+  // bare addresses, or one the same on every line (an owner's), are the columns of a CSV.
   return forms && !(counts.has(1) ? false : sameColumn(body.map((l) => recipientsOf(l.text)!)));
 }
 
@@ -332,10 +330,9 @@ function usualWidth(rows: readonly string[][], tests: RowTests): number {
 }
 
 /**
- * The width the table's first rows give, when most rows dropped the delimiters of their empty end cells (Excel
- * stops writing them after its first rows; a mostly empty last column; a workbook's rows end at their last value):
- * a header naming its columns above any row holding item-like text (under a report's title lines), or three of
- * the first rows of one width; no row wider. 0 when neither.
+ * The width the table's first rows give, when most rows dropped their empty end cells (Excel's CSV after its first
+ * rows, a workbook's rows): a header naming its columns above any item-like text, or three of the first rows of
+ * one width; no row wider. 0 when neither.
  */
 function tableWidth(rows: readonly string[][], tests: RowTests): number {
   const at = rows.findIndex((r) => r.length >= 2);
@@ -482,7 +479,6 @@ function unitedLayout(layout: Layout, headers: string[][], overrides: LayoutOver
 
 /** The rows a header is looked for in. */
 const HEADER_WITHIN = 50;
-
 
 /**
  * The index of the header row, or -1. A header holds no item-like text:

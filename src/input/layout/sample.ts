@@ -9,9 +9,8 @@ import { sampleRows, unquoted, type SyncParse } from './csv-rows.js';
 import { detectLayout, type Layout, type LayoutOverrides, type ParseSample } from './detect.js';
 
 /**
- * Decoded text is sampled to guess the layout (a record cut at its end is left out): at least SAMPLE_CHARS,
- * and on until it holds SAMPLE_LINES line ends, so that rows wider than 64 KiB (an export with thousands of
- * custom fields) still show a header and rows, up to SAMPLE_MAX (memory stays bounded on a file of one line).
+ * The sample: at least SAMPLE_CHARS, and on until it holds SAMPLE_LINES line ends (rows wider than 64 KiB still
+ * show a header and rows), up to SAMPLE_MAX (memory stays bounded on a file of one line).
  */
 const SAMPLE_CHARS = 64 * 1024;
 const SAMPLE_LINES = 20;
@@ -24,11 +23,6 @@ function lineEnds(text: string): number {
   for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) lf++;
   for (let i = text.indexOf('\r'); i !== -1; i = text.indexOf('\r', i + 1)) cr++;
   return Math.max(lf, cr);
-}
-
-/** The sample's rows under a delimiter, parsed as the reader will parse the whole input. */
-function parseSample(parse: SyncParse | null, quotes: boolean): ParseSample {
-  return (text, delimiter, whole) => sampleRows(text, delimiter, whole, parse ?? unquoted, quotes);
 }
 
 /** What the layout is guessed for: the source's name and kind, the flags that override guesses, its stream. */
@@ -44,7 +38,9 @@ export async function layoutOf(guess: Guess, sampled: Sampled): Promise<Layout> 
   const text = sampled.blocks.join('');
   // A sample with no quote is parsed without csv-parse, which is not even loaded (start-up counts).
   const quotes = guess.overrides.noQuotes !== true;
-  const parse = parseSample(quotes && /"/.test(text) ? ((await import('csv-parse/sync')).parse as unknown as SyncParse) : null, quotes);
+  const sync = quotes && /"/.test(text) ? ((await import('csv-parse/sync')).parse as unknown as SyncParse) : unquoted;
+  // The sample's rows under a delimiter, parsed as the reader will parse the whole input.
+  const parse: ParseSample = (sample, delimiter, whole) => sampleRows(sample, delimiter, whole, sync, quotes);
   try {
     return detectLayout(guess.kind, { text, whole: sampled.done }, guess.overrides, guess.name, parse);
   } catch (err) {
@@ -62,11 +58,7 @@ export async function* allBlocks(sampled: Sampled, blocks: AsyncIterator<string>
     if (next.done) return;
     yield next.value;
   }
-  while (true) {
-    const next = await blocks.next();
-    if (next.done) return;
-    yield next.value;
-  }
+  for (let next = await blocks.next(); !next.done; next = await blocks.next()) yield next.value;
 }
 
 interface Sampled {

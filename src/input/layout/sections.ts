@@ -1,11 +1,7 @@
-// Reports made of sections, each under a header of its own (a Zoom webinar's "Host Details", "Panelist Details" and
-// "Attendee Details"; a Teams attendance report's "2. Participants" and "3. In-Meeting Activities"; GoToWebinar's
-// "Session Details"): each row's item is read from its own section's item column, never from the first one's.
-// A section starts at a row that names its columns, one of them the item's, with no item-like text in it; a title
-// right above it (one cell of text: "Attendee Details") is part of its heading. Under a heading that names no
-// item column (a report's summary, Teams' "Meeting Engagement") rows without item-like text are no records.
-// With --keep-columns every record's cells are laid out under one header: the names of the sections' headers
-// seen while detecting, in the order met (an unnamed padding cell that holds text follows them).
+// Reports made of sections, each under a header of its own (Zoom's "Attendee Details", a Teams attendance
+// report's "2. Participants"): each row's item is read from its own section's item column. A section starts at a
+// row that names its columns, one the item's, with no item-like text (a title right above it is part of it).
+// With --keep-columns records are laid out under one header: the names of the sections' headers, in the order met.
 import type { Kind } from '../../core/defaults.js';
 import { itemLike } from '../items/check.js';
 import { headerRank } from './headers.js';

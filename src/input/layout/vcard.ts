@@ -1,8 +1,6 @@
-// A vCard file's records: each EMAIL property (its folded lines joined) is one. A property that holds no
-// address is skipped, and so is one whose every address is one of its card's EMAIL addresses (a contact named
-// by its address: `FN:jane@x.com`); any other property holding an address is a record (when in doubt).
-// An LDIF file (Thunderbird's address book export) is read the same way: its entries from each `dn:` line,
-// their `mail` and `mozillaSecondEmail` attributes as EMAIL.
+// A vCard file's records: each EMAIL property (its folded lines joined), and any other property holding an
+// address that is not one of its card's EMAIL addresses (`FN:jane@x.com`). An LDIF file (Thunderbird's export)
+// is read the same way: an entry from each `dn:` line, its `mail` and `mozillaSecondEmail` as EMAIL.
 import type { Kind } from '../../core/defaults.js';
 import { checkerFor, itemLike } from '../items/check.js';
 

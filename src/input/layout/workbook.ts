@@ -1,7 +1,5 @@
-// An Excel workbook as a source: one sheet (--sheet NAME|N, else the first visible one, with a note naming the
-// other sheets that hold data), its rows as the texts Excel shows in their cells, laid out by the same guess as
-// CSV (detect.ts tableLayout: header, rows above it, item column). read.ts applies the same record rule to the
-// rows as to CSV's. The workbook reader (xlsx/reader.ts and its modules) is loaded here only, when a run reads one.
+// An Excel workbook as a source: one sheet (--sheet, else the first visible one), its rows as the texts Excel
+// shows, laid out as CSV's are (detect.ts tableLayout). The workbook reader is loaded only when a run reads one.
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
@@ -32,16 +30,13 @@ export interface SheetRead {
 }
 
 export interface SheetOptions {
-  /** For messages. */
   name: string;
   kind: Kind;
   overrides: LayoutOverrides;
   note(line: string): void;
-  /** The run's stop: the copy of the workbook, its parts and its rows end at the next chunk once it aborts. */
   signal?: AbortSignal;
-  /** What it may unpack before its first record (--max-unpacked): a copy of a workbook not on disk, its shared strings. */
+  /** --max-unpacked: a copy of a workbook not on disk, its shared strings. */
   maxUnpacked: number;
-  /** The most text one row may hold (--max-row-size). */
   maxRowSize: number;
 }
 

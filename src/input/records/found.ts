@@ -23,9 +23,7 @@ export class Found {
   private readonly strayBytes = { count: 0, read: new Map<number, string>() };
   /** Lines whose item cell is empty while another column holds an item, and how often each column does. */
   private readonly elsewhere = { lines: new LineRuns(), columns: new Map<number, number>() };
-  /** Lines whose item cell holds several items. */
   private readonly several = new LineRuns();
-  /** Lines with more cells than the table whose item was read from the cell it was pushed to. */
   private readonly shifted = new LineRuns();
   readonly strays: StrayLines;
 

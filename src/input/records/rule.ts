@@ -17,10 +17,7 @@ const FOOTER_MAX = 1000;
 /** What the first line of a report's footer says (totals, copyright, who made it). */
 const FOOTER_WORDS = /^\s*(grand\s+)?(sub)?totals?\b|^\s*(sum|count|average)\b|copyright|\u00a9|\(c\)\s*\d{4}|confidential|all rights reserved|^\s*generated\b|^\s*(report|exported|filtered|printed|page)\b/i;
 
-/**
- * The records of a table's rows (CSV's, or any other reader's: a workbook's rows, with their row numbers as
- * lines), under the record rule as csvRecords says.
- */
+/** The records of a table's rows (CSV's, or a workbook's, with their row numbers as lines). */
 export async function* tableRecords(batches: AsyncIterable<RowBatch>, layout: Layout, kind: Kind, found: Found): AsyncGenerator<InputRecord[]> {
   const rule = new RecordRule(layout, kind, found);
   for await (const batch of batches) {
@@ -276,9 +273,8 @@ class RecordRule {
     let at = line;
     for (const cell of row) {
       if (cell.indexOf('\n') === -1 && cell.indexOf('\r') === -1) continue;
-      // A cell quoted as RFC 4180 has it comes without its quotes, whatever its lines hold (a note quoting a
-      // signature, a pasted row): valid CSV, read as one cell. One that keeps its opening quote is one csv-parse
-      // could not read as quoted (closed, then more text: `5" screen`): the quote was text.
+      // A cell quoted as RFC 4180 has it comes without its quotes (valid CSV, one cell, whatever its lines hold);
+      // one that keeps its opening quote was closed, then more text (`5" screen`): the quote was text.
       if (!cell.startsWith('"')) {
         at += lineEndsIn(cell);
         continue;

@@ -48,12 +48,7 @@ async function* vcardRecords(blocks: AsyncIterable<string>, kind: Kind, keep: bo
   found.end(null);
 }
 
-/**
- * CSV records as csv-parse reads them (csv-rows.ts): rows above the header and the header skipped; blank rows
- * (`,,,`) are none; the header again (files joined together) is skipped. Rows narrower than the table (or of a
- * table one column wide) without item-like text are held back: records if a row follows them, a footer (skipped, said) if the file ends with
- * them after a blank line or with a footer's words (`Grand Totals`, `Copyright`), else records after all.
- */
+/** CSV records as csv-parse reads them (csv-rows.ts), under the record rule (rule.ts). */
 export function csvRecords(blocks: AsyncIterable<string>, layout: Layout, kind: Kind, found: Found, quotes: boolean, bound: RowBound): AsyncGenerator<InputRecord[]> {
   const text = layout.sepLine ? withoutSepLine(blocks, found.strays) : blocks;
   return tableRecords(csvRows(text, layout.delimiter!, bound.name, layout.sepLine ? 2 : 1, found.strays, quotes, bound.max), layout, kind, found);

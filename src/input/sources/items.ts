@@ -1,7 +1,6 @@
-// Items given on the command line (`--item`, `-i`): a source of their own beside files and standard input, one
-// record per item, read as given (no layout guessed: no header, no delimiter, so `-i 'Doe, Jane <j@x.org>'` is
-// one record). And the other way round: a FILE operand that names no file but reads as an item is refused
-// with the flag that validates it, never validated itself (a missing `list@2024.csv` must not be paid for).
+// Items given with `--item`: one record per item, as given (no layout guessed: `-i 'Doe, Jane <j@x.org>'` is one
+// record). A FILE operand that names no file but reads as an item is refused, naming --item, never validated
+// (a missing `list@2024.csv` must not be paid for).
 import { promises as fsp } from 'node:fs';
 import { Readable } from 'node:stream';
 import type { Kind } from '../../core/defaults.js';
@@ -29,10 +28,7 @@ export function isItemsSource(source: Source): source is ItemsSource {
   return Array.isArray((source as Partial<ItemsSource>).items);
 }
 
-/**
- * The items as an opened source: a plain list without a header (its layout is the reader's own for an empty
- * plain list), one record per item as given. `open` is read.ts's openSource.
- */
+/** The items as an opened source: the layout of an empty plain list, one record per item. `open`: openSource. */
 export async function openItems(
   source: ItemsSource,
   kind: Kind,
