@@ -6,8 +6,8 @@ import { FileBlocks, type ByteSource } from '../system/open-file.js';
 import type { Kind } from '../core/defaults.js';
 import { IdvError, inputError } from '../core/errors.js';
 import { contentOf, unpacking, type Content, type Unpacking } from './bytes/content.js';
-import { decodeText, UTF8, type Decoded, type EncodingInfo } from './bytes/decode.js';
-import { readError } from './bytes/read-error.js';
+import { decodeText, UTF8, type EncodingInfo } from './bytes/decode.js';
+import { orLetGo, readError } from './bytes/read-error.js';
 import { MAX_ROW_SIZE, type RowBound } from './layout/csv-rows.js';
 import type { Layout, LayoutOverrides } from './layout/detect.js';
 import { allBlocks, layoutOf, sampleOf } from './layout/sample.js';
@@ -42,14 +42,9 @@ export async function openSource(source: Source, kind: Kind, overrides: ReadOpti
   }
   // A file on disk is read as fast as it comes; standard input, a pipe or a FIFO may pause (a live stream).
   const live = !(stream instanceof FileBlocks || stream instanceof ReadStream);
-  let content: Content;
   const unpack = unpacking(overrides.maxUnpacked);
-  try {
-    content = await contentOf(stream as AsyncIterable<Buffer>, { name, command: `idv ${kind}`, live, signal: source.signal, unpacking: unpack });
-  } catch (err) {
-    stream.destroy();
-    throw readError(err, name);
-  }
+  const options = { name, command: `idv ${kind}`, live, signal: source.signal, unpacking: unpack };
+  const content = await orLetGo(stream, name, () => contentOf(stream as AsyncIterable<Buffer>, options));
   const opening: Opening = { source, name, stream, kind, overrides, note, verbose, live, unpack };
   if (content.kind === 'zip') return openWorkbookSource(opening, content);
   if (overrides.sheet !== undefined) note(`${name}: --sheet is for a workbook, which this file is not: ignored.`);
@@ -79,7 +74,8 @@ async function openText(opening: Opening, content: Extract<Content, { kind: 'tex
     if (opened) verbose?.(`${name}: its text beyond ASCII is not UTF-8: read as ${describeEncoding(e)} from there on (the ASCII before reads the same).`);
     if (e.alternative) note(`${name}: read as ${e.name} (detected, not for certain: it could be ${e.alternative}); if its text looks wrong, give --encoding ${e.alternative}.`);
   };
-  const decoded = await decodeOf(opening, content, onDetected);
+  const how = { name, command: `idv ${kind}`, encoding: overrides.encoding, onDetected, sniffed: content.sniffed };
+  const decoded = await orLetGo(stream, name, () => decodeText(content.chunks, how));
   const encoding = () => detected ?? decoded.encoding;
   const blocks = decoded.blocks;
   const sampled = await sampleOf(blocks, stream, name, live ? kind : null);
@@ -102,17 +98,6 @@ async function openText(opening: Opening, content: Extract<Content, { kind: 'tex
     close: async () => void stream.destroy(),
     facts: () => found.facts(encoding()),
   };
-}
-
-/** The text's encoding, chosen from its first bytes, and its text; the stream is let go when idv cannot read it. */
-async function decodeOf(opening: Opening, content: Extract<Content, { kind: 'text' }>, onDetected: (e: EncodingInfo) => void): Promise<Decoded> {
-  const { name, kind, overrides, stream } = opening;
-  try {
-    return await decodeText(content.chunks, { name, command: `idv ${kind}`, encoding: overrides.encoding, onDetected, sniffed: content.sniffed });
-  } catch (err) {
-    stream.destroy();
-    throw readError(err, name);
-  }
 }
 
 /** A workbook: its sheet's rows under the record rule, as a table of CSV's are (workbook.ts). */

@@ -18,3 +18,13 @@ export function readError(err: unknown, name: string): IdvError {
       return inputError(`Cannot read ${name}: ${(err as Error)?.message ?? String(err)}.`);
   }
 }
+
+/** What `read` gives; on an error, the source's stream is let go and the error named for the source. */
+export async function orLetGo<T>(stream: { destroy(): void }, name: string, read: () => Promise<T>): Promise<T> {
+  try {
+    return await read();
+  } catch (err) {
+    stream.destroy();
+    throw readError(err, name);
+  }
+}

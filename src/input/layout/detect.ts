@@ -8,7 +8,7 @@ import { checkerFor, itemLike, itemShaped } from '../items/check.js';
 import { quoteNotClosed, type RowBatch } from './csv-rows.js';
 import { headerRank, isKnownName, normaliseHeader } from './headers.js';
 import { addressIn, recipientsOf } from '../items/mailbox.js';
-import { lineList, plural, preview } from './notes.js';
+import { columnNamed, delimiterNamed, lineList, plural, preview } from './notes.js';
 import { cellPlaces, isSectioned, NUMERIC, sectionHeader, sectionsOf, sectionTitle, unitedHeader } from './sections.js';
 
 const DELIMITERS = [',', ';', '\t', '|'] as const;
@@ -275,10 +275,11 @@ function withDelimiterFix(err: NoSuchColumn, r: Retry): IdvError {
     }
     const below = b.rows.slice(layout.skip.length ? Math.max(...layout.skip) + 1 : 0);
     if (layout.width < 2 || !below.some((row) => check(row[layout.column] ?? '') !== null)) continue;
-    const shown = (c: string) => (c === '\t' ? 'tab' : `"${c}"`);
-    const instead = r.tried === null ? '' : ` instead of ${shown(r.tried)}`;
-    const column = `column ${layout.column + 1}${layout.header?.[layout.column]?.trim() ? ` ("${layout.header[layout.column]!.trim()}")` : ''}`;
-    return new IdvError(err.kind, `${err.what}; split by ${shown(d)}${instead}, its ${column} holds them: give --delimiter ${shown(d)}.`);
+    const instead = r.tried === null ? '' : ` instead of ${delimiterNamed(r.tried)}`;
+    const column = columnNamed(layout, layout.column);
+    const shown = delimiterNamed(d);
+    const message = `${err.what}; split by ${shown}${instead}, its ${column} holds them: give --delimiter ${shown}.`;
+    return new IdvError(err.kind, message);
   }
   return err;
 }

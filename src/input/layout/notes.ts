@@ -40,6 +40,15 @@ export function lineList(lines: readonly number[]): string {
 
 export const num = (n: number) => n.toLocaleString('en-US');
 
+/** `column 3 ("E-mail Address")`, or `column 3` without a header; `, ` before the name with `comma`. */
+export function columnNamed(layout: { header: readonly string[] | null }, c: number, comma = false): string {
+  const name = layout.header?.[c]?.trim();
+  return `column ${c + 1}${name ? (comma ? `, "${name}"` : ` ("${name}")`) : ''}`;
+}
+
+/** A delimiter as a message names it: `tab`, or in quotes. */
+export const delimiterNamed = (d: string) => (d === '\t' ? 'tab' : `"${d}"`);
+
 export const plural = (n: number, word: string) => `${num(n)} ${word}${n === 1 ? '' : 's'}`;
 
 /** A short view of a row's text, quoted, for a note. */

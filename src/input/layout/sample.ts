@@ -3,7 +3,7 @@
 import type { ByteSource } from '../../system/open-file.js';
 import type { Kind } from '../../core/defaults.js';
 import { PAUSE_MS, within } from '../bytes/content.js';
-import { readError } from '../bytes/read-error.js';
+import { orLetGo } from '../bytes/read-error.js';
 import { itemLike } from '../items/check.js';
 import { sampleRows, unquoted, type SyncParse } from './csv-rows.js';
 import { detectLayout, type Layout, type LayoutOverrides, type ParseSample } from './detect.js';
@@ -81,7 +81,7 @@ export async function sampleOf(blocks: AsyncIterator<string>, stream: ByteSource
   let deadline: number | null = null;
   let partial = ''; // text since the last line end, while no deadline is set
   let pending: Promise<IteratorResult<string>> | null = null;
-  try {
+  return orLetGo(stream, name, async () => {
     while (size < SAMPLE_CHARS || (lines < SAMPLE_LINES && size < SAMPLE_MAX)) {
       pending ??= blocks.next();
       const next = deadline === null ? await pending : await within(pending, deadline - Date.now());
@@ -98,9 +98,6 @@ export async function sampleOf(blocks: AsyncIterator<string>, stream: ByteSource
         partial = end === -1 ? t : t.slice(end + 1);
       }
     }
-  } catch (err) {
-    stream.destroy();
-    throw readError(err, name);
-  }
-  return { blocks: out, done: false, pending: null };
+    return { blocks: out, done: false, pending: null };
+  });
 }

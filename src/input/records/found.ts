@@ -4,7 +4,7 @@ import type { Kind } from '../../core/defaults.js';
 import type { EncodingInfo, Stray } from '../bytes/decode.js';
 import type { StrayLines } from '../layout/csv-rows.js';
 import type { Layout, Skipped } from '../layout/detect.js';
-import { LineRuns, num, preview } from '../layout/notes.js';
+import { columnNamed, delimiterNamed, LineRuns, num, preview } from '../layout/notes.js';
 
 export interface SourceFacts {
   encoding: EncodingInfo;
@@ -93,12 +93,6 @@ export class Found {
   }
 }
 
-/** `column 3 ("E-mail Address")`, or `column 3` without a header; `, ` before the name with `comma`. */
-function columnNamed(layout: Layout, c: number, comma = false): string {
-  const name = layout.header?.[c]?.trim();
-  return `column ${c + 1}${name ? (comma ? `, "${name}"` : ` ("${name}")`) : ''}`;
-}
-
 /** The one note of the records whose item cell holds several items. */
 function severalNote(name: string, layout: Layout, lines: LineRuns): string {
   const one = lines.count === 1;
@@ -111,7 +105,7 @@ function severalNote(name: string, layout: Layout, lines: LineRuns): string {
 /** The one note of the rows whose item was read from the cell an unquoted delimiter pushed it to. */
 function shiftedNote(name: string, layout: Layout, lines: LineRuns, kind: Kind): string {
   const one = lines.count === 1;
-  const d = layout.delimiter === '\t' ? 'tab' : `"${layout.delimiter}"`;
+  const d = delimiterNamed(layout.delimiter!);
   return (
     `${name}: ${lines} ${one ? 'has' : 'have'} more cells than the table, as if a cell held a ${d} without quotes: ` +
     `${one ? 'its' : 'their'} ${kind === 'emails' ? 'address' : 'domain'} was read from the cell it was pushed to, right of ${columnNamed(layout, layout.column)}; check ${one ? 'that row' : 'those rows'}.`
