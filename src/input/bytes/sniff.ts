@@ -122,51 +122,45 @@ function utf16WithoutBom(head: Uint8Array): FileKind | null {
   return null;
 }
 
+type Compressed = 'gzip' | 'bzip2' | 'xz' | 'zstd';
+const COMPRESSED: Record<Compressed, string> = {
+  gzip: 'a gzip-compressed file',
+  bzip2: 'a bzip2-compressed file',
+  xz: 'an xz-compressed file',
+  zstd: 'a zstd-compressed file',
+};
+const TEXT_LIST = 'give a text list (one address a line) or a CSV export';
+/** What a file of a kind idv does not read is, and the one thing to do. */
+type TextKind = 'text' | 'utf-16le' | 'utf-16be' | 'utf-32le' | 'utf-32be';
+const NOT_A_LIST: Record<Exclude<FileKind, TextKind | Compressed>, [string, string]> = {
+  xlsx: ['an Excel workbook', 'save it as CSV (in Excel: File > Save As > CSV UTF-8) and give that file'],
+  ods: [
+    'an OpenDocument spreadsheet',
+    'save it as an Excel Workbook (.xlsx) or as CSV (File > Save As) and give that file',
+  ],
+  ole: ['an Excel 97-2003 workbook (or another old Office file)', 'save it as CSV UTF-8 and give that file'],
+  docx: ['a Word document', 'copy its addresses into a text file, one a line, and give that file'],
+  zip: ['a zip archive', 'unzip it and give the list or CSV file inside'],
+  '7z': ['a 7-Zip archive', 'extract it and give the list or CSV file inside'],
+  rar: ['a RAR archive', 'extract it and give the list or CSV file inside'],
+  pdf: [
+    'a PDF document',
+    'export the list as CSV from the program that made the PDF, or copy the addresses into a text file',
+  ],
+  rtf: ['an RTF document', 'save it as plain text (.txt) and give that file'],
+  html: ['an HTML page', 'open it in a spreadsheet program and save it as CSV'],
+  xml: ['an XML document', 'open it in a spreadsheet program and save it as CSV'],
+  image: ['an image', TEXT_LIST],
+  executable: ['a program', TEXT_LIST],
+  sqlite: ['an SQLite database', 'export the table as CSV (sqlite3 -header -csv DB "SELECT ...") and give that file'],
+  binary: ['a binary file (it holds NUL bytes)', TEXT_LIST],
+};
+
 /** What a file of a kind idv does not read is, and the one thing to do; `command` is `idv emails` or `idv domains`. */
 export function notAList(kind: FileKind, command: string): { what: string; fix: string } | null {
-  switch (kind) {
-    case 'text':
-    case 'utf-16le':
-    case 'utf-16be':
-    case 'utf-32le':
-    case 'utf-32be':
-      return null;
-    case 'xlsx':
-      return { what: 'an Excel workbook', fix: 'save it as CSV (in Excel: File > Save As > CSV UTF-8) and give that file' };
-    case 'ods':
-      return { what: 'an OpenDocument spreadsheet', fix: 'save it as an Excel Workbook (.xlsx) or as CSV (File > Save As) and give that file' };
-    case 'ole':
-      return { what: 'an Excel 97-2003 workbook (or another old Office file)', fix: 'save it as CSV UTF-8 and give that file' };
-    case 'docx':
-      return { what: 'a Word document', fix: 'copy its addresses into a text file, one a line, and give that file' };
-    case 'zip':
-      return { what: 'a zip archive', fix: 'unzip it and give the list or CSV file inside' };
-    case 'gzip':
-      return { what: 'a gzip-compressed file', fix: `decompress it first: gzip -dc FILE | ${command} -` };
-    case 'bzip2':
-      return { what: 'a bzip2-compressed file', fix: `decompress it first: bzip2 -dc FILE | ${command} -` };
-    case 'xz':
-      return { what: 'an xz-compressed file', fix: `decompress it first: xz -dc FILE | ${command} -` };
-    case 'zstd':
-      return { what: 'a zstd-compressed file', fix: `decompress it first: zstd -dc FILE | ${command} -` };
-    case '7z':
-    case 'rar':
-      return { what: `a ${kind === '7z' ? '7-Zip' : 'RAR'} archive`, fix: 'extract it and give the list or CSV file inside' };
-    case 'pdf':
-      return { what: 'a PDF document', fix: 'export the list as CSV from the program that made the PDF, or copy the addresses into a text file' };
-    case 'rtf':
-      return { what: 'an RTF document', fix: 'save it as plain text (.txt) and give that file' };
-    case 'html':
-      return { what: 'an HTML page', fix: 'open it in a spreadsheet program and save it as CSV' };
-    case 'xml':
-      return { what: 'an XML document', fix: 'open it in a spreadsheet program and save it as CSV' };
-    case 'image':
-      return { what: 'an image', fix: 'give a text list (one address a line) or a CSV export' };
-    case 'executable':
-      return { what: 'a program', fix: 'give a text list (one address a line) or a CSV export' };
-    case 'sqlite':
-      return { what: 'an SQLite database', fix: 'export the table as CSV (sqlite3 -header -csv DB "SELECT ...") and give that file' };
-    case 'binary':
-      return { what: 'a binary file (it holds NUL bytes)', fix: 'give a text list (one address a line) or a CSV export' };
+  if (kind in COMPRESSED) {
+    return { what: COMPRESSED[kind as Compressed], fix: `decompress it first: ${kind} -dc FILE | ${command} -` };
   }
+  const known = NOT_A_LIST[kind as keyof typeof NOT_A_LIST];
+  return known ? { what: known[0], fix: known[1] } : null;
 }

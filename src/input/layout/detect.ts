@@ -90,11 +90,7 @@ interface Sample {
 /** Rows of the sample under a delimiter, with their lines (csv-rows.ts's sampleRows). */
 export type ParseSample = (text: string, delimiter: string, whole: boolean) => RowBatch;
 
-interface Sniffed {
-  delimiter: string;
-  rows: string[][];
-  lines: number[];
-  width: number;
+interface Sniffed extends Omit<Parsed, 'sepLine'> {
   /** Share of the rows between the first and last full-width row that have the usual width. */
   consistency: number;
   firstFits: boolean;
@@ -411,13 +407,10 @@ function emptyLayout(delimiter: string | null): Layout {
   return { delimiter, header: null, headerLine: null, column: 0, runnerUp: null, width: 1, skip: [], sepLine: false, vcard: false, ldif: false, notes: [], skipped: [], sections: null };
 }
 
-interface Parsed {
+interface Parsed extends RowBatch {
   delimiter: string;
-  rows: string[][];
-  lines: number[];
   width: number;
   sepLine: boolean;
-  openAt?: number;
 }
 
 /**
