@@ -5,19 +5,9 @@ import { topicsLine } from './help-topics.js';
 import { IdvError, interruptedError, usageError } from '../core/errors.js';
 import { warn, oneLine, type Io } from '../system/io.js';
 import { configPath, findKey, keyFix, keyLooksSendable, keyRefusedMessage, keyTooShort, maskKey, MIN_KEY_LENGTH, noKeyMessage, removeKey, saveKey } from '../system/api-key.js';
-import { addFlags, given, onUnless, readFlags, value } from './flag-table.js';
+import { addFlags, given, onUnless, readFlags, value, type OptionsOf } from './flag-table.js';
 import { askService, quotaSentence, type Verdict } from './key-check.js';
 import { resolveBaseUrl } from './validate/target.js';
-
-export interface AuthOptions {
-  action: 'login' | 'status' | 'logout';
-  /** login, status: ask the service whether the key works (a request that validates nothing). */
-  check?: boolean;
-  /** login, status: the service to ask (else IDV_BASE_URL, else the default). */
-  baseUrl?: string;
-  /** login, logout: no note on standard error when all went well. */
-  quiet?: boolean;
-}
 
 /** Where the key may come from, said once for every command (idv help environment, idv help files). */
 const KEY_FACTS: Block[] = [
@@ -28,7 +18,7 @@ const KEY_FACTS: Block[] = [
 const ASKED =
   'The key is checked with the service at --base-url (default $IDV_BASE_URL, else https://api.valididentities.com) by a request that validates nothing and costs no quota.';
 
-const AUTH_HELP: Record<AuthOptions['action'], { about: string; examples: Example[] }> = {
+const AUTH_HELP: Record<keyof typeof FLAGS, { about: string; examples: Example[] }> = {
   login: {
     about: `${ASKED} A key it refuses is not saved (exit 3); when it cannot tell (no network, another answer), the key is saved with a note.`,
     examples: [
@@ -52,6 +42,8 @@ const FLAGS = {
   status: { check: onUnless('--no-check', 'do not ask the service whether the key works'), baseUrl: BASE_URL, noColor: NO_COLOR },
   logout: { quiet: QUIET, noColor: NO_COLOR },
 };
+/** A subcommand and its flags (login's are every one's). */
+type AuthOptions = { action: keyof typeof FLAGS } & Partial<OptionsOf<typeof FLAGS.login>>;
 
 export function authCommand(io: Io): Command {
   const auth = helpAfter(new Command('auth').description('store, show (masked) and remove the API key'), io, [

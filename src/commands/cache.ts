@@ -1,6 +1,6 @@
 // `idv cache stats | clear`: what the result cache holds, and emptying it (after asking, in a terminal).
 import { Command } from 'commander';
-import { addFlags, given, readFlags, value } from './flag-table.js';
+import { addFlags, given, readFlags, value, type OptionsOf } from './flag-table.js';
 import { helpAfter, type Block } from './help-text.js';
 import { topicsLine } from './help-topics.js';
 import { usageError } from '../core/errors.js';
@@ -13,18 +13,6 @@ import { DEFAULTS } from '../core/defaults.js';
 import { formatDuration } from '../core/duration.js';
 import { displayWidth, padEndTo, padStartTo } from '../system/display-width.js';
 
-export interface CacheOptions {
-  action: 'stats' | 'clear';
-  /** stats: lines for a person (the default), or one JSON object. */
-  format?: 'table' | 'json';
-  /** stats: the TTLs entries are counted expired by (default 7d for every status). */
-  cacheTtl?: CacheTtl;
-  /** clear: without asking. */
-  yes?: boolean;
-  /** clear: no line saying what was removed. */
-  quiet?: boolean;
-}
-
 /** The flags of `cache stats` and `cache clear`: the grammar of every command (-f, -q, --no-color). */
 const STATS_FLAGS = {
   format: value<'table' | 'json'>('-f, --format <format>', 'table (lines for a person) or json (one object)', { choices: ['table', 'json'], what: 'format' }),
@@ -36,6 +24,7 @@ const CLEAR_FLAGS = {
   quiet: given('-q, --quiet', 'no line saying what was removed'),
   noColor: given('--no-color', 'no colour (it prints none)'),
 };
+type CacheOptions = { action: 'stats' | 'clear' } & Partial<OptionsOf<typeof STATS_FLAGS> & OptionsOf<typeof CLEAR_FLAGS>>;
 
 const CACHE_FACTS: Block[] = [
   {

@@ -110,12 +110,7 @@ export function completionCommand(io: Io, root: () => Command): Command {
   ]).action((shell: Shell) => run({ shell, program: root() }, io));
 }
 
-export interface CompletionOptions {
-  shell: Shell;
-  program: Command;
-}
-
-export async function run(options: CompletionOptions, io: Io): Promise<void> {
+export async function run(options: { shell: Shell; program: Command }, io: Io): Promise<void> {
   io.stdout.write(completionScript(options.shell, describe(options.program)));
 }
 
