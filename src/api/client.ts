@@ -67,7 +67,7 @@ export async function createClient(options: ClientOptions): Promise<Client> {
   const { secrets } = options;
   secrets.add(options.key);
   if (proxy) for (const proxyUrl of [proxy.https, proxy.http]) if (proxyUrl) secrets.add(proxyPassword(proxyUrl));
-  const answers: AnswerReader = { secrets, accepted: new Set<string>() };
+  const accepted = new Set<string>(); // the new statuses accepted so far this run
   // identity: an answer compressed all the same is read (transport.ts), but none is asked for.
   const headers = { authorization: `Bearer ${options.key}`, 'content-type': 'application/json', accept: 'application/json', 'accept-encoding': 'identity' };
   const masked = maskKey(options.key);
@@ -89,7 +89,7 @@ export async function createClient(options: ClientOptions): Promise<Client> {
     }
     const rateText = options.log ? describeRateHeaders(res.header) : '';
     log(String(res.statusCode), rateText && `; ${rateText}`);
-    return outcomeOf(res, field, items.length, answers);
+    return outcomeOf(res, field, items.length, secrets, accepted);
   }
 
   return { validate, close: () => transport.close() };
@@ -97,17 +97,11 @@ export async function createClient(options: ClientOptions): Promise<Client> {
 
 const plural = (count: number) => `${count} item${count === 1 ? '' : 's'}`;
 
-/** What reading a 2xx answer needs: the run's secrets, and the new statuses accepted so far this run. */
-interface AnswerReader {
-  secrets: Secrets;
-  accepted: Set<string>;
-}
-
-function outcomeOf(res: RawResponse, field: string, count: number, answers: AnswerReader): Outcome {
+function outcomeOf(res: RawResponse, field: string, count: number, secrets: Secrets, accepted: Set<string>): Outcome {
   const { statusCode, text } = res;
   const rate = parseRateHeaders(res.header);
   if (statusCode >= 200 && statusCode < 300) {
-    const results = parseBody(text, field, answers.secrets, answers.accepted);
+    const results = parseBody(text, field, secrets, accepted);
     if (!results) return { type: 'retry', reason: `the service sent a malformed answer (HTTP ${statusCode})`, rate };
     return { type: 'ok', results, rate };
   }
@@ -115,7 +109,7 @@ function outcomeOf(res: RawResponse, field: string, count: number, answers: Answ
   if (statusCode === 429) return { type: 'quota', rate };
   if (statusCode === 413 || (statusCode === 400 && count > 1 && SIZE_WORDS.test(text))) return { type: 'too-large', rate };
   if (statusCode === 408 || statusCode >= 500) return { type: 'retry', reason: `the service answered HTTP ${statusCode}`, rate };
-  const reason = answers.secrets.redact(`the service answered HTTP ${statusCode}${messageOf(text)}`);
+  const reason = secrets.redact(`the service answered HTTP ${statusCode}${messageOf(text)}`);
   return { type: 'failed', reason, rate, turnedAway: statusCode === 403 || statusCode === 404 };
 }
 

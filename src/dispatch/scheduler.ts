@@ -130,8 +130,7 @@ export class Scheduler<T extends WorkItem> {
   push(item: T): void {
     if (this.gate.stopped !== null || this.cap.reached) {
       if (this.gate.stopped === null) this.cap.refuse();
-      this.o.onResults([[item, QUOTA_EXCEEDED]]);
-      return;
+      return this.end([item], QUOTA_EXCEEDED);
     }
     this.queue.push(item);
     if (this.queue.length >= this.batchSize) this.fillSlots();

@@ -66,6 +66,8 @@ export class Engine implements AsyncIterable<Result[]> {
   /** Aborted when the run stops before its end: the caller's signal, or a fatal answer (the key refused, the host gone). */
   readonly signal: AbortSignal;
   readDone = false;
+  /** The run's facts once its results have all been given; null before. */
+  finished: Finished | null = null;
   private readonly stop = new AbortController();
   private readonly window: InOrder;
   private readonly gate: ClaimGate;
@@ -74,7 +76,6 @@ export class Engine implements AsyncIterable<Result[]> {
   private running: Promise<void> | null = null;
   private roomWaiter: (() => void) | null = null;
   private cacheWarned = false;
-  private finishedWith: Finished | null = null;
   private readonly onSignal = () => this.stop.abort(this.o.signal.reason);
   private readonly windowMax: number;
   private readonly windowChars: number;
@@ -124,11 +125,6 @@ export class Engine implements AsyncIterable<Result[]> {
     return this.window.passed;
   }
 
-  /** The run's facts once its results have all been given; null before. */
-  get finished(): Finished | null {
-    return this.finishedWith;
-  }
-
   private start(): Promise<void> {
     return (this.running ??= this.run());
   }
@@ -165,7 +161,7 @@ export class Engine implements AsyncIterable<Result[]> {
       const stats = await this.dispatcher.finish();
       if (this.stop.signal.aborted) throw this.stop.signal.reason;
       this.pass();
-      this.finishedWith = { counts: this.window.counts, stats, lastFailure: this.dispatcher.lastFailure() };
+      this.finished = { counts: this.window.counts, stats, lastFailure: this.dispatcher.lastFailure() };
       this.out.end();
     } catch (err) {
       await this.stopped(err);
