@@ -106,17 +106,19 @@ async function headOf(chunks: AsyncIterable<Buffer>, live: boolean): Promise<Hea
     }
   }
   const bytes = Buffer.concat(parts);
-  async function* all(): AsyncGenerator<Buffer> {
-    if (bytes.length) yield bytes;
-    if (ended) return;
-    if (pending) {
-      const next = await pending;
-      if (next.done) return;
-      yield next.value;
-    }
-    for (let next = await it.next(); !next.done; next = await it.next()) yield next.value;
-  }
-  return { bytes, chunks: wrapReturn(all(), it) };
+  const all = followedBy(bytes.length ? [bytes] : [], ended ? null : it, pending);
+  return { bytes, chunks: wrapReturn(all, it) };
+}
+
+/** `first`, then what is left of `it` (`pending`: its next result, asked for already). */
+export async function* followedBy<T>(
+  first: Iterable<T>,
+  it: AsyncIterator<T> | null,
+  pending: Promise<IteratorResult<T>> | null = null,
+): AsyncGenerator<T> {
+  yield* first;
+  if (it === null) return;
+  for (let next = await (pending ?? it.next()); !next.done; next = await it.next()) yield next.value;
 }
 
 /** An iterator's result, or null if it takes longer than `ms`. */

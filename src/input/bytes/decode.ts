@@ -4,6 +4,7 @@
 // UTF-8 bytes stay UTF-8, each stray byte read as its Windows-1252 character (never U+FFFD) and said by line.
 import type { Readable } from 'node:stream';
 import { inputError } from '../../core/errors.js';
+import { followedBy } from './content.js';
 import { detectCodePage, encodingFlag, loadIconv } from './encodings.js';
 import { notAList, sniff, SNIFF_BYTES, type Sniffed } from './sniff.js';
 
@@ -67,7 +68,8 @@ export async function decodeText(stream: Readable | AsyncIterable<Buffer>, o: De
   const { head, sniffed, ended } = await sniffHead(it, o.sniffed);
   const refused = notAList(sniffed.kind, o.command ?? 'idv emails');
   if (refused) throw inputError(`${o.name} is ${refused.what}, not a list or CSV file; ${refused.fix}.`);
-  const rest = remaining(head.subarray(sniffed.bom), ended ? null : it);
+  const first = head.subarray(sniffed.bom);
+  const rest = followedBy(first.length ? [first] : [], ended ? null : it);
   const given = o.encoding !== undefined ? await encodingFlag(o.encoding) : null;
   const wide = sniffed.kind === 'text' ? null : sniffed.kind;
   const strays = new Map<number, Stray[]>();
@@ -148,7 +150,7 @@ async function* utf8OrCodePage(chunks: AsyncIterable<Buffer>, o: DecodeOptions, 
       // The first text beyond ASCII is not UTF-8: the file's code page, from here to its end.
       const found = await detectCodePage(buf);
       o.onDetected?.({ name: found.label, how: 'detected', alternative: found.alternative });
-      yield* codePage(remaining(buf, last ? null : it), found.iconv, o.name, false, offset);
+      yield* codePage(followedBy([buf], last ? null : it), found.iconv, o.name, false, offset);
       return;
     }
     if (text === null) {
@@ -164,13 +166,6 @@ async function* utf8OrCodePage(chunks: AsyncIterable<Buffer>, o: DecodeOptions, 
     }
     if (last) return;
   }
-}
-
-/** `first` (unless empty), then what is left of `it`. */
-async function* remaining(first: Buffer, it: AsyncIterator<Buffer> | null): AsyncGenerator<Buffer> {
-  if (first.length) yield first;
-  if (it === null) return;
-  for (let next = await it.next(); !next.done; next = await it.next()) yield next.value;
 }
 
 /**

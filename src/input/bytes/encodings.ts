@@ -74,10 +74,7 @@ const OEM: ReadonlyArray<CodePage> = [
 /** How much more likely than its score says: the code page of most Western systems is the usual case. */
 const PRIOR: Record<string, number> = { cp1252: 1.25, 'mac-roman': 1.5 };
 
-interface Detected {
-  /** The code page, as idv names it. */
-  label: string;
-  iconv: string;
+interface Detected extends CodePage {
   /** Another code page, almost as likely, that reads these bytes otherwise (a one-line note says so). */
   alternative: string | null;
 }

@@ -107,7 +107,6 @@ function modeWidth(rows: readonly string[][]): number {
   return mode;
 }
 
-/** Non-blank rows and their lines. */
 function nonBlank(b: RowBatch): RowBatch {
   const rows: string[][] = [];
   const lines: number[] = [];
@@ -152,9 +151,8 @@ function sniff(b: RowBatch, delimiter: string, tests: RowTests): Sniffed {
   while (aside(rows[last]!)) last--;
   const body = rows.slice(first, last + 1);
   const fit = body.filter((r) => r.length === width).length;
-  // Under a first row of the table's width, narrower rows fit too when none is wider: Excel stops writing the
-  // delimiters of empty end cells after its first rows, and a column no row fills (or a header's trailing
-  // delimiter) leaves every row under the header short.
+  // Under a first row of the table's width, narrower rows fit too when none is wider: Excel stops writing empty
+  // end cells after its first rows; a column no row fills (or a header's trailing delimiter) leaves every row short.
   const head = body[0]!;
   const named = namesColumns(head) && !tests.itemLike(head);
   const loose = head.length === width && (fit >= 2 || named) && body.every((r) => r.length <= width) ? body.length : fit;
@@ -189,7 +187,7 @@ function sectionsFit(rows: readonly string[][], tests: RowTests): { fit: number;
   return { fit: counted ? fit / counted : 0, width: rows[first]!.length };
 }
 
-/** Decide the layout from the sample. `name` is used in messages. */
+/** Decide the layout from the sample. */
 export function detectLayout(kind: Kind, sample: Sample, overrides: LayoutOverrides, name: string, parse: ParseSample): Layout {
   let text = sample.text;
   let sepLine = false;
@@ -636,10 +634,9 @@ function givenColumn(flag: string, columns: Column[], table: Table): number {
 }
 
 /**
- * Columns holding items compete; where some have a header naming the item column, only they do. The most
- * distinct items win; among columns within reach of the most (close()), the better name, then the more
- * distinct items, then more valid ones, then more cells that are items, then the first. A repeated value counts once (an owner's address on
- * every row loses to the contacts'); a typo still counts as an item (`kim@gmail`).
+ * Columns holding items compete (where a header names the item column, only those); among those within reach of
+ * the most distinct items (close()), the better name wins, then as the sort says. A repeated value counts once (an
+ * owner's address on every row loses to the contacts'); a typo still counts as an item (`kim@gmail`).
  */
 function bestColumn(candidates: Column[], table: Table): ColumnChoice {
   const pool = candidates.some((c) => c.rank >= 2) ? candidates.filter((c) => c.rank >= 2) : candidates;

@@ -42,7 +42,7 @@ class LineSplitter {
       text = text.slice(1);
       shift = -1;
     }
-    if (this.strays) findStrays(this.strays, this.block, text, shift, this.done + 1);
+    findStrays(this.strays, this.block, text, shift, this.done + 1);
     this.cr = text.endsWith('\r');
     const lines: string[] = [];
     const start = text.indexOf('\r') === -1 ? this.splitLf(text, lines) : this.splitAny(text, lines);

@@ -2,7 +2,7 @@
 // sooner. The blocks sampled are then read again from memory, ahead of the rest.
 import type { ByteSource } from '../../system/open-file.js';
 import type { Kind } from '../../core/defaults.js';
-import { PAUSE_MS, within } from '../bytes/content.js';
+import { followedBy, PAUSE_MS, within } from '../bytes/content.js';
 import { orLetGo } from '../bytes/read-error.js';
 import { itemLike } from '../items/check.js';
 import { sampleRows, unquoted, type SyncParse } from './csv-rows.js';
@@ -50,15 +50,8 @@ export async function layoutOf(guess: Guess, sampled: Sampled): Promise<Layout> 
 }
 
 /** The sample's blocks, then the block asked for when a live input paused, then the rest. */
-export async function* allBlocks(sampled: Sampled, blocks: AsyncIterator<string>): AsyncGenerator<string> {
-  yield* sampled.blocks;
-  if (sampled.done) return;
-  if (sampled.pending) {
-    const next = await sampled.pending;
-    if (next.done) return;
-    yield next.value;
-  }
-  for (let next = await blocks.next(); !next.done; next = await blocks.next()) yield next.value;
+export function allBlocks(sampled: Sampled, blocks: AsyncIterator<string>): AsyncGenerator<string> {
+  return followedBy(sampled.blocks, sampled.done ? null : blocks, sampled.pending);
 }
 
 interface Sampled {

@@ -219,11 +219,7 @@ class SheetRows {
 const rowList = (runs: LineRuns) => String(runs).replace(/^line(s?)/, 'row$1');
 
 /** A row's texts as Excel shows them. */
-function texts(row: Row): string[] {
-  const out = new Array<string>(row.length);
-  for (let i = 0; i < row.length; i++) out[i] = row[i]!.text;
-  return out;
-}
+const texts = (row: Row): string[] => row.map((c) => c.text);
 
 /** The other sheets that hold a value, in tab order (a chart or a damaged sheet holds none that idv reads). */
 async function otherSheetsWithData(wb: Workbook, chosen: SheetInfo): Promise<SheetInfo[]> {

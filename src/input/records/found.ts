@@ -14,7 +14,6 @@ export interface SourceFacts {
   skippedLines: number;
 }
 
-/** What reading a source finds as it goes: lines skipped, stray bytes; one note each at the end. */
 export class Found {
   /** Lines that held text and are no records, by why (a note names the first runs; a million cost no memory). */
   private readonly skipped = new Map<Skipped['why'], LineRuns>();
