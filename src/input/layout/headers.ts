@@ -76,22 +76,14 @@ const DOMAIN_NAMES = [
 ];
 
 /** The tables, normalised when first asked for: a run that meets no header never builds them. */
-let tables: Tables | null = null;
-interface Tables {
-  names: Record<Kind, ReadonlySet<string>>;
-  itemWords: Record<Kind, readonly string[]>;
-  sideWords: readonly string[];
-  secondaryWords: readonly string[];
-}
-function theTables(): Tables {
-  tables ??= {
-    names: { emails: new Set(EMAIL_NAMES.map(normaliseHeader)), domains: new Set(DOMAIN_NAMES.map(normaliseHeader)) },
-    itemWords: { emails: words(ITEM_WORDS.emails), domains: words(ITEM_WORDS.domains) },
-    sideWords: words(SIDE_WORDS),
-    secondaryWords: words(SECONDARY_WORDS),
-  };
-  return tables;
-}
+const buildTables = () => ({
+  names: { emails: new Set(EMAIL_NAMES.map(normaliseHeader)), domains: new Set(DOMAIN_NAMES.map(normaliseHeader)) },
+  itemWords: { emails: words(ITEM_WORDS.emails), domains: words(ITEM_WORDS.domains) },
+  sideWords: words(SIDE_WORDS),
+  secondaryWords: words(SECONDARY_WORDS),
+});
+let tables: ReturnType<typeof buildTables> | undefined;
+const theTables = () => (tables ??= buildTables());
 
 /** Words that name an item column inside a longer name (`Billing Email`, `E-mail 2 Address`, `担当者メール`). */
 const ITEM_WORDS: Record<Kind, string> = {
