@@ -7,7 +7,6 @@ import { addressIn, isAddressShaped, withoutFormatChars } from './mailbox.js';
 export interface Item {
   /** What the output shows: the item as read (trimmed); for `domains` given an address, its domain part. */
   item: string;
-  /** What is sent to the service. */
   send: string;
   /** Dedup and cache key: the item with its domain part lower-cased. */
   key: string;

@@ -1,8 +1,10 @@
 // How notes name what the reader skipped or read otherwise: lines by number, rows by a short preview.
 
+const MAX_RUNS = 8;
+
 /**
  * Line numbers, given in increasing order, as a note names them: `line 3`, `lines 1–2`, `lines 1, 4, 7–9`; past
- * `max` runs, `…and N more`. Only those runs are kept, the rest counted: a million lines cost no memory.
+ * MAX_RUNS runs, `…and N more`. Only those runs are kept, the rest counted: a million lines cost no memory.
  */
 export class LineRuns {
   private readonly runs: Array<[number, number]> = [];
@@ -12,15 +14,13 @@ export class LineRuns {
   count = 0;
   private last = 0;
 
-  constructor(private readonly max = 8) {}
-
   add(n: number): void {
     if (n <= this.last) return;
     this.last = n;
     this.count++;
     const run = this.runs[this.runs.length - 1];
     if (this.more === 0 && run && n === run[1] + 1) run[1] = n;
-    else if (this.runs.length < this.max) this.runs.push([n, n]);
+    else if (this.runs.length < MAX_RUNS) this.runs.push([n, n]);
     else this.more++;
   }
 
@@ -31,7 +31,7 @@ export class LineRuns {
   }
 }
 
-/** `line 3`, `lines 1–2`, `lines 1, 4, 7–9`; past 8 runs, `…and N more`. Lines in increasing order. */
+/** Lines, in increasing order, as LineRuns names them. */
 export function lineList(lines: readonly number[]): string {
   const runs = new LineRuns();
   for (const n of lines) runs.add(n);

@@ -156,7 +156,6 @@ class SheetRows {
     runs.add(line);
   }
 
-  /** Whether the sample has a formula without a value in `column`. */
   formulasIn(column: number): boolean {
     return this.formulaColumns.has(column);
   }

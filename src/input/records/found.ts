@@ -10,7 +10,6 @@ export interface SourceFacts {
   encoding: EncodingInfo;
   /** Lines that held text and are no records (the header apart), by why. */
   skipped: Array<{ why: Skipped['why']; lines: LineRuns }>;
-  /** How many such lines. */
   skippedLines: number;
 }
 

@@ -25,8 +25,7 @@ export async function* plainRecords(blocks: AsyncIterable<string>, layout: Layou
       if (text.trim() === '') continue;
       if (++index <= lastSkip && skip.has(index)) continue;
       const parts = separators && (text.includes(',') || text.includes(';')) ? recipientsOf(text) : null;
-      if (parts) for (const p of parts) out.push({ value: p, fields: keep ? [p] : null });
-      else out.push({ value: text, fields: keep ? [text] : null });
+      for (const p of parts ?? [text]) out.push({ value: p, fields: keep ? [p] : null });
     }
     if (out.length) yield out;
   }

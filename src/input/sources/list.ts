@@ -18,20 +18,14 @@ export function sourcesFor(files: string[], io: Io, more: Source[] = []): Source
     throw usageError('No input: give a FILE or --item ITEM, or pipe a list in (e.g. cat list.csv | idv emails). See idv emails --help.');
   }
   files = filesRead(files, more.length);
-  const sources: Source[] = files.map((f) =>
-    f === '-'
-      ? { name: 'standard input', path: '-', open: () => endedBySignal(io.stdin, io.signal), signal: io.signal }
-      : {
-          name: f,
-          path: f,
-          file: resolvePath(io.cwd, f),
-          open: () => openForReading(resolvePath(io.cwd, f), io.signal),
-          signal: io.signal,
-        },
-  );
+  const { signal } = io;
+  const sources: Source[] = files.map((f) => {
+    if (f === '-') return { name: 'standard input', path: '-', open: () => endedBySignal(io.stdin, signal), signal };
+    const file = resolvePath(io.cwd, f);
+    return { name: f, path: f, file, open: () => openForReading(file, signal), signal };
+  });
   return [...sources, ...more];
 }
-
 
 /**
  * Standard input that a signal ends: a live stream may never end on its own (`tail -f … | idv`), and a run
