@@ -32,13 +32,6 @@ export interface SandboxOptions {
   log?: (line: string) => void;
 }
 
-/** The options checked, defaults filled in. */
-export interface SandboxSettings extends Required<Omit<SandboxOptions, 'latency' | 'faults' | 'log'>> {
-  latency: Latency;
-  faults: FaultRule[];
-  log: ((line: string) => void) | undefined;
-}
-
 export interface Sandbox {
   url: string;
   port: number;
@@ -62,7 +55,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 }
 
 /** The options with their defaults, each checked: a RangeError or an Error naming the one that is wrong. */
-export function sandboxSettings(options: SandboxOptions): SandboxSettings {
+export function sandboxSettings(options: SandboxOptions) {
   const given = definedOnly(options);
   const settings = { host: '127.0.0.1', port: 0, quota: 1000, window: 3600, seed: randomInt(2 ** 32), ...given };
   checkInteger('port', settings.port, 0, 65535);
