@@ -9,7 +9,6 @@ import { usageLine } from './commands/usage.js';
 import { keyInConfig, MIN_KEY_LENGTH, readConfigFile } from './system/api-key.js';
 import { version } from './core/version.js';
 
-
 /** Run `idv <argv…>` (argv without `node` and the script) and give its exit code. Never throws. */
 export async function runCli(argv: string[], given: Io): Promise<number> {
   // The config file is read here, once, and passed on to the command that uses its key.
@@ -42,26 +41,21 @@ export async function runCli(argv: string[], given: Io): Promise<number> {
   }
 }
 
-/** Arguments refused before the command ran: one line, its --report written (reason "usage"), exit 2. */
+/** Arguments refused before the command ran: one line, the --report it asked for (reason "usage"), exit 2. */
 async function refuse(argv: string[], io: Io, line: string): Promise<number> {
   warn(io, `idv: ${line}`);
-  await reportRefused(argv, io, line);
-  return EXIT.usage;
-}
-
-/** A run whose flags commander refused still writes its --report (reason "usage"), if it asked for one. */
-async function reportRefused(argv: string[], io: Io, message: string): Promise<void> {
   const { emptyFacts, reportJson, writeReport } = await import('./output/report.js');
   const { refusedReport } = await import('./commands/validate/flags.js');
   const asked = refusedReport(argv);
-  if (!asked) return;
+  if (!asked) return EXIT.usage;
   const now = Date.now();
   try {
     const [{ sinkFor }, { destinationOf }] = await Promise.all([import('./output/sink.js'), import('./output/destination.js')]);
-    await writeReport(sinkFor(destinationOf(asked.path, io.cwd), io), reportJson(version(), emptyFacts(asked.command, now, undefined, undefined, false), usageError(message), now, io.secrets));
+    await writeReport(sinkFor(destinationOf(asked.path, io.cwd), io), reportJson(version(), emptyFacts(asked.command, now, undefined, undefined, false), usageError(line), now, io.secrets));
   } catch (err) {
     warn(io, `idv: warning: ${(err as Error).message}`);
   }
+  return EXIT.usage;
 }
 
 /**
