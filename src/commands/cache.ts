@@ -148,14 +148,12 @@ async function clear(dir: string, o: CacheOptions, io: Io): Promise<void> {
   const { entries } = await cacheStats(dir, freshnessAt(parseCacheTtl(DEFAULTS.cacheTtl), Date.now()));
   if (entries === 0) return warn(io, `The cache in ${dir} holds no results; nothing to remove.`);
   if (!yes) {
-    const answer = await io.term.ask(oneLine(io, `Remove all ${results(entries)} in ${dir}? [y/N] `), io.signal);
+    const answer = await io.term.ask(oneLine(io, `Remove all ${plural(entries, 'cached result')} in ${dir}? [y/N] `), io.signal);
     if (!/^\s*y(es)?\s*$/i.test(answer ?? '')) return warn(io, 'Nothing removed.');
   }
   const removed = await clearCache(dir);
-  if (!o.quiet) warn(io, `Removed ${results(removed.results)} from ${dir}.`);
+  if (!o.quiet) warn(io, `Removed ${plural(removed.results, 'cached result')} from ${dir}.`);
 }
-
-const results = (n: number) => `${n.toLocaleString('en-US')} cached result${n === 1 ? '' : 's'}`;
 
 function formatBytes(n: number): string {
   if (n < 1024) return `${n} B`;
