@@ -56,10 +56,8 @@ function inherit(command: Command, io: Io): void {
 }
 
 /**
- * The command tree. `first` is the first argument: a run of `emails` or `domains` gets that command alone
- * (the other one's options and the rest of the tree are not built, nor their modules loaded; start-up is
- * measured by npm run bench); anything else (a typo, a global flag first, completion, which is generated
- * from the tree) gets every command.
+ * The command tree. A run of `emails` or `domains` (`first`, the first argument) gets that command alone, so that
+ * start-up builds and loads nothing else; anything else (a typo, a global flag, completion) gets every command.
  */
 export async function buildProgram(deps: ProgramDeps, first?: string): Promise<Command> {
   const { io } = deps;

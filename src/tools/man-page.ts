@@ -1,8 +1,5 @@
-// The man page idv(1), from the same commander tree, Help and help blocks (commands/help-text.ts) as
-// `--help` (render-help.ts writes it to dist/idv.1 at build time), in man(7) roff, in the sections a man
-// page has: NAME, SYNOPSIS, DESCRIPTION (what each command does, and its notes), OPTIONS (each command's
-// arguments and options, with their choices and defaults), ENVIRONMENT, FILES, EXIT STATUS, EXAMPLES. The help
-// topics (idv help TOPIC) are DESCRIPTION's subsections, but those that are sections of their own.
+// The man page idv(1) in man(7) roff, from the same commander tree, Help and help blocks (commands/help-text.ts)
+// as --help: render-help.ts writes it to dist/idv.1 at build time. The help topics are DESCRIPTION's subsections.
 import type { Command, Help } from 'commander';
 import { DOCS_MARK } from '../shipped.cjs';
 import { blocksOf, ENVIRONMENT, EXIT_CODES, FILES, HELP_WIDTH, layout, type Block } from '../commands/help-text.js';

@@ -1,8 +1,6 @@
-// Build step: render every command's --help once, into dist/help/, so that `idv … --help` can print it
-// without loading commander (start-up is measured by `npm run bench`); in Windows' and macOS' forms too
-// (PowerShell's lines, their folders: help-text.ts forSystem), into dist/help/win32/ and dist/help/darwin/,
-// which cli.cts takes there. cli.cts falls back to commander when a file is missing, so a stale or absent
-// dist/help only costs time. The man page, dist/idv.1, is rendered from the same commands (man-page.ts).
+// Build step: every command's --help into dist/help/ (and Windows' and macOS' forms into dist/help/win32/ and
+// darwin/), so that cli.cts prints it without loading commander; a missing file only costs it that time. And the
+// man page, dist/idv.1, from the same commands (man-page.ts).
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { buildProgram } from '../program.js';
