@@ -36,10 +36,11 @@ const AUTH_HELP: Record<keyof typeof FLAGS, { about: string; examples: Example[]
 const BASE_URL = value('--base-url <url>', 'the service to check the key with (default: $IDV_BASE_URL or https://api.valididentities.com)');
 const QUIET = given('-q, --quiet', 'say nothing when all went well');
 const NO_COLOR = given('--no-color', 'no colour (it prints none)');
+const CHECK = onUnless('--no-check', 'do not ask the service whether the key works');
 /** Each subcommand's flags: --base-url where the service is asked, -q where a note is said on success. */
 const FLAGS = {
-  login: { check: onUnless('--no-check', 'do not ask the service whether the key works'), baseUrl: BASE_URL, quiet: QUIET, noColor: NO_COLOR },
-  status: { check: onUnless('--no-check', 'do not ask the service whether the key works'), baseUrl: BASE_URL, noColor: NO_COLOR },
+  login: { check: CHECK, baseUrl: BASE_URL, quiet: QUIET, noColor: NO_COLOR },
+  status: { check: CHECK, baseUrl: BASE_URL, noColor: NO_COLOR },
   logout: { quiet: QUIET, noColor: NO_COLOR },
 };
 /** A subcommand and its flags (login's are every one's). */

@@ -6,6 +6,7 @@ import { ERROR, QUOTA_EXCEEDED } from '../../core/statuses.js';
 import { MAX_EMPTY_WINDOWS, type QuotaStop } from '../../dispatch/quota-gate.js';
 import type { ValidateOptions } from './flags.js';
 import type { Finished } from './pipeline.js';
+import type { RunParts } from './run-facts.js';
 import { shellWord } from '../../input/sources/items.js';
 
 export interface Ending {
@@ -105,8 +106,7 @@ export interface Interruption {
   total: number | null;
   /** Items the service answered: what the run paid for. */
   sent: number;
-  /** Where results are kept: the cache, nowhere (--no-cache), or the sandbox (which costs nothing). */
-  kept: 'cache' | 'nothing' | 'sandbox';
+  kept: NonNullable<RunParts['kept']>;
   /** -o FILE, left as it was; null for standard output. */
   output: string | null;
   /** The command line as given (its words after `idv`); the platform, for its quoting. */
