@@ -17,7 +17,7 @@ const LAST_LOOK_MS = 20;
 /** Rewrite the log at `path`; false when another run is at it or it could not be done (the log is left as it was). */
 export async function compactLog(path: string, header: string, fresh: Freshness, now: () => number): Promise<boolean> {
   const lock = new FileLock(`${path}.lock`, LOCK_STALE_MS, now);
-  if (!(await lock.take())) return false;
+  if (!lock.take()) return false;
   let old: FileHandle | null = null;
   try {
     old = await openToRead(path);
@@ -34,7 +34,7 @@ export async function compactLog(path: string, header: string, fresh: Freshness,
     return false;
   } finally {
     await old?.close().catch(() => undefined);
-    await lock.drop();
+    lock.drop();
   }
 }
 

@@ -124,18 +124,3 @@ function hasSpace(buf: Buffer, start: number, end: number): boolean {
   }
   return false;
 }
-
-/**
- * The whole lines of a log as text, a block at a time (a torn last line is left out). The loaders read
- * bytes instead, for speed; stats, which runs seldom, reads text.
- */
-export async function* textLines(path: string, to = Infinity): AsyncGenerator<string[]> {
-  if (to <= 0) return;
-  let carry = '';
-  const file = await openToRead(path);
-  for await (const chunk of file.createReadStream({ encoding: 'utf8', end: to - 1, highWaterMark: 256 * 1024 })) {
-    const lines = (carry + (chunk as string)).split('\n');
-    carry = lines.pop() ?? '';
-    yield lines;
-  }
-}

@@ -10,8 +10,6 @@ const STALE = -1;
 /** Added to a status index once this run has met the key (so that it is counted once). */
 const SEEN = 1 << 20;
 
-export type { CacheHit } from './snapshot.js';
-
 /** How far this run has read a log: the file (a compaction makes a new one) and the byte offset. */
 export interface LogMark {
   ino: number;

@@ -1,7 +1,8 @@
 // `idv cache stats` and `idv cache clear`: what the cache folder holds, and emptying it.
 import { lstat, readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { HEADER_PREFIX, readLines, textLines } from './log.js';
+import { openToRead } from './files.js';
+import { HEADER_PREFIX, readLines } from './log.js';
 import { freshnessAt, isFresh, uniformTtl, type Freshness } from './ttl.js';
 
 /** Entries, and those of them past their TTL (or dated ahead of the clock) at the moment asked about. */
@@ -80,15 +81,18 @@ function add(into: EntryStats, more: EntryStats): void {
   }
 }
 
-/** A log's service and endpoint, from its first line. */
+/** A log's service and endpoint, from its header: a whole first line within its first 256 KiB. */
 async function scopeOf(file: string): Promise<{ baseUrl: string; endpoint: string }> {
-  for await (const lines of textLines(file)) {
-    const first = lines[0] ?? '';
-    if (!first.startsWith(HEADER_PREFIX)) break;
-    const [baseUrl = '?', endpoint = '?'] = first.slice(HEADER_PREFIX.length).split(' ');
+  const handle = await openToRead(file);
+  try {
+    const { buffer, bytesRead } = await handle.read({ buffer: Buffer.alloc(256 * 1024) });
+    const nl = buffer.subarray(0, bytesRead).indexOf(10);
+    const first = nl === -1 ? '' : buffer.toString('utf8', 0, nl);
+    const [baseUrl = '?', endpoint = '?'] = first.startsWith(HEADER_PREFIX) ? first.slice(HEADER_PREFIX.length).split(' ') : [];
     return { baseUrl, endpoint };
+  } finally {
+    await handle.close();
   }
-  return { baseUrl: '?', endpoint: '?' };
 }
 
 /** Remove every cached result (logs, snapshots, leftover temporary files); how many logs and results went. */

@@ -39,7 +39,6 @@ const FINGERPRINT_BYTES = 64;
 
 /** `$XDG_CACHE_HOME/idv`: where it is comes from paths.ts, with the config folder's rules. */
 export { cacheDir } from '../system/paths.js';
-export { UntrustedFolder } from './trust.js';
 
 export interface LoadReport {
   /** Fresh results read from the log, plus the snapshot's entries. */

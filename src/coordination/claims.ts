@@ -272,7 +272,7 @@ export class Claims {
    */
   private nextGeneration(): boolean {
     const lock = new FileLock(join(this.dir, `${this.scope}.claims.lock`), LOCK_STALE_MS, this.now);
-    if (!lock.takeNow()) return false;
+    if (!lock.take()) return false;
     const next = generationPath(this.dir, this.scope, this.gen + 1);
     const tmp = `${next}.${randomBytes(4).toString('hex')}.tmp`;
     try {
@@ -293,7 +293,7 @@ export class Claims {
       return false;
     } finally {
       rmSync(tmp, { force: true });
-      lock.dropNow();
+      lock.drop();
     }
   }
 

@@ -41,7 +41,6 @@ export function keyRefusedMessage(found: FoundKey, why: string): string {
   return `The service refused the API key from ${found.source} (${why}); ${keyFix(found)}.`;
 }
 
-export { configDir };
 const joinOn = (platform: Platform, ...parts: string[]) => (platform === 'win32' ? win32 : posix).join(...parts);
 
 /** The config file; throws an IdvError when there is no home folder (see paths.ts). */

@@ -53,11 +53,6 @@ export function withIo(io: Io, changes: Partial<Io>): Io {
   return copy;
 }
 
-/** Text of several lines for a person: the run's secrets masked, control characters shown escaped (line breaks kept). */
-export function forPerson(io: Io, text: string): string {
-  return text.split('\n').map((line) => oneLine(io, line)).join('\n');
-}
-
 /**
  * One line for a person: the run's secrets masked, every control character shown escaped, line breaks too, so
  * that a file name holding "\nidv: done" cannot forge a line of its own.

@@ -6,8 +6,6 @@ import { randomHex } from './temp-files.js';
 
 /** A holder renews its lock at most this often. */
 const RENEW_MS = 1_000;
-/** How often a waiter looks again. */
-const POLL_MS = 10;
 
 export class FileLock {
   private renewed = 0;
@@ -19,23 +17,16 @@ export class FileLock {
   ) {}
 
   /** Take it now, or take over a stale one; false while a live holder has it (or it cannot be made). */
-  async take(): Promise<boolean> {
-    return this.takeNow();
-  }
-
-  /** take(), synchronously: for a holder whose whole work is synchronous (the claims' next generation). */
-  takeNow(): boolean {
-    return this.attempt() === 'taken';
-  }
-
-  /** Take it, waiting for a live holder up to `timeoutMs`; false when it did not come free in time, or cannot be made. */
-  async wait(timeoutMs: number, signal?: AbortSignal): Promise<boolean> {
-    const until = this.now() + timeoutMs;
-    while (!signal?.aborted) {
-      const got = this.attempt();
-      if (got !== 'held') return got === 'taken';
-      if (this.now() >= until) return false;
-      await new Promise((r) => setTimeout(r, POLL_MS));
+  take(): boolean {
+    for (let tries = 0; tries < 2; tries++) {
+      try {
+        writeFileSync(this.path, `${this.now()}\n`, { flag: 'wx', mode: 0o600 });
+        this.renewed = this.now();
+        return true;
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code !== 'EEXIST') return false; // cannot be made (a read-only folder)
+      }
+      if (!this.takeOverStale()) return false;
     }
     return false;
   }
@@ -47,31 +38,12 @@ export class FileLock {
     utimes(this.path, this.renewed / 1000, this.renewed / 1000, () => undefined);
   }
 
-  async drop(): Promise<void> {
-    this.dropNow();
-  }
-
-  dropNow(): void {
+  drop(): void {
     try {
       rmSync(this.path, { force: true });
     } catch {
       /* gone already */
     }
-  }
-
-  /** 'held' while a live holder has it; 'failed' when it cannot be made (a read-only folder). */
-  private attempt(): 'taken' | 'held' | 'failed' {
-    for (let tries = 0; tries < 2; tries++) {
-      try {
-        writeFileSync(this.path, `${this.now()}\n`, { flag: 'wx', mode: 0o600 });
-        this.renewed = this.now();
-        return 'taken';
-      } catch (err) {
-        if ((err as NodeJS.ErrnoException).code !== 'EEXIST') return 'failed';
-      }
-      if (!this.takeOverStale()) return 'held';
-    }
-    return 'held';
   }
 
   /** A lock older than staleMs is claimed by renaming it: of two runs that found it stale, one rename succeeds. */

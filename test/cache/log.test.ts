@@ -1,11 +1,11 @@
 // The cache log's lines (src/cache/log.ts): `<unix seconds>\t<status>\t<key>\n` read as bytes a range at a time,
 // every line of another shape counted as damaged and never read as some key's answer, a torn last line left for
-// the next read; and the same lines as text for `cache stats`.
+// the next read.
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { readLines, textLines, TORN_LINE_END } from '../../src/cache/log.js';
+import { readLines, TORN_LINE_END } from '../../src/cache/log.js';
 import { folderPerTest } from './helpers.js';
 
 const dir = folderPerTest('idv-log-');
@@ -101,20 +101,3 @@ describe('readLines', () => {
     );
   });
 });
-
-describe('textLines', () => {
-  it('the whole lines as text, a block at a time; a torn last line left out; up to `to` only', async () => {
-    const path = join(dir(), 'x.log');
-    await writeFile(path, '# head\n1\tok\tbücher@x.de\n2\tok\tb@x.com\n3\tok\tc@ex');
-    const all: string[] = [];
-    for await (const block of textLines(path)) all.push(...block);
-    expect(all).toEqual(['# head', '1\tok\tbücher@x.de', '2\tok\tb@x.com']);
-    const first: string[] = [];
-    for await (const block of textLines(path, '# head\n1\tok\tbücher@x.de\n'.length + 1)) first.push(...block); // bytes: ü is two
-    expect(first).toEqual(['# head', '1\tok\tbücher@x.de']);
-    const none: string[] = [];
-    for await (const block of textLines(path, 0)) none.push(...block);
-    expect(none).toEqual([]);
-  });
-});
-

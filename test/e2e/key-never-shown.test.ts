@@ -114,7 +114,7 @@ for (const source of ['IDV_API_KEY', 'the config file'] as const) {
 }
 
 // Two layers keep the key out: the client masks what the service says before it becomes a reason
-// (src/api/client.ts), and every message for a person is masked again on its way out (forPerson in
+// (src/api/client.ts), and every message for a person is masked again on its way out (oneLine in
 // src/system/io.ts). The runs above pass through both; each layer is pinned alone here.
 describe('each layer alone', () => {
   it('an error message that holds the key for another reason (a file named after it) shows it masked', async () => {

@@ -1,7 +1,7 @@
 // Text for a person (src/system/io.ts): the run's secrets masked, control characters escaped, one line where one
 // line is promised; a warning wrapped to a terminal's width, one line elsewhere.
 import { describe, expect, it } from 'vitest';
-import { forPerson, oneLine, warn, withIo, type Io } from '../../src/system/io.js';
+import { oneLine, warn, withIo, type Io } from '../../src/system/io.js';
 import { fakeIo } from '../fake-io.js';
 
 function ioWithSecret() {
@@ -11,10 +11,6 @@ function ioWithSecret() {
 }
 
 describe('text for a person', () => {
-  it('forPerson keeps line breaks, masks secrets and escapes every other control character', () => {
-    expect(forPerson(ioWithSecret(), 'key sk_live_0123456789\nbell\x07 \x1b[2J')).toBe('key ****\nbell\\x07 \\x1b[2J');
-  });
-
   it('oneLine escapes line breaks too, so that a name cannot forge a line of its own', () => {
     expect(oneLine(ioWithSecret(), 'list.csv\nidv: done sk_live_0123456789')).toBe('list.csv\\nidv: done ****');
   });

@@ -1,8 +1,8 @@
 // The lock file shared by compaction and by runs joining the claims: one holder at a time, taken over once
-// its holder stops renewing it, and a wait for it that ends.
+// its holder stops renewing it.
 import { describe, expect, it, vi } from 'vitest';
 import { statSync } from 'node:fs';
-import { readdir, utimes, writeFile } from 'node:fs/promises';
+import { readdir, utimes } from 'node:fs/promises';
 import { join } from 'node:path';
 import { FileLock } from '../../src/system/lock.js';
 import { folderPerTest } from '../cache/helpers.js';
@@ -33,42 +33,5 @@ describe('lock file', () => {
     await utimes(path, old, old); // no longer renewed
     expect(await new FileLock(path, 2_000, () => clock).take()).toBe(true); // taken over
     expect(await readdir(dir())).toEqual(['x.lock']); // the stale one is gone, not left beside
-  });
-
-  it('wait() takes it once its holder lets go, gives up after its time, and ends at once on abort', async () => {
-    const path = join(dir(), 'x.lock');
-    await writeFile(path, 'held');
-    vi.useFakeTimers(); // its clock and its polls: the test says when time passes
-    try {
-      const waiter = new FileLock(path, 60_000);
-      const settled = <T>(p: Promise<T>) => {
-        const seen: { value?: T } = {};
-        void p.then((value) => (seen.value = value));
-        return seen;
-      };
-      const gaveUp = settled(waiter.wait(150));
-      await vi.advanceTimersByTimeAsync(140);
-      expect(gaveUp).toEqual({}); // still waiting
-      await vi.advanceTimersByTimeAsync(20);
-      expect(gaveUp).toEqual({ value: false });
-
-      const stop = new AbortController();
-      const stopped = settled(waiter.wait(60_000, stop.signal));
-      stop.abort();
-      await vi.advanceTimersByTimeAsync(10); // its next look, not its 60 s
-      expect(stopped).toEqual({ value: false });
-
-      setTimeout(() => void new FileLock(path, 60_000).drop(), 50);
-      const taken = settled(waiter.wait(2_000));
-      await vi.advanceTimersByTimeAsync(60);
-      expect(taken).toEqual({ value: true });
-
-      // A lock that cannot be made at all (a read-only or missing folder) is not waited for.
-      const refused = settled(new FileLock(join(dir(), 'missing', 'x.lock'), 60_000).wait(5_000));
-      await vi.advanceTimersByTimeAsync(0);
-      expect(refused).toEqual({ value: false });
-    } finally {
-      vi.useRealTimers();
-    }
   });
 });
