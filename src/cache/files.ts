@@ -44,11 +44,9 @@ export function writeWhole(fd: number, buf: Buffer): void {
 const REFUSED = new Set(['EPERM', 'EACCES', 'EBUSY']);
 
 /**
- * Put `tmp` in the place of `path`, a cache file that other runs may hold open. POSIX renames over an open
- * file. Windows refuses to (MoveFileEx onto a file with open handles: EPERM), but lets a file opened with
- * FILE_SHARE_DELETE, as Node opens every file, be renamed away: the old file is moved aside to a name of its
- * own (the handles on it stay good), the new one takes its name, and the old one is removed (for good once
- * the last handle on it closes). `move` is the rename (tests refuse as Windows does).
+ * Put `tmp` in the place of `path`, a cache file other runs may hold open. Windows refuses to rename over an
+ * open file but lets Node's (FILE_SHARE_DELETE) be renamed away: the old one is moved aside, the new one takes
+ * its name, the old one is removed (docs/choices.md). `move` is the rename (tests refuse as Windows does).
  */
 export async function renameOver(tmp: string, path: string, move: (from: string, to: string) => Promise<void> = rename): Promise<void> {
   try {

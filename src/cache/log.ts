@@ -5,10 +5,9 @@ import { openToRead } from './files.js';
 
 export const HEADER_PREFIX = '# idv cache v1 ';
 /**
- * What ends a torn last line (power loss, kill -9 mid-write) so that later appends start on a line of their
- * own: a tab, which no key holds, so the fragment stays a damaged line for good and is never read as the
- * result of some shorter key (`…\tok\tann@exam` is not ann@exam's answer). Should the "torn" line have been
- * another run's write still under way, the tab lands on a line of its own: a blank line.
+ * Ends a torn last line so that later appends start on a line of their own: a tab, which no key holds, keeps
+ * the fragment damaged for good (`…\tok\tann@exam` is not ann@exam's answer); after another run's write
+ * still under way, it is a blank line.
  */
 export const TORN_LINE_END = '\t\n';
 /** A time has at most 13 digits (a longer one is a damaged line, not a time in the far future). */

@@ -1,10 +1,5 @@
-// The cache's snapshot: beside each log, `<log>.idx` holds the latest result of every key the log had up to
-// a byte offset, as (96-bit key hash, time, status) entries sorted into hash buckets, with a directory of
-// where each bucket starts. A run probes it for its own items only — one or two small reads each — so a
-// small run's cost follows its items, not the history; a large run reads it whole (cheaper than parsing
-// the log: no text, no hashing). The log stays the truth: the snapshot is rebuilt from it whenever it does
-// not match (another log, a compacted or truncated one) and merged with the lines appended since.
-//
+// The cache's snapshot, `<log>.idx`: the latest result of every key the log had up to a byte offset, sorted into
+// hash buckets, so that a small run probes it for its own items and a large one reads it whole (docs/choices.md).
 // File layout (32-bit little-endian words):
 //   header   16 words: MAGIC, VERSION, entries, bucket bits, covered bytes (lo, hi), lines covered,
 //            statuses JSON bytes, fingerprint bytes, log inode (lo, hi), log device (lo, hi), 3 reserved

@@ -1,20 +1,6 @@
 // A scope of the result cache: the log of one base URL and endpoint in $XDG_CACHE_HOME/idv/, and beside it
-// a snapshot (snapshot.ts) that small runs probe instead of reading the log.
-//
-// Why a log of lines: no native addon is allowed (Node 20 has no built-in SQLite), and an append-only file
-// gives what a nightly job needs cheaply: each answer is appended with one O_APPEND write as soon as it
-// arrives (a killed run loses at most its requests in flight), two runs at once append whole lines without
-// corrupting each other, and a torn last line (power loss, kill -9 mid-write) is detected on load by its
-// shape and dropped with a warning.
-//
-// Why a snapshot beside it: reading the whole log would make every run pay for the history, however few
-// items it has. The snapshot holds the latest result per key up to a byte offset of the log; a run reads
-// only the log's lines after that offset and probes the snapshot for its own items. When the lines since
-// pass REBUILD_BYTES, the run that sees it merges them into a new snapshot (written atomically). The log
-// stays the truth: a snapshot that does not match it (another file, a compacted or truncated log) is
-// ignored and rebuilt.
-//
-// Line format: <unix seconds>\t<status>\t<key>\n   (keys never hold white space: such items are invalid)
+// a snapshot (snapshot.ts) that small runs probe instead of reading the log; why a log, and why a snapshot that
+// the log overrules: docs/choices.md ("The cache store"). Line format: <unix seconds>\t<status>\t<key>\n.
 // Its metadata calls (stat, a new log) are synchronous: each is one small system call, cheaper than a trip
 // through the thread pool, and a run makes them before anything else can go on.
 import { closeSync, constants, fstatSync, lstatSync, openSync } from 'node:fs';
@@ -61,7 +47,6 @@ export interface CacheScope {
   /** The cache folder; `id` names this scope's files in it. */
   readonly dir: string;
   readonly id: string;
-  /** The log. */
   readonly path: string;
   /** Read what is fresh: the log's recent lines, and the snapshot for the rest. Throws UntrustedFolder. */
   load(): Promise<Loaded>;
@@ -112,7 +97,6 @@ class Scope implements CacheScope {
     let snapshot = openSnapshot(this.index, this.path, log, this.fresh());
     let merged = 0; // damaged lines met while merging into a new snapshot
     if (log.size - (snapshot?.covered ?? 0) > this.rebuildBytes) {
-      // The lines since the snapshot (or the whole log) are many: merge them into a new snapshot.
       ({ log, snapshot, damaged: merged, rebuilt: report.rebuilt } = await this.renewSnapshot(snapshot, log));
     }
     const results = new CachedResults(snapshot);

@@ -1,11 +1,7 @@
-// The plan: what a run knows of each item. Its vocabulary is small:
-//   lookup(key)        → NEW (first met, not cached: to be sent; from now on pending), PENDING (sent or queued),
-//                        or a Known status (cached, or answered earlier in this run)
-//   settle(key, status)  an answer arrived
-//   statusOf(key)      → the status, or undefined while pending; knownOf(key) the same with where it came from
-//   counts             records, unique, invalid, cached: what a dry run prints and the summary tells
-// Items met in this run are kept in a KeyTable (a 96-bit hash per key, not the key itself: a million-line
-// list must not sit in memory); the cache is asked for the others, so its cost follows the run's items.
+// The plan: what a run knows of each item (NEW: first met, to be sent; PENDING: sent or queued; or a Known
+// status and its source) and the counts a dry run prints. Items met are kept in a KeyTable (a 96-bit hash per
+// key: a million-line list must not sit in memory); the cache is asked for the others, so its cost follows the
+// run's items.
 import { KeyTable } from '../core/key-table.js';
 import type { CachedResults } from '../cache/results.js';
 import type { CacheScope, LoadReport } from '../cache/store.js';
@@ -53,6 +49,7 @@ export class Plan {
     return report;
   }
 
+  /** NEW the first time an uncached item is met (it is pending from then on), else PENDING or its Known. */
   lookup(key: string): Lookup {
     const h = this.index.hashOf(key);
     const v = this.index.getHashed(h);

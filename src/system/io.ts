@@ -23,10 +23,7 @@ export interface Io {
   secrets: Secrets;
   /** The effective user id, for trusting idv's own files (owned by the user); null where there is none (Windows). */
   uid: number | null;
-  /**
-   * The system idv runs on (cli.cts: process.platform): where its folders are, how a refused rename reads, which
-   * shell hints and help show. Absent: Linux's ways (tests give each system's).
-   */
+  /** The system idv runs on (process.platform): its folders, refused renames, shell hints. Absent: Linux's. */
   platform?: NodeJS.Platform;
   /** The config file as main.ts read it at the start of the run (once: its key is masked, then used). */
   configFile?: ConfigRead;

@@ -27,12 +27,10 @@ export interface ByteSource extends AsyncIterable<Buffer> {
 }
 
 /**
- * A regular file's bytes, a block at a time through the thread pool, as fs.createReadStream reads them but
- * without a stream: a short run's start-up does not compile Node's stream machinery for its one file. A block
- * is read only when asked for. Leaving the iteration early (its return()), an error, the end or destroy()
- * close the descriptor, never while a read of it is still under way. Once `signal` aborts, the next block asked
- * for is the interruption: whatever the reader does with the blocks (skipping gigabytes of blank lines), it
- * hears the signal within one.
+ * A regular file's bytes, a block at a time when asked for, as fs.createReadStream reads them but without a
+ * stream (a short run's start-up does not compile Node's stream machinery). The descriptor is closed at the end,
+ * on an error, return() or destroy(), never while a read is under way. Once `signal` aborts, the next block
+ * asked for is the interruption: however long the reader spends on blocks, it hears the signal within one.
  */
 export class FileBlocks implements ByteSource {
   bytesRead = 0;

@@ -1,15 +1,7 @@
 // Where idv keeps its own files (the config file, the cache), and how a path the user gave is found: the
 // one place that reads HOME, the XDG variables and Windows' profile variables, and the one place a relative
-// path meets the working directory. Nothing here touches `process`: the environment, the working directory
-// and the system come from the Io.
-//
-// Each system's own places (docs/choices.md says why): Linux (and any other Unix) the XDG Base Directory
-// folders, ~/.config/idv and ~/.cache/idv; Windows %APPDATA%\idv (the roaming profile: a key follows its
-// user) and %LOCALAPPDATA%\idv (a cache stays on the machine); macOS ~/Library/Application Support/idv and
-// ~/Library/Caches/idv, where Apple says an application's files and caches go (and backup tools skip caches).
-// An absolute XDG_CONFIG_HOME / XDG_CACHE_HOME is honoured on every system: whoever set it chose. Where the
-// system's place differs from what idv used before (~/.config/idv, ~/.cache/idv everywhere), that old place
-// is still read while it exists and the new one does not: no one loses a stored key or a paid cache on upgrade.
+// path meets the working directory (all from the Io, never `process`). Each system's own places, and the
+// former ~/.config/idv and ~/.cache/idv still read where they differ: docs/choices.md ("Folders").
 import { existsSync } from 'node:fs';
 import { isAbsolute, posix, resolve, win32 } from 'node:path';
 import { userInfo } from 'node:os';

@@ -1,13 +1,8 @@
-// Which process a run's heartbeat (or temporary file) belongs to, and whether it still runs, on every system.
-// Where Linux's /proc tells: the pid namespace and the process's start time, so that a pid reused by another
-// process is never taken for it, and a process in another namespace (a container sharing the folder) is known
-// to be out of sight. Elsewhere (macOS, Windows, a Linux without /proc): process.kill(pid, 0), which every
-// system answers — no such process (ESRCH: dead), or one this user may not signal (EPERM: alive); the mark
-// names the host, so that a run on another machine sharing the folder is out of sight. There a pid reused by
-// another process is taken for alive: what it marked stays (a live run's file is never removed), and its
-// claims hold until its heartbeat is old (coordination/claims.ts).
-// The process table is the one thing here taken from `process` (its pid and kill, a signal 0 that changes
-// nothing): injected, so that tests take each branch on any system.
+// Which process a run's heartbeat (or temporary file) belongs to, and whether it still runs, on every system
+// (docs/choices.md, "Who is alive"): where /proc tells, by pid namespace and start time (a reused pid is told
+// apart, another namespace is out of sight); elsewhere by process.kill(pid, 0), the mark naming the host (a run
+// on another machine sharing the folder is out of sight), a reused pid then taken for alive, never for dead.
+// The process table (pid, kill) is injected, so that tests take each branch on any system.
 import { readFileSync, readlinkSync } from 'node:fs';
 import { hostname } from 'node:os';
 

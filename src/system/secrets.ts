@@ -29,9 +29,8 @@ export class Secrets {
   /**
    * Remember a secret, in every form a server or a library might repeat it: as it is (in any case, percent- or
    * JSON-escaped, wholly or in part: view() undoes those), cut short at either end (a server's truncated echo,
-   * most of it still there), percent-encoded twice, in base64, reversed. One
-   * shorter than `min` is not (an API key shorter than any idv sends never leaves idv: masking it would only
-   * rewrite idv's own words).
+   * most of it still there), percent-encoded twice, in base64, reversed. One shorter than `min` is not (an API
+   * key shorter than any idv sends never leaves idv: masking it would only rewrite idv's own words).
    */
   add(secret: string | undefined, min = MIN_SECRET): void {
     const trimmed = secret?.trim();

@@ -1,9 +1,7 @@
-// The temporary files this process is writing (-o, --split and --report files, each renamed into place at the
-// end; the key's config file; a cache compaction). Every normal ending removes or renames its own. When the
-// process must end at once (a second Ctrl-C, the safety net), cli.cts calls removeTempFilesNow() first, so
-// that no `.tmp` file is ever left behind. A process killed outright (kill -9, a crash) cannot: its -o and
-// --split temporary files, and a workbook's copy, carry its process's mark in their names, and a later run
-// writing the same file (or copying a workbook) removes those of a process that no longer runs.
+// The temporary files this process is writing (output files, the config file, a compaction). A process that
+// must end at once (a second Ctrl-C) calls removeTempFilesNow() first, so that no `.tmp` file is left; one
+// killed outright cannot, so its -o and --split files and a workbook's copy carry its process's mark, and a later
+// run writing the same file (or copying the workbook) removes those of a process that no longer runs.
 import { promises as fsp, rmSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { markAlive, selfMark, type ProcessMark } from './process-mark.js';
