@@ -1,7 +1,7 @@
-// Between the plan and the dispatcher: an item that another idv run on this machine is validating against the
-// same service and endpoint is not sent again. This run claims each item as it hands it on (cache/claims.ts);
-// an item another run claimed first is held until that run's answer lands in the cache, or is sent after all
-// when that run gives it up (it ended or died without an answer). Runs without a cache take no claims.
+// Between the plan and the dispatcher: an item another idv run on this machine is validating against the same
+// service and endpoint is not sent again. This run claims each item as it hands it on (claims.ts); one another
+// run claimed first is held until its answer lands in the cache, or sent when that run gives it up (it ended or
+// died without an answer). Runs without a cache take no claims.
 import type { Claims, Verdict } from './claims.js';
 import { formatDuration } from '../core/duration.js';
 import type { CacheScope } from '../cache/store.js';

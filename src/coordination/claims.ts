@@ -1,26 +1,21 @@
 // Claims: which idv run on this machine is validating which item of a cache scope, so that two runs at once
-// pay for an item once.
-//
+// pay for an item once (why so, and Windows' rules: docs/choices.md).
 // The rule. Beside each scope's log, the claims file is append-only. A run appends `<run id>\t<key hash>\n`
 // for each item it is about to send (one O_APPEND write for a group), then reads the file back: the FIRST
 // claim of a key in file order, by a run still alive, wins; a later claimant waits for the winner's answer.
 // A run releases a key (`<run id>\t-<key hash>\n`) once its answer is settled, cached or not; a run that ends
 // removes its heartbeat, which releases all its claims at once.
 // Liveness: every run touches its heartbeat, `<scope>.<run id>.run`, every BEAT_MS, and writes its process's
-// mark in it (process-mark.ts). A run whose process is gone is dead at once; one whose process runs is alive
-// until its heartbeat is HUNG_MS old (stopped, as by Ctrl-Z); where the process cannot be seen (another pid
-// namespace, another host), one not touched for STALE_MS is dead. A dead run's claims no longer count.
-// Bounded, on every system. The file is never truncated nor renamed over: Windows refuses both while another
-// run holds it open (SetEndOfFile through a descriptor opened for appending only; MoveFileEx onto a file with
-// open handles). It is followed by a next generation instead (`<scope>.claims`, `<scope>.claims.1`, …): a run
-// that finds the file past its limit (GROWTH bytes beyond what the generation started with), or that joins
-// alone, seals it with a `#seal` line — what is appended after the seal counts for nothing — then copies the
-// claims live runs still hold before the seal, in file order, into the next generation, published with link()
-// (which never replaces: of two runs at it, one wins). A run that reads the seal moves to the next generation:
-// it reads it from its start, claims there again what it had claimed after the seal, and releases again what
-// it released after it. The sealed file is then removed (a file Node opened, with FILE_SHARE_DELETE, can be
-// removed on Windows too; docs/choices.md). A live run's claims are never lost: it made its heartbeat before
-// it appended, and the sealing run judges who is alive after its seal.
+// mark in it (process-mark.ts). A run whose process is gone is dead at once; one whose process runs, once its
+// heartbeat is HUNG_MS old (stopped, as by Ctrl-Z); one whose process cannot be seen, once it is STALE_MS old.
+// A dead run's claims no longer count.
+// Bounded: the file is never truncated nor renamed over (Windows refuses both while another run holds it). A run
+// that finds it GROWTH bytes past what it started with, or that joins alone, seals it with a `#seal` line (what
+// follows counts for nothing), copies the claims live runs hold before the seal, in file order, into the next
+// generation (`<scope>.claims.1`, …), published with link() (of two runs at it, one wins), and removes the
+// sealed one. A run that reads the seal reads the next generation from its start, claims there again what it
+// claimed after the seal, and releases again what it released after it. A live run's claims are never lost:
+// it made its heartbeat before it appended, and the sealing run judges who is alive after its seal.
 import { closeSync, constants, existsSync, fstatSync, futimesSync, linkSync, lstatSync, openSync, readdirSync, readSync, renameSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
@@ -104,11 +99,8 @@ export class Claims {
   private others = new KeyTable();
   /** Some other run's claim was read: until then no key can have been claimed before this run's claim. */
   private othersClaimed = false;
-  /**
-   * Another run has been seen in this scope (a line of it read, or a generation followed): from then on a key no
-   * live run holds is looked up in the cache before it is sent, as another run may have answered and let go of
-   * it where this run no longer reads (before a seal).
-   */
+  // Another run was seen (a line of it, or a generation followed): a key no live run holds is looked up in the
+  // cache before it is sent, as that run may have answered and let go of it before a seal, no longer read.
   private crowded = false;
   /** This run's keys not yet released: the mask of the runs that claimed each before this run did. */
   private readonly mine = new Map<string, number>();
@@ -160,7 +152,6 @@ export class Claims {
   private start(): void {
     const size = fstatSync(this.fd).size;
     if (size === 0) return;
-    // Alone, nothing before the seal counts: not read.
     if (!otherRuns(this.dir, this.scope, this.run, this.now(), false, this.self).size && this.nextGeneration()) this.readOffset = size;
     this.readNew();
   }
@@ -481,7 +472,7 @@ function heartbeatPath(dir: string, scope: string, run: string): string {
   return join(dir, `${scope}.${run}.run`);
 }
 
-/** Generation 0 is `<scope>.claims` (the name idv always used), then `<scope>.claims.1`, `.2`… */
+/** Generation 0 is `<scope>.claims`, then `<scope>.claims.1`, `.2`… */
 function generationPath(dir: string, scope: string, gen: number): string {
   return join(dir, gen === 0 ? `${scope}.claims` : `${scope}.claims.${gen}`);
 }
