@@ -26,7 +26,6 @@ export function openAppendable(path: string): number {
 /** Reads never wait on a FIFO put in a file's place (for a file, O_NONBLOCK changes nothing). */
 const READ = constants.O_RDONLY | NOFOLLOW | (constants.O_NONBLOCK ?? 0);
 
-/** Open a cache file to read it. */
 export function openToRead(path: string): Promise<FileHandle> {
   return open(path, READ);
 }

@@ -37,7 +37,6 @@ export async function readLines(path: string, from: number, to: number, onLine: 
   if (to <= from) return result;
   let carry: Buffer | null = null;
   let offset = from; // file offset of buf[0]
-  let first = true;
   const file = await openToRead(path);
   for await (const chunk of file.createReadStream({ start: from, end: to - 1, highWaterMark: 256 * 1024 })) {
     const buf: Buffer = carry ? Buffer.concat([carry, chunk as Buffer]) : (chunk as Buffer);
@@ -50,10 +49,8 @@ export async function readLines(path: string, from: number, to: number, onLine: 
     result.end = offset + start;
     carry = start < buf.length ? buf.subarray(start) : null;
     offset += start;
-    if (first) {
-      first = false;
-      onFirstBlock?.(start, parser.lines);
-    }
+    onFirstBlock?.(start, parser.lines);
+    onFirstBlock = undefined;
   }
   if (carry) {
     result.torn = true;

@@ -256,7 +256,7 @@ class SnapshotFile implements Snapshot {
     if (this.words === null) this.readWhole();
     const e = new Entries(this.layout.n);
     const words = this.words!;
-    for (let i = 0, w = this.layout.entriesAt >> 2; i < this.layout.n; i++, w += W) {
+    for (let i = 0, w = this.entriesWord; i < this.layout.n; i++, w += W) {
       e.push(words[w]!, words[w + 1]!, words[w + 2]!, words[w + 3]!, this.layout.statuses[words[w + 4]! & ~MET] ?? '');
     }
     return e;
@@ -271,8 +271,7 @@ class SnapshotFile implements Snapshot {
     this.fd ??= openToReadSync(this.path);
     const buf = readAll(this.fd);
     const words = new Int32Array(buf.buffer, buf.byteOffset, buf.length >> 2);
-    const at = this.layout.entriesAt >> 2;
-    for (const i of this.met ?? []) words[at + i * W + 4]! |= MET;
+    for (const i of this.met ?? []) words[this.entriesWord + i * W + 4]! |= MET;
     this.met = null;
     this.words = words;
     this.close();

@@ -4,6 +4,7 @@
 // wait for its other end is a timer that a signal ends.
 import { constants as C, close, createReadStream, fstatSync, open, openSync, closeSync, promises as fsp, read, type Stats } from 'node:fs';
 import { Socket } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { isatty, ReadStream as TtyReadStream, WriteStream as TtyWriteStream } from 'node:tty';
 import type { Writable } from 'node:stream';
 import { interruptedError } from '../core/errors.js';
@@ -176,15 +177,7 @@ export async function openInPlace(path: string, follow: boolean, signal?: AbortS
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'ENXIO' || !signal || signal.aborted) throw err;
     }
-    await new Promise<void>((resolve) => {
-      const done = () => {
-        clearTimeout(timer);
-        signal.removeEventListener('abort', done);
-        resolve();
-      };
-      const timer = setTimeout(done, READER_POLL_MS);
-      signal.addEventListener('abort', done, { once: true });
-    });
+    await sleep(READER_POLL_MS, undefined, { signal }).catch(() => undefined); // aborted: the next try throws
   }
 }
 
