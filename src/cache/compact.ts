@@ -26,7 +26,7 @@ export async function compactLog(path: string, header: string, fresh: Freshness,
     await replaceFile(path, async (tmp) => {
       await writeFile(tmp, header + text, { mode: 0o600, flag: 'wx' });
       copied = await copyTail(old!, end, tmp); // what was appended since it was read, whole lines or not
-    }, (tmp, to) => renameOver(tmp, to)); // this run holds the old file open (so may others): on Windows it is moved aside
+    }, renameOver); // this run holds the old file open (so may others): on Windows it is moved aside
     await new Promise((r) => setTimeout(r, LAST_LOOK_MS));
     await copyTail(old, copied, path);
     return true;

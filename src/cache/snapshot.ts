@@ -32,7 +32,7 @@ export class Entries {
   readonly statuses: string[] = [];
   private readonly statusIndex = new Map<string, number>();
 
-  constructor(capacity = 1024) {
+  constructor(capacity: number) {
     this.words = new Int32Array(Math.max(1, capacity) * W);
   }
 
@@ -118,7 +118,7 @@ export async function writeSnapshot(
   statuses.copy(st);
   const parts = [bytesOf(header), fp, st, bytesOf(dir), bytesOf(sorted.subarray(0, n * W))];
   // Runs probing the old one hold it open (this one too, while it merges): on Windows it is moved aside.
-  await replaceFile(path, (tmp) => writeFile(tmp, Buffer.concat(parts), { mode: 0o600 }), (tmp, to) => renameOver(tmp, to));
+  await replaceFile(path, (tmp) => writeFile(tmp, Buffer.concat(parts), { mode: 0o600 }), renameOver);
   return { entries: n, fresh: freshCount };
 }
 
