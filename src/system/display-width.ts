@@ -20,18 +20,21 @@ function clusters(text: string): string[] {
   return Array.from(graphemes.segment(text), (s) => s.segment);
 }
 
-/** The longest start of `text` at most `width` columns wide (never half a wide character or cluster). */
-export function cutToWidth(text: string, width: number): string {
-  if (displayWidth(text) <= width) return text;
-  let out = '';
+/** The first of `parts` that together take at most `width` columns. */
+function fitting(parts: string[], width: number): string[] {
+  const out: string[] = [];
   let used = 0;
-  for (const c of clusters(text)) {
-    const w = displayWidth(c);
-    if (used + w > width) break;
-    out += c;
-    used += w;
+  for (const part of parts) {
+    used += displayWidth(part);
+    if (used > width) break;
+    out.push(part);
   }
   return out;
+}
+
+/** The longest start of `text` at most `width` columns wide (never half a wide character or cluster). */
+export function cutToWidth(text: string, width: number): string {
+  return displayWidth(text) <= width ? text : fitting(clusters(text), width).join('');
 }
 
 /** `text`, or when it is wider than `width` columns, its start cut to end in `…` at that width. */
@@ -43,16 +46,7 @@ export function fitToWidth(text: string, width: number): string {
 /** `text`, or when it is wider than `width` columns, its end after a `…` (`…@gmail.com`), at that width. */
 export function fitEndToWidth(text: string, width: number): string {
   if (displayWidth(text) <= width) return text;
-  if (width <= 0) return '';
-  let out = '';
-  let used = 1;
-  for (const c of clusters(text).reverse()) {
-    const w = displayWidth(c);
-    if (used + w > width) break;
-    out = c + out;
-    used += w;
-  }
-  return '…' + out;
+  return width <= 0 ? '' : '…' + fitting(clusters(text).reverse(), width - 1).reverse().join('');
 }
 
 /** `text` padded with spaces on the right to `width` columns. */
