@@ -15,7 +15,6 @@ export interface Counts {
 export interface EntryStats extends Counts {
   oldest?: number;
   newest?: number;
-  /** Per status, most entries first. */
   byStatus: Map<string, Counts>;
 }
 
@@ -67,7 +66,6 @@ function count(s: EntryStats, ts: number, status: string, fresh: Freshness): voi
   s.byStatus.set(status, by);
 }
 
-/** `into` with `more`'s entries added. */
 function add(into: EntryStats, more: EntryStats): void {
   into.entries += more.entries;
   into.expired += more.expired;

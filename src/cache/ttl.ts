@@ -40,7 +40,6 @@ export function parseCacheTtl(text: string): CacheTtl {
   return { fallback: fallback ?? parseDuration(DEFAULTS.cacheTtl, FLAG), byStatus };
 }
 
-/** One duration for every status. */
 export function uniformTtl(seconds: number): CacheTtl {
   return { fallback: seconds, byStatus: new Map() };
 }

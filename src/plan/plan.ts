@@ -1,7 +1,6 @@
 // The plan: what a run knows of each item (NEW: first met, to be sent; PENDING: sent or queued; or a Known
 // status and its source) and the counts a dry run prints. Items met are kept in a KeyTable (a 96-bit hash per
-// key: a million-line list must not sit in memory); the cache is asked for the others, so its cost follows the
-// run's items.
+// key: a million-line list must not sit in memory); the cache is asked for the others, as the run meets them.
 import { KeyTable } from '../core/key-table.js';
 import type { CachedResults } from '../cache/results.js';
 import type { CacheScope, LoadReport } from '../cache/store.js';
