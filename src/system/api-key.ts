@@ -1,8 +1,8 @@
 // Where the API key comes from, and how it is shown (never whole).
 import { promises as fsp, statSync, type Stats } from 'node:fs';
-import { dirname, posix, win32 } from 'node:path';
+import { dirname } from 'node:path';
 import { IdvError, fsReason } from '../core/errors.js';
-import { configDir, formerConfigDir, type Platform } from './paths.js';
+import { configDir, formerConfigDir, pathsOf, type Platform } from './paths.js';
 import { replaceFile } from './temp-files.js';
 import { fsError, readSmallFile } from './open-file.js';
 
@@ -41,17 +41,15 @@ export function keyRefusedMessage(found: FoundKey, why: string): string {
   return `The service refused the API key from ${found.source} (${why}); ${keyFix(found)}.`;
 }
 
-const joinOn = (platform: Platform, ...parts: string[]) => (platform === 'win32' ? win32 : posix).join(...parts);
-
 /** The config file; throws an IdvError when there is no home folder (see paths.ts). */
 export function configPath(env: Record<string, string | undefined>, platform?: Platform): string {
-  return joinOn(platform, configDir(env, platform), 'config.json');
+  return pathsOf(platform).join(configDir(env, platform), 'config.json');
 }
 
 /** The config file idv used before on this system (~/.config/idv/config.json on Windows and macOS), or null. */
 function formerConfigPath(env: Record<string, string | undefined>, platform: Platform): string | null {
   const dir = formerConfigDir(env, platform);
-  return dir === null ? null : joinOn(platform, dir, 'config.json');
+  return dir === null ? null : pathsOf(platform).join(dir, 'config.json');
 }
 
 /** A key must travel in an HTTP header: printable ASCII, no white space. */

@@ -12,7 +12,7 @@ type Env = Record<string, string | undefined>;
 export type Platform = NodeJS.Platform | undefined;
 
 /** The path functions of a system: Windows' on Windows (tests of its branch run anywhere), POSIX's elsewhere. */
-const pathsOf = (platform: Platform) => (platform === 'win32' ? win32 : posix);
+export const pathsOf = (platform: Platform) => (platform === 'win32' ? win32 : posix);
 
 /**
  * The home folder: USERPROFILE on Windows, else HOME, when it is an absolute path; else this user's entry in the
