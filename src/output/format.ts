@@ -179,14 +179,14 @@ function xlsxFormatter(o: FormatOptions): Formatter {
 
 type Stringify = (typeof import('csv-stringify/sync'))['stringify'];
 
+/** U+FEFF, which UTF-8 writes as EF BB BF. */
+const BOM = '\ufeff';
+
 /**
  * CSV through csv-stringify, a block of records at a time: RFC 4180 quoting (a cell holding the delimiter,
  * a quote, CR or LF is quoted, its quotes doubled), `\n` record ends, the input's delimiter with
  * --keep-columns, and csv-stringify's own formula escaping for --safe-csv.
  */
-/** U+FEFF, which UTF-8 writes as EF BB BF. */
-const BOM = '\ufeff';
-
 function csvFormatter(o: FormatOptions, stringify: Stringify): Formatter {
   const { names, values } = layout(o);
   const options = {
@@ -396,23 +396,22 @@ export function statusColour(chalk: Chalk, status: string): (s: string) => strin
   return style === 'redBold' ? chalk.red.bold : chalk[style];
 }
 
+/** The formats an -o file's extension names. */
+const BY_EXTENSION: Record<string, Format> = {
+  csv: 'csv',
+  tsv: 'csv',
+  json: 'json',
+  ndjson: 'ndjson',
+  jsonl: 'ndjson',
+  xlsx: 'xlsx',
+};
+
+const extensionOf = (path: string) => /\.([a-z]+)$/i.exec(path)?.[1]?.toLowerCase();
+
 /** Format from an -o file's extension, if it names one. */
 export function formatForPath(path: string): Format | undefined {
-  const m = /\.([a-z]+)$/i.exec(path);
-  switch (m?.[1]?.toLowerCase()) {
-    case 'csv':
-    case 'tsv':
-      return 'csv';
-    case 'json':
-      return 'json';
-    case 'ndjson':
-    case 'jsonl':
-      return 'ndjson';
-    case 'xlsx':
-      return 'xlsx';
-    default:
-      return undefined;
-  }
+  const ext = extensionOf(path);
+  return ext !== undefined && Object.hasOwn(BY_EXTENSION, ext) ? BY_EXTENSION[ext] : undefined;
 }
 
 /** Extensions of formats idv does not write, and what to do instead. */
@@ -441,7 +440,7 @@ const NOT_WRITTEN: Record<string, string> = {
  * name says); `-f` given explicitly settles the format, so only a run without it asks.
  */
 export function refuseExtension(path: string): void {
-  const ext = /\.([a-z]+)$/i.exec(path)?.[1]?.toLowerCase();
+  const ext = extensionOf(path);
   if (ext === undefined || !Object.hasOwn(NOT_WRITTEN, ext)) return;
   const compressed = ext === 'gz' || ext === 'zst';
   const fix = compressed

@@ -61,7 +61,7 @@ export class OrderedWriter {
     // Live, each write goes out at once: the format's beginning (a header) waits for the first records (or the
     // end), so that a run stopped before any answer writes nothing, as any other run.
     if (main && this.o.live) this.beginning = main.formatter.begin();
-    else if (main) this.enqueue(() => write(main, main.formatter.begin()));
+    else if (main) this.enqueue(() => writeChunk(main.sink, main.formatter.begin()));
   }
 
   /** The format's beginning held back (live), written before anything else. */
@@ -69,7 +69,7 @@ export class OrderedWriter {
     const { main } = this.o;
     const chunk = this.beginning;
     this.beginning = null;
-    if (main && chunk !== null) this.enqueue(() => write(main, chunk));
+    if (main && chunk !== null) this.enqueue(() => writeChunk(main.sink, chunk));
   }
 
   /** Records whose status is known, in input order (every one: --only/--exclude filter here). */
@@ -85,7 +85,7 @@ export class OrderedWriter {
     if (split) {
       for (const [status, group] of byStatus(records)) this.enqueue(async () => {
         const output = await split.get(status);
-        await write(output, output.formatter.records(group));
+        await writeChunk(output.sink, output.formatter.records(group));
       });
     }
   }
@@ -102,11 +102,7 @@ export class OrderedWriter {
     await this.keptUp();
   }
 
-  /**
-   * Wait for the writes begun so far (or for stop()); throw the failure of one. Records waiting to be formatted
-   * stay, to go with the next ones (a thousand at a time, or 250 ms after the last formatted): a run's answers come
-   * a batch at a time, and formatting each batch alone costs csv-stringify's per-call price for every hundred.
-   */
+  /** Wait for the writes so far (or for stop()); throw the failure of one. Unformatted records wait for a block. */
   async keptUp(): Promise<void> {
     await Promise.race([this.writing, this.stoppedNow]);
     if (this.failure) throw this.failure;
@@ -119,7 +115,7 @@ export class OrderedWriter {
     // Each format's end once the writes before it ran: a --split file they made (a status first met in the
     // last answers) is among the outputs only then.
     this.enqueue(async () => {
-      for (const output of this.outputs()) await write(output, output.formatter.end());
+      for (const output of this.outputs()) await writeChunk(output.sink, output.formatter.end());
     });
     await this.written();
     if (this.stopped) return;
@@ -150,7 +146,7 @@ export class OrderedWriter {
     if (this.stopped) return;
     this.writeBeginning();
     const chunk = main.formatter.records(block);
-    this.enqueue(() => write(main, chunk));
+    this.enqueue(() => writeChunk(main.sink, chunk));
   }
 
   private outputs(): Output[] {
@@ -176,7 +172,6 @@ export class OrderedWriter {
     this.stop();
     this.onHalt(why);
   }
-
 }
 
 /** The records by status, each group in input order. */
@@ -188,8 +183,4 @@ function byStatus(records: readonly OutRecord[]): Map<string, OutRecord[]> {
     else groups.set(r.status, [r]);
   }
   return groups;
-}
-
-function write(output: Output, chunk: Chunk): Promise<void> {
-  return writeChunk(output.sink, chunk);
 }

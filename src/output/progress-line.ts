@@ -1,8 +1,5 @@
-// The progress of a run in words, from a snapshot of its counts: how far (done of the total: counted ahead when
-// that was cheap, else estimated from the bytes read while the input is still being read), the percentage, the
-// rate of items sent and the time left at that rate, errors so far, the quota left and what came from the cache. On a terminal it is one line no wider than the terminal: the
-// least important facts are left out first. Pure: the snapshot and the width come in, text goes out.
-
+// The progress of a run in words, from a snapshot of its counts; on a terminal, one line no wider than the
+// terminal, the least important facts left out first. Pure: the snapshot and the width come in, text goes out.
 import { displayWidth, fitToWidth } from '../system/display-width.js';
 
 export interface ProgressFacts {

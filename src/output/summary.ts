@@ -23,7 +23,6 @@ export interface SummaryFacts {
   quota?: number;
   resetAt?: number;
   now: number;
-  dryRun?: boolean;
   /** On a terminal: a bar per status, its length the status's share of the records. */
   bars?: boolean;
   /** The widest line: the terminal's width (PERSON_WIDTH when not a terminal). */
