@@ -182,19 +182,14 @@ function splitSections(code: string): string[] {
   let cur = '';
   for (let i = 0; i < code.length; i++) {
     const c = code[i];
-    if (c === '"') {
-      const end = code.indexOf('"', i + 1);
+    if (c === '"' || c === '[') {
+      const end = code.indexOf(c === '"' ? '"' : ']', i + 1);
       const stop = end < 0 ? code.length : end + 1;
       cur += code.slice(i, stop);
       i = stop - 1;
     } else if (c === '\\' || c === '_' || c === '*') {
       cur += code.slice(i, i + 2);
       i++;
-    } else if (c === '[') {
-      const end = code.indexOf(']', i);
-      const stop = end < 0 ? code.length : end + 1;
-      cur += code.slice(i, stop);
-      i = stop - 1;
     } else if (c === ';') {
       out.push(cur);
       cur = '';
@@ -204,22 +199,14 @@ function splitSections(code: string): string[] {
   return out;
 }
 
-function condition(op: string, n: number): (v: number) => boolean {
-  switch (op) {
-    case '<':
-      return (v) => v < n;
-    case '<=':
-      return (v) => v <= n;
-    case '>':
-      return (v) => v > n;
-    case '>=':
-      return (v) => v >= n;
-    case '<>':
-      return (v) => v !== n;
-    default:
-      return (v) => v === n;
-  }
-}
+const COMPARE: Record<string, (v: number, n: number) => boolean> = {
+  '<': (v, n) => v < n,
+  '<=': (v, n) => v <= n,
+  '>': (v, n) => v > n,
+  '>=': (v, n) => v >= n,
+  '<>': (v, n) => v !== n,
+  '=': (v, n) => v === n,
+};
 
 /** What a `[...]` says: an elapsed time part, a currency symbol's text, a condition, or nothing shown. */
 function bracket(inner: string, tokens: Token[], section: { cond: Section['cond'] }): void {
@@ -230,7 +217,10 @@ function bracket(inner: string, tokens: Token[], section: { cond: Section['cond'
     if (symbol) tokens.push({ k: 'lit', s: symbol });
   } else {
     const m = /^(<=|>=|<>|<|>|=)\s*(-?[\d.]+(?:E[+-]?\d+)?)$/i.exec(inner);
-    if (m) section.cond = condition(m[1], Number(m[2]));
+    if (m) {
+      const [compare, n] = [COMPARE[m[1]], Number(m[2])];
+      section.cond = (v) => compare(v, n);
+    }
   }
 }
 
@@ -487,17 +477,8 @@ function fillInteger(tokens: Token[], int: string, grouped: boolean): string {
   if (grouped) {
     const zeros = tokens.filter((t) => t.k === 'digit' && t.c === '0').length;
     const digits = group(int.padStart(zeros, '0'));
-    let placed = false;
-    return tokens
-      .map((t) => {
-        if (t.k === 'lit') return t.s;
-        if (t.k === 'digit' && !placed) {
-          placed = true;
-          return digits;
-        }
-        return '';
-      })
-      .join('');
+    const first = tokens.findIndex((t) => t.k === 'digit');
+    return tokens.map((t, i) => (t.k === 'lit' ? t.s : i === first ? digits : '')).join('');
   }
   let di = int.length;
   let slot = slots;

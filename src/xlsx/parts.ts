@@ -31,8 +31,6 @@ export async function relationships(zip: ZipArchive, source: string): Promise<Ma
       if (name !== 'Relationship' || id === undefined || target === undefined || attr(a, 'TargetMode') === 'External') return;
       rels.set(id, { type: (attr(a, 'Type') ?? '').split('/').pop() ?? '', target: resolveTarget(source || '/', target) });
     },
-    close() {},
-    text() {},
   });
   return rels;
 }
@@ -71,8 +69,6 @@ export async function workbookPart(zip: ZipArchive, part: string): Promise<Workb
         kind: rel?.type ?? 'worksheet',
       });
     },
-    close() {},
-    text() {},
   });
   return { sheets, date1904, rels };
 }
@@ -103,7 +99,6 @@ export async function stylesPart(zip: ZipArchive, part: string | undefined): Pro
       close(name) {
         if (name === 'cellXfs') inCellXfs = false;
       },
-      text() {},
     });
   }
   const byStyle = xfFormats.map((id) => {

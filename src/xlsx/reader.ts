@@ -3,7 +3,7 @@
 // Streaming: a sheet is parsed as its part inflates, a block of rows at a time; what is held is the shared
 // strings table (SharedStrings: its UTF-8 bytes plus 4 bytes a string) and the cell styles' formats.
 // A workbook that is not a file on disk (standard input, a pipe, a decompressed stream) is first copied to
-// a temporary file, since a zip is read from its end (xlsx-zip.ts).
+// a temporary file, since a zip is read from its end (zip-reader.ts).
 import { createReadStream, createWriteStream, promises as fsp } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -68,6 +68,9 @@ export interface Bounds {
   rowChars: number;
   sharedBytes: number;
 }
+
+/** The parts a sheet's cells point into, loaded once for every sheet. */
+type Parts = { strings: SharedStrings; styles: Styles };
 
 /** A row's cells from column A; it ends at its last cell with a value (a blank row has none). */
 export type Row = readonly Cell[];
@@ -157,7 +160,7 @@ async function workbook(zip: ZipArchive, release: () => Promise<void>, bounds: B
   if (!zip.entry(main)) refuseOtherZips(zip);
   const book = await workbookPart(zip, main);
   const sheets: SheetInfo[] = book.sheets.map((s, i) => ({ name: s.name, number: i + 1, hidden: s.hidden }));
-  let parts: Promise<{ strings: SharedStrings; styles: Styles }> | null = null;
+  let parts: Promise<Parts> | null = null;
   const load = () => (parts ??= loadParts(zip, book, bounds));
   const rows = (sheet: SheetInfo) => sheetRows(zip, book, sheet, load, bounds);
   return {
@@ -189,7 +192,7 @@ function refuseOtherZips(zip: ZipArchive): void {
   if (!zip.entry('[Content_Types].xml')) throw new WorkbookError('it is a zip archive, not a list or CSV file; unzip it and give the list or CSV file inside');
 }
 
-async function loadParts(zip: ZipArchive, book: WorkbookPart, bounds: Bounds): Promise<{ strings: SharedStrings; styles: Styles }> {
+async function loadParts(zip: ZipArchive, book: WorkbookPart, bounds: Bounds): Promise<Parts> {
   const target = (type: string, fallback: string) => [...book.rels.values()].find((r) => r.type === type)?.target ?? fallback;
   const styles = await stylesPart(zip, target('styles', 'xl/styles.xml'));
   const strings = await sharedStringsPart(zip, target('sharedStrings', 'xl/sharedStrings.xml'), bounds);
@@ -228,7 +231,7 @@ async function* sheetRows(
   zip: ZipArchive,
   book: WorkbookPart,
   sheet: SheetInfo,
-  load: () => Promise<{ strings: SharedStrings; styles: Styles }>,
+  load: () => Promise<Parts>,
   bounds: Bounds,
 ): AsyncGenerator<Row[]> {
   const part = book.sheets[sheet.number - 1].part;
@@ -246,7 +249,8 @@ async function* sheetRows(
 class SheetReader {
   out: Row[] = [];
   private nextRow = 1; // the sheet row the next row given out is
-  private rowNumber = 0;
+  /** The row being read. */
+  row = 0;
   private cells: Cell[] = [];
   private filled = 0; // cells up to the last one with a value
   private col = 0;
@@ -274,11 +278,6 @@ class SheetReader {
     private readonly maxRowChars: number,
   ) {}
 
-  /** The row being read. */
-  get row(): number {
-    return this.rowNumber;
-  }
-
   take(): Row[] {
     const block = this.out;
     this.out = [];
@@ -303,8 +302,8 @@ class SheetReader {
     else if (name === 'rPh') this.phonetic++;
     else if (name === 'row') {
       const r = a.r === undefined ? NaN : Number(a.r);
-      this.rowNumber = r >= this.nextRow ? r : this.nextRow; // rows out of order are kept, in the order read
-      if (this.rowNumber > MAX_ROWS) throw new WorkbookError(`sheet "${this.sheetName}" has a row past Excel's last, ${MAX_ROWS}; the workbook is damaged`);
+      this.row = r >= this.nextRow ? r : this.nextRow; // rows out of order are kept, in the order read
+      if (this.row > MAX_ROWS) throw new WorkbookError(`sheet "${this.sheetName}" has a row past Excel's last, ${MAX_ROWS}; the workbook is damaged`);
       this.cells = [];
       this.filled = 0;
       this.col = 0;
@@ -324,21 +323,21 @@ class SheetReader {
     else if (this.capture === 'is') this.inline += t;
     else return;
     const chars = this.value.length + this.inline.length;
-    if (chars > this.maxRowChars) throw new LimitError('row', `a cell of row ${this.rowNumber} of sheet "${this.sheetName}"`, chars, this.maxRowChars);
+    if (chars > this.maxRowChars) throw new LimitError('row', `a cell of row ${this.row} of sheet "${this.sheetName}"`, chars, this.maxRowChars);
   };
 
   private endCell(): void {
     this.inCell = false;
     const at = this.ref === undefined ? -1 : columnOf(this.ref);
     const col = at >= this.col ? at : this.col; // cells out of order are kept, in the order read
-    if (col >= MAX_COLUMNS) throw new WorkbookError(`sheet "${this.sheetName}" row ${this.rowNumber} has a cell past column XFD; the workbook is damaged`);
+    if (col >= MAX_COLUMNS) throw new WorkbookError(`sheet "${this.sheetName}" row ${this.row} has a cell past column XFD; the workbook is damaged`);
     const cell = this.cell();
     if (cell !== EMPTY) this.values++;
     this.rowChars += cell.text.length;
-    if (this.rowChars > this.maxRowChars) throw new LimitError('row', `row ${this.rowNumber} of sheet "${this.sheetName}"`, this.rowChars, this.maxRowChars);
+    if (this.rowChars > this.maxRowChars) throw new LimitError('row', `row ${this.row} of sheet "${this.sheetName}"`, this.rowChars, this.maxRowChars);
     this.gaps += Math.max(0, col - this.cells.length);
     if (this.gaps > this.values * GAPS_PER_VALUE + GAPS_FREE) {
-      throw new WorkbookError(`sheet "${this.sheetName}" spreads its values over ${col + 1} columns with nothing between them (row ${this.rowNumber}): it is no table idv can read; save the table alone as CSV`);
+      throw new WorkbookError(`sheet "${this.sheetName}" spreads its values over ${col + 1} columns with nothing between them (row ${this.row}): it is no table idv can read; save the table alone as CSV`);
     }
     while (this.cells.length < col) this.cells.push(EMPTY);
     this.cells[col] = cell;
@@ -348,13 +347,13 @@ class SheetReader {
 
   private endRow(): void {
     if (this.filled === 0) return; // blank: given out only if a row with values follows
-    while (this.nextRow < this.rowNumber) {
+    while (this.nextRow < this.row) {
       this.out.push(BLANK);
       this.nextRow++;
     }
     this.cells.length = this.filled;
     this.out.push(this.cells);
-    this.nextRow = this.rowNumber + 1;
+    this.nextRow = this.row + 1;
   }
 
   private cell(): Cell {
@@ -366,7 +365,7 @@ class SheetReader {
       case 's': {
         if (v === '') return EMPTY;
         const text = this.strings.get(Number(v));
-        if (text === undefined) throw new WorkbookError(`the workbook is damaged (sheet "${this.sheetName}" row ${this.rowNumber} points to shared string ${v}, which it does not have)`);
+        if (text === undefined) throw new WorkbookError(`the workbook is damaged (sheet "${this.sheetName}" row ${this.row} points to shared string ${v}, which it does not have)`);
         return text === '' ? EMPTY : { type: 'text', text };
       }
       case 'inlineStr': {

@@ -7,8 +7,8 @@ import { LimitError, passedOn, WorkbookError } from './zip-reader.js';
 
 export interface XmlHandlers {
   open(name: string, attrs: Record<string, string>): void;
-  close(name: string): void;
-  text(text: string): void;
+  close?(name: string): void;
+  text?(text: string): void;
 }
 
 const SLICE = 16 * 1024;
@@ -57,9 +57,10 @@ export async function* xmlEvents(bytes: Readable, part: string, handlers: XmlHan
   const parser = new SaxesParser({ position: false });
   const gathering = parser as unknown as Gathering;
   parser.on('opentag', (tag) => handlers.open(local(tag.name), tag.attributes as Record<string, string>));
-  parser.on('closetag', (tag) => handlers.close(local(tag.name)));
-  parser.on('text', handlers.text);
-  parser.on('cdata', handlers.text);
+  parser.on('closetag', (tag) => handlers.close?.(local(tag.name)));
+  const text = handlers.text ?? (() => undefined);
+  parser.on('text', text);
+  parser.on('cdata', text);
   const broken = (err: unknown) =>
     passedOn(err) ? err : new WorkbookError(`the workbook is damaged (${part} is not well-formed XML: ${firstLine(err)}); open it in a spreadsheet program and save it again`);
   let decoder: TextDecoder | null = null;

@@ -41,8 +41,8 @@ interface Written {
   size: number;
 }
 
-export async function createZip(path: string, level = 6): Promise<ZipWriter> {
-  return new ZipFile(await open(path, 'w'), level);
+export async function createZip(path: string): Promise<ZipWriter> {
+  return new ZipFile(await open(path, 'w'));
 }
 
 class ZipFile implements ZipWriter {
@@ -52,10 +52,7 @@ class ZipFile implements ZipWriter {
   private readonly written: Written[] = [];
   private busy = false;
 
-  constructor(
-    private readonly fh: FileHandle,
-    private readonly level: number,
-  ) {}
+  constructor(private readonly fh: FileHandle) {}
 
   entry(name: string): ZipEntryWriter {
     if (this.busy) throw new Error('zip-writer: one entry at a time');
@@ -63,7 +60,7 @@ class ZipFile implements ZipWriter {
     const nameBytes = Buffer.from(name, 'utf8');
     const offset = this.position + this.pendingBytes;
     const started = this.put(localHeader(nameBytes));
-    const deflate = createDeflateRaw({ level: this.level, chunkSize: 256 * 1024 });
+    const deflate = createDeflateRaw({ level: 6, chunkSize: 256 * 1024 });
     const sums = { crc: 0, size: 0, compressedSize: 0 };
     let failed: Error | null = null;
     const drained = (async () => {
