@@ -75,7 +75,7 @@ export function suggestDomain(domain: string): string | null {
     if (provider && COM_TYPOS.has(d.slice(dot + 1))) return provider;
   }
   let found: string | null = null;
-  const typedTld = d.slice(d.lastIndexOf('.') + 1);
+  const typedTld = d.slice(dot + 1);
   for (const p of EDIT_TARGETS) {
     if (Math.abs(p.length - d.length) > 1 || !oneEdit(d, p)) continue;
     // The edit is in the ending (the name and its dot are intact): a real ending is another domain, not a typo.
