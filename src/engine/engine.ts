@@ -11,6 +11,7 @@ import type { CacheScope } from '../cache/store.js';
 import { checkerFor } from '../input/items/check.js';
 import type { InputRecord } from '../input/records/record.js';
 import { liveRecords } from '../input/bytes/live.js';
+import { PAUSE_MS } from '../input/bytes/content.js';
 import { Scheduler, type DispatchSettings, type DispatchStats } from '../dispatch/scheduler.js';
 import { ClaimGate } from '../coordination/claim-gate.js';
 import type { Plan } from '../plan/plan.js';
@@ -76,6 +77,10 @@ export class Engine implements AsyncIterable<Result[]> {
   private running: Promise<void> | null = null;
   private roomWaiter: (() => void) | null = null;
   private cacheWarned = false;
+  /** While the reader waits on a live input: told when the quota may have stopped the run (noteQuotaStop). */
+  private quotaStopHeard: (() => void) | null = null;
+  /** A live input paused after the quota stopped the run: reading ended there, the input left unread. */
+  private endedAtPause = false;
   private readonly onSignal = () => this.stop.abort(this.o.signal.reason);
   private readonly windowMax: number;
   private readonly windowChars: number;
@@ -140,7 +145,10 @@ export class Engine implements AsyncIterable<Result[]> {
       signal: this.stop.signal,
       graceMs: o.graceMs,
       onResults: (results) => this.settle(results),
-      onProgress: () => o.onProgress?.(),
+      onProgress: () => {
+        this.noteQuotaStop(); // a 429's items end before the stop is set: the batch's end is where it is sure
+        o.onProgress?.();
+      },
       onWait: o.onWait ? (until) => o.onWait!(until) : undefined,
     });
   }
@@ -190,22 +198,41 @@ export class Engine implements AsyncIterable<Result[]> {
         if (this.window.length >= this.windowMax || this.window.chars >= this.windowChars) await this.outputWaitsForBatches();
       }
     } finally {
-      if (this.stop.signal.aborted) void blocks.return?.(undefined).catch(() => undefined);
+      if (this.stop.signal.aborted || this.endedAtPause) void blocks.return?.(undefined).catch(() => undefined);
     }
   }
 
-  /** The next block, or null once the run stops: an input that waits for ever (a user's iterable, a silent pipe) still hears a stop. */
+  /**
+   * The next block, or null once the run stops: an input that waits for ever (a user's iterable, a silent pipe) still
+   * hears a stop. A live input that gives nothing for PAUSE_MS once the quota has stopped the run ends reading too
+   * (docs/choices.md): what it sends later could only be quota_exceeded, and `tail -f log | idv` would never exit 4.
+   */
   private nextOrStop<T>(it: AsyncIterator<T>): Promise<IteratorResult<T> | null> {
     const { signal } = this.stop;
     if (signal.aborted) return Promise.resolve(null);
     return new Promise((resolve, reject) => {
-      const onStop = () => resolve(null);
+      let pause: NodeJS.Timeout | undefined;
+      const settled = () => {
+        signal.removeEventListener('abort', onStop);
+        clearTimeout(pause);
+        this.quotaStopHeard = null;
+      };
+      const onStop = () => (settled(), resolve(null));
       signal.addEventListener('abort', onStop);
+      if (this.o.live) {
+        this.quotaStopHeard = () => void (pause ??= setTimeout(() => ((this.endedAtPause = true), onStop()), PAUSE_MS));
+        this.noteQuotaStop();
+      }
       it.next().then(
-        (r) => (signal.removeEventListener('abort', onStop), resolve(r)),
-        (err: unknown) => (signal.removeEventListener('abort', onStop), reject(err)),
+        (r) => (settled(), resolve(r)),
+        (err: unknown) => (settled(), reject(err)),
       );
     });
+  }
+
+  /** The quota has stopped the run (not --wait's waiting): a live input's pause from now on ends reading. */
+  private noteQuotaStop(): void {
+    if (this.dispatcher.stats.quotaStopped) this.quotaStopHeard?.();
   }
 
   /** The window is full and waits on the records at its head: their batch must not wait for more input. */
@@ -220,6 +247,7 @@ export class Engine implements AsyncIterable<Result[]> {
   private settle(results: Array<[PlannedRecord, string]>): void {
     const { plan, cache } = this.o;
     for (const [record, status] of results) plan.settle(record.key, status);
+    this.noteQuotaStop();
     if (cache) {
       cache.append(results.map(([record, status]) => [record.key, status])); // the store keeps only what is cacheable
       const err = cache.writeError();

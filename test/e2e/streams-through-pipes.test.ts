@@ -6,10 +6,11 @@ import { spawnSync } from 'node:child_process';
 import { createWriteStream } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { expect, it } from 'vitest';
-import { IDV, sandboxForFile, type Home, interruptedLine } from '../helpers.js';
+import { describe, expect, it } from 'vitest';
+import { IDV, sandboxForFile, sentBatches, type Home, interruptedLine } from '../helpers.js';
 import { untilWaiting } from '../process-wait.js';
-import { feedInStep, ndjsonSteps, untilShown } from './stream-steps.js';
+import { feedInStep, ndjsonSteps, STEP_DEADLINE_MS, untilShown, type Step } from './stream-steps.js';
+import { withSandbox } from './helpers.js';
 import { onlyOn } from '../platforms.js';
 
 let home: Home;
@@ -87,4 +88,49 @@ onlyOn('devices').it("a pipe named as a file after another, as bash's <(…) giv
   const command = `"${process.execPath}" "${IDV}" emails -q first.txt <(printf 'bob@example.org\\ncy@example.net\\n')`;
   const r = await execa('bash', ['-c', command], { env, extendEnv: false, reject: false, cwd: home.dir, stdin: 'ignore', stripFinalNewline: false, timeout: 25_000 });
   expect([r.exitCode, r.stdout, r.stderr]).toEqual([0, 'email,status\nann@example.com,ok\nbob@example.org,ok\ncy@example.net,ok\n', '']);
+});
+
+describe('a quota stop on standard input (the built program)', () => {
+  const lines = [1, 2, 3, 4, 5, 6].map((i) => `l${i}@example.com`);
+  const record = (email: string, status: string) => JSON.stringify({ email, status }) + '\n';
+  const written = lines.map((l, i) => record(l, i < 3 ? 'ok' : 'quota_exceeded')).join('');
+  const stopLine = /^idv: Quota used up: 3 records not validated \(quota_exceeded\)\. It resets in \S+( \S+)? \(at [^)]+\); run the same command again then: results already received are cached and not paid for twice\.$/;
+
+  it('a stream that stays open ends at its pause after the stop: every record read written, the unsent quota_exceeded, exit 4 with the reset', async () => {
+    await withSandbox({ quota: 3 }, async ({ sb, env }) => {
+      // The deadline only stops a run that would wait for the end of an input that never ends.
+      const child = execa('node', [IDV, 'emails', '-f', 'ndjson', '-'], { env, extendEnv: false, reject: false, stdin: 'pipe', stripFinalNewline: false, timeout: STEP_DEADLINE_MS });
+      let out = '';
+      child.stdout!.on('data', (chunk: Buffer) => void (out += chunk.toString()));
+      // Three lines one at a time, each paid for; then three in one write: the first finds the quota used up (r=0).
+      const steps: Step[] = [...ndjsonSteps(lines.slice(0, 3)), [lines.slice(3).join('\n') + '\n', written]];
+      try {
+        await feedInStep(child.stdin!, () => out, steps);
+        const r = await child; // the input stays open: only the stop can end the run
+        expect(r.timedOut, 'idv waited for the end of an input that never ends').toBe(false);
+        expect(r.exitCode, String(r.stderr)).toBe(4);
+        expect(r.stdout).toBe(written);
+        expect(String(r.stderr).trimEnd().split('\n').at(-1)).toMatch(stopLine);
+        expect(sentBatches(sb)).toEqual([[lines[0]], [lines[1]], [lines[2]]]);
+      } finally {
+        child.stdin!.destroy();
+      }
+    });
+  });
+
+  for (const via of ['a file', 'a pipe that ends'] as const) {
+    it(`${via} under the same quota: every record written, then exit 4 with the reset`, async () => {
+      await withSandbox({ quota: 3 }, async ({ sb, env, home }) => {
+        const text = lines.join('\n') + '\n';
+        const file = join(home.dir, 'signups.txt');
+        await writeFile(file, text);
+        const args = [IDV, 'emails', '-f', 'ndjson', via === 'a file' ? file : '-'];
+        const r = await execa('node', args, { env, extendEnv: false, reject: false, stripFinalNewline: false, timeout: STEP_DEADLINE_MS, ...(via === 'a file' ? { stdin: 'ignore' as const } : { input: text }) });
+        expect(r.exitCode, String(r.stderr)).toBe(4);
+        expect(r.stdout).toBe(written);
+        expect(String(r.stderr).trimEnd().split('\n').at(-1)).toMatch(stopLine);
+        expect(sentBatches(sb)).toEqual([lines]); // one request: the service validated three, the rest came back quota_exceeded
+      });
+    });
+  }
 });

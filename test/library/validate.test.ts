@@ -250,6 +250,32 @@ describe('validateEmails', () => {
     }
   });
 
+  it('an async iterable that never ends: after a quota stop, its next pause ends the results (the rest quota_exceeded) and done says the quota stopped it', async () => {
+    const { sb } = await sandbox({ quota: 3 }, home);
+    try {
+      const items = ['a@example.com', 'b@example.com', 'c@example.com', 'd@example.com'];
+      let next: () => void = () => undefined;
+      async function* endless() {
+        for (const item of items) {
+          yield item;
+          await new Promise<void>((resolve) => (next = resolve)); // the next item comes once this one's result is out
+        }
+        await new Promise<never>(() => undefined); // a stream that stays open and silent
+      }
+      const run = validateEmails(endless(), at(sb));
+      const results: ValidationResult[] = [];
+      for await (const r of run) {
+        results.push(r);
+        next();
+      }
+      expect(statuses(results)).toEqual(['a@example.com=ok', 'b@example.com=ok', 'c@example.com=ok', 'd@example.com=quota_exceeded']);
+      await expect(run.done).resolves.toMatchObject({ items: 4, sent: 3, quotaStopped: true, statuses: { ok: 3, quota_exceeded: 1 }, quota: { remaining: 0, limit: 3 } });
+      expect(sentBatches(sb)).toEqual([['a@example.com'], ['b@example.com'], ['c@example.com']]);
+    } finally {
+      await sb.close();
+    }
+  }, 20_000); // only to stop a run that would wait for the end of the iterable
+
   it('onProgress is told the counts as they move; the last call has them all', async () => {
     const { sb } = await sandbox({}, home);
     try {
