@@ -23,6 +23,7 @@ interface CodePage {
   iconv: string;
 }
 
+const MAC_ROMAN: CodePage = { label: 'macintosh', iconv: 'macintosh' };
 /**
  * The code pages detection chooses among, by jschardet's name, in order of how common they are in exports (a
  * tie goes to the earlier). Excel on Windows writes the system's ANSI code page; Excel for Mac its Mac one.
@@ -48,10 +49,12 @@ const WINDOWS: ReadonlyArray<[string, CodePage]> = [
   ['iso8859-15', { label: 'iso-8859-15', iconv: 'iso-8859-15' }],
   ['euc_jis_2004', { label: 'euc-jp', iconv: 'euc-jp' }],
   ['euc_kr', { label: 'euc-kr', iconv: 'cp949' }],
+  // Excel for Mac's CSV once its lone CRs became LF or CRLF (git, FTP, an editor), FileMaker and other Mac apps.
+  ['mac-roman', MAC_ROMAN],
 ];
 /** Lines ended by a lone CR: Excel for Mac, which writes the Mac code page of its system (and Shift_JIS in Japan). */
 const MAC: ReadonlyArray<[string, CodePage]> = [
-  ['mac-roman', { label: 'macintosh', iconv: 'macintosh' }],
+  ['mac-roman', MAC_ROMAN],
   ['mac-cyrillic', { label: 'x-mac-cyrillic', iconv: 'maccyrillic' }],
   ['mac-latin2', { label: 'x-mac-ce', iconv: 'maccenteuro' }],
   ['mac-greek', { label: 'x-mac-greek', iconv: 'macgreek' }],
@@ -71,8 +74,9 @@ const OEM: ReadonlyArray<CodePage> = [
   { label: 'cp850', iconv: 'cp850' },
   { label: 'cp437', iconv: 'cp437' },
 ];
-/** How much more likely than its score says: the code page of most Western systems is the usual case. */
-const PRIOR: Record<string, number> = { cp1252: 1.25, 'mac-roman': 1.5 };
+/** How much more likely than its score says: the code page of most Western systems (lone CRs: of a Mac's) is the usual case. */
+const PRIOR: Record<string, number> = { cp1252: 1.25, 'mac-roman': 0.8 };
+const MAC_PRIOR: Record<string, number> = { 'mac-roman': 1.5 };
 
 interface Detected extends CodePage {
   /** Another code page, almost as likely, that reads these bytes otherwise (a one-line note says so). */
@@ -95,7 +99,7 @@ export async function detectCodePage(bytes: Uint8Array): Promise<Detected> {
     .detectAll(lines, { includeEncodings: order, preferSuperset: true, ignoreThreshold: true, compatNames: false })
     .map((m) => ({ name: m.encoding ?? '', score: m.confidence }))
     .filter((m) => pages.has(m.name))
-    .map((m) => ({ ...m, score: m.score * (PRIOR[m.name] ?? 1) }))
+    .map((m) => ({ ...m, score: m.score * ((crOnly ? MAC_PRIOR : PRIOR)[m.name] ?? 1) }))
     .sort((a, b) => b.score - a.score);
   if (scored.length === 0) return { ...pages.get(order[0]!)!, alternative: null };
   const top = scored[0]!.score;
@@ -106,13 +110,43 @@ export async function detectCodePage(bytes: Uint8Array): Promise<Detected> {
     .map((m) => ({ ...m, penalty: penalty(m.text) }))
     .sort((a, b) => a.penalty - b.penalty || (Math.min(a.score, b.score) >= 0.98 * Math.max(a.score, b.score) ? a.rank - b.rank : b.score - a.score));
   const best = close[0]!;
-  if (misread(best.text)) {
-    const oem = OEM.map((p) => ({ ...p, text: iconv.decode(Buffer.from(lines), p.iconv) })).find((p) => !misread(p.text) && LATIN1.test(p.text));
-    if (oem) return { label: oem.label, iconv: oem.iconv, alternative: null };
+  if (best.penalty > 0) {
+    const rescued = rescue(best.penalty, (p) => iconv.decode(Buffer.from(lines), p.iconv), crOnly);
+    if (rescued) return rescued;
   }
   const other = close.slice(1).find((m) => m.score >= best.score * 0.75 && m.penalty <= best.penalty && m.text !== best.text);
-  return { ...pages.get(best.name)!, alternative: other ? pages.get(other.name)!.label : null };
+  if (other) return { ...pages.get(best.name)!, alternative: pages.get(other.name)!.label };
+  return { ...pages.get(best.name)!, alternative: !crOnly && best.name !== 'mac-roman' && readsAlike(best, read('mac-roman')) ? MAC_ROMAN.label : null };
 }
+
+/**
+ * When the best-scored reading still looks wrong, a code page jschardet scores low or not at all that reads the
+ * text better: Mac Roman (short Mac text scores low among Windows code pages), or a DOS code page in Latin-1's
+ * letters. Two readings alike are named: one is taken, the note offers the other.
+ */
+function rescue(worst: number, read: (p: CodePage) => string, crOnly: boolean): Detected | null {
+  const pages = crOnly ? OEM : [MAC_ROMAN, ...OEM];
+  const fits = pages
+    .map((p) => ({ ...p, text: read(p) }))
+    .filter((p) => !misread(p.text) && (p === MAC_ROMAN || LATIN1.test(p.text)))
+    .map((p) => ({ ...p, penalty: penalty(p.text) }))
+    .filter((p) => p.penalty < worst)
+    .sort((a, b) => a.penalty - b.penalty);
+  const [first, second] = fits;
+  if (!first) return null;
+  const alike = second && second.penalty === first.penalty && second.text !== first.text;
+  return { label: first.label, iconv: first.iconv, alternative: alike ? second.label : null };
+}
+
+/**
+ * Whether Mac Roman's reading of a text looks as right as `best`, and differs: Latin letters beyond ASCII in both
+ * (a dash or a Thai name is no Mac text), none wrong in either.
+ */
+function readsAlike(best: { text: string; penalty: number }, mac: string): boolean {
+  latinOnly ??= /^[\x00-\x7f\p{sc=Latin}]*$/u;
+  return mac !== best.text && latinOnly.test(best.text) && latinOnly.test(mac) && !misread(mac) && penalty(mac) <= best.penalty;
+}
+let latinOnly: RegExp | undefined;
 
 /** The lines of `bytes` that hold a byte beyond ASCII, each ended by LF. */
 function linesBeyondAscii(bytes: Uint8Array): Uint8Array {
@@ -136,12 +170,21 @@ const LF = Uint8Array.of(0x0a);
 const RARE_LETTERS = /[\u00f0\u00fe\u00d0\u00de]/g; // ð þ Ð Þ, escaped: see scripts/bundle.mjs on ASCII
 /**
  * A character beyond ASCII that is no letter, stuck to a letter (not the quotes and marks that open or close
- * words). Made on first use (see check.ts isHostLike): only text that is not UTF-8 needs it.
+ * words; ¿, ¡ and ‘ only open: `S¿ren`, `Zo‘` are Mac Roman's ø and ë read as Windows-1252). Made on first use (see check.ts isHostLike): only text that is not UTF-8 needs it.
  */
 let stuckSymbol: RegExp | undefined;
-const stuckSymbols = () => (stuckSymbol ??= /(?<=\p{L})[^\p{L}\p{M}\x00-\x7f¿¡«»‘’“”„]|[^\p{L}\p{M}\x00-\x7f¿¡«»‘’“”„](?=\p{L})/gu);
+const stuckSymbols = () => (stuckSymbol ??= /(?<=\p{L})[^\p{L}\p{M}\x00-\x7f«»’“”„]|[^\p{L}\p{M}\x00-\x7f¿¡«»‘’“”„](?=\p{L})/gu);
 /** Control characters a code page leaves undefined or puts where text has none. */
 const CONTROL = /[\u0080-\u009f\ufffd]/g;
+/**
+ * A capital inside a word where text has none: one beyond ASCII before or after a small letter (`LefÅvre`, `JÅrgen`, `JosŽ`: Mac
+ * Roman read as DOS, or DOS as Mac Roman), or any after a small letter beyond ASCII but ß (`ëæòY`: Shift_JIS as Mac Roman).
+ */
+/** A letter of another script inside a Latin word (`Groง`: Mac Roman's ß read as Thai). */
+let mixedScript: RegExp | undefined;
+const mixedScripts = () => (mixedScript ??= /(?<=\p{sc=Latin})(?!\p{sc=Latin})\p{L}|(?<=\p{L})(?<!\p{sc=Latin})\p{sc=Latin}/gu);
+let midCapital: RegExp | undefined;
+const midCapitals = () => (midCapital ??= /(?<=\p{L})(?=[^\x00-\x7f])\p{Lu}(?=\p{Ll})|(?<=\p{Ll})(?=[^\x00-\x7f])\p{Lu}|(?<=[^\x00-\x7f\u00df])(?<=\p{Ll})\p{Lu}/gu);
 
 /**
  * A reading that is plainly wrong: a control character, or a symbol inside a word (`Fran‡ois`, `N¤ez`; not a
@@ -150,7 +193,8 @@ const CONTROL = /[\u0080-\u009f\ufffd]/g;
  */
 function misread(text: string): boolean {
   CONTROL.lastIndex = 0;
-  return CONTROL.test(text) || innerSymbol().test(text);
+  midCapitals().lastIndex = 0;
+  return CONTROL.test(text) || innerSymbol().test(text) || midCapitals().test(text);
 }
 let innerSymbolRe: RegExp | undefined;
 const innerSymbol = () => (innerSymbolRe ??= /\p{L}[^\p{L}\p{M}\x00-\x7f\u00b7\u2010-\u2015\u2018-\u201f\u2026]\p{L}/u);
@@ -158,7 +202,8 @@ const innerSymbol = () => (innerSymbolRe ??= /\p{L}[^\p{L}\p{M}\x00-\x7f\u00b7\u
 const LATIN1 = /^[\x00-\xff]*$/;
 
 function penalty(text: string): number {
-  return (text.match(RARE_LETTERS)?.length ?? 0) + 2 * (text.match(stuckSymbols())?.length ?? 0) + 3 * (text.match(CONTROL)?.length ?? 0);
+  const count = (re: RegExp) => text.match(re)?.length ?? 0;
+  return count(RARE_LETTERS) + 2 * (count(stuckSymbols()) + count(midCapitals()) + count(mixedScripts())) + 3 * count(CONTROL);
 }
 
 /** Every name idv shows, with iconv-lite's name for it (--encoding takes these and any name iconv-lite knows). */

@@ -215,6 +215,21 @@ describe('encodings', () => {
   });
 });
 
+describe('Mac Roman with LF or CRLF line ends', () => {
+  it('is read as Mac Roman: the domains sent are the ones written', async () => {
+    const f = await file('m.csv', iconv.encode('Company,Website\nBücher GmbH,bücher.de\nCafé Paris,café.fr\n', 'macintosh'));
+    const r = await run(['domains', f, '--sandbox', '--no-cache', '--keep-columns', '-f', 'csv', '--dry-run', '--format', 'json']);
+    expect(r.exitCode).toBe(0);
+    expect(r.stderr).toContain(`${f}\n  encoding   macintosh\n`);
+    const sent = await run(['domains', f, '--sandbox', '--no-cache', '--keep-columns', '-f', 'csv', '-q']);
+    expect(sent.stdout).toBe('Company,Website,status\nBücher GmbH,bücher.de,ok\nCafé Paris,café.fr,ok\n');
+    const crlf = await file('m2.csv', iconv.encode('Name,Email\r\nFrançoise Lefèvre,f@example.com\r\nZoë Ådams,z@example.com\r\n', 'macintosh'));
+    expect((await run(['emails', crlf, '--sandbox', '--no-cache', '--keep-columns', '-f', 'csv', '-q'])).stdout).toBe(
+      'Name,Email,status\nFrançoise Lefèvre,f@example.com,ok\nZoë Ådams,z@example.com,ok\n',
+    );
+  });
+});
+
 describe('a file with no UTF-8 character at all is read in its code page, however few its bytes beyond ASCII', () => {
   const read = async (bytes: Buffer) => {
     const state = told();
