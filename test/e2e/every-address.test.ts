@@ -203,6 +203,25 @@ describe('code pages', () => {
   });
 });
 
+describe('bytes no code page has a character for', () => {
+  it('a stray 0x81 or 0x9D in a UTF-8 file is a control character, never U+FFFD: the item holding one is invalid and never sent, the note escapes them', async () => {
+    const f = await file('u.csv', Buffer.from('Name,Email\nRen\xc3\xa9e,renee@example.com\nJos\xc3\xa9,jose@example.com\nZo\xc3\xab,zoe@example.com\nBad,b\x81d@example.com\nM\x9dx,mx@example.com\n', 'latin1'));
+    const r = await idv(['emails', f, '--keep-columns']);
+    expect(r.exitCode).toBe(0);
+    expect(r.stderr).toBe(
+      `idv: note: ${f}: lines 5–6 hold 2 bytes that are not UTF-8 (0x81, 0x9D), read as the Windows-1252 characters "\\x81", "\\x9d"; the rest of the file is UTF-8. Check those lines, or give --encoding NAME if the file is in another encoding.\n`,
+    );
+    expect(r.stdout).toBe('Name,Email,status\nRenée,renee@example.com,ok\nJosé,jose@example.com,ok\nZoë,zoe@example.com,ok\nBad,b\x81d@example.com,invalid\nM\x9dx,mx@example.com,ok\n');
+    expect(r.sent).toEqual(['renee@example.com', 'jose@example.com', 'zoe@example.com', 'mx@example.com']);
+  });
+  it('--encoding shift_jis on a cell cut inside a character: SUB (U+001A) in that cell, never U+FFFD', async () => {
+    const bytes = Buffer.concat([iconv.encode('氏名,メールアドレス\r\n山田太郎,yamada@example.jp\r\n', 'shift_jis'), Buffer.from([0x8e, 0x52, 0x82]), Buffer.from(',broken@example.jp\r\n')]);
+    const r = await idv(['emails', await file('s.csv', bytes), '--encoding', 'shift_jis', '--keep-columns']);
+    expect(r.stdout).toBe('氏名,メールアドレス,status\n山田太郎,yamada@example.jp,ok\n山\x1a,broken@example.jp,ok\n');
+    expect(r.sent).toEqual(['yamada@example.jp', 'broken@example.jp']);
+  });
+});
+
 describe('text around an address', () => {
   it('mailto:, zero-width spaces and direction marks are never sent, and an address is one item however it was copied', async () => {
     const r = await idv(['emails'], 'mailto:ann@example.com?subject=Hello\ned@example.com\u200b\n\u200eed@example.com\ned@example.com\n\ufeffcy@example.com\u202c\n');

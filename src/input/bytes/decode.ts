@@ -1,7 +1,8 @@
 // Bytes → text, in one encoding from the first byte to the last: a byte-order mark's or UTF-16 told without one
 // (sniff.ts), --encoding's, else UTF-8 while the bytes are. At the first bytes beyond ASCII that are not, the
 // code page detected on them (encodings.ts) reads the whole file: the ASCII before reads the same in any. Mostly
-// UTF-8 bytes stay UTF-8, each stray byte read as its Windows-1252 character (never U+FFFD) and said by line.
+// UTF-8 bytes stay UTF-8, each stray byte read as its Windows-1252 character (never U+FFFD: WHATWG's C1 control
+// where it has none) and said by line; a code page's undecodable bytes are SUB.
 import type { Readable } from 'node:stream';
 import { inputError } from '../../core/errors.js';
 import { followedBy } from './content.js';
@@ -103,11 +104,17 @@ async function* codePage(chunks: AsyncIterable<Buffer>, name: string, file: stri
     if (!wide) refuseNul(chunk, at, file);
     at += chunk.length;
     const text = decoder.write(chunk);
-    if (text) yield text;
+    if (text) yield noReplacement(text);
   }
   const last = decoder.end();
-  if (last) yield last;
+  if (last) yield noReplacement(last);
 }
+
+/**
+ * A byte sequence the code page has no character for is SUB (U+001A), the control meant for it, never U+FFFD: an
+ * item holding one is invalid (never sent), and notes show it escaped.
+ */
+const noReplacement = (text: string) => text.replaceAll('\ufffd', '\u001a');
 
 function refuseNul(bytes: Uint8Array, offset: number, file: string): void {
   const nul = bytes.indexOf(0);
@@ -211,7 +218,10 @@ let windows1252: string | null = null;
 
 /** UTF-8 text whose stray bytes are read as the Windows-1252 characters they would be. */
 async function withStrays(bytes: Uint8Array): Promise<{ text: string; strays: Stray[] }> {
-  windows1252 ??= (await loadIconv()).decode(Buffer.from(Array.from({ length: 128 }, (_, i) => 0x80 + i)), 'windows-1252');
+  // Bytes Windows-1252 leaves undefined (0x81, 0x8D, 0x8F, 0x90, 0x9D) are their C1 controls, as WHATWG reads them: never U+FFFD.
+  windows1252 ??= [...(await loadIconv()).decode(Buffer.from(Array.from({ length: 128 }, (_, i) => 0x80 + i)), 'windows-1252')]
+    .map((c, i) => (c === '\ufffd' ? String.fromCharCode(0x80 + i) : c))
+    .join('');
   const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length);
   const strays: Stray[] = [];
   let text = '';

@@ -160,6 +160,45 @@ describe('decoding never switches in the middle of a file', () => {
     expect(state.encoding.name).toBe('utf-8');
     expect(state.strays).toEqual(new Map([[1, [{ at: 15, byte: 0xe9, char: 'é' }, { at: 27, byte: 0xfc, char: 'ü' }]]]));
   });
+  it('a stray byte Windows-1252 has no character for (0x81, 0x8D, 0x8F, 0x90, 0x9D) is its C1 control, as WHATWG reads it, never U+FFFD', async () => {
+    const state = told();
+    const utf8 = 'Zoë Jürgen Łucja Müller Renée,z@x.com\n';
+    const bytes = Buffer.concat([Buffer.from(utf8 + 'Bad,b'), Buffer.from([0x81]), Buffer.from('d@x.com\nM'), Buffer.from([0x9d, 0x8d, 0x8f, 0x90]), Buffer.from('x,m@x.com\n')]);
+    expect(await collect([bytes], state)).toBe(utf8 + 'Bad,b\x81d@x.com\nM\x9d\x8d\x8f\x90x,m@x.com\n');
+    expect([...state.strays.values()].flat().map((s) => s.char)).toEqual(['\x81', '\x9d', '\x8d', '\x8f', '\x90']);
+  });
+  it('any stray bytes in UTF-8 text read back as Windows-1252 (C1 controls where it has no character), never U+FFFD (property)', async () => {
+    const cp1252 = (b: number) => (b >= 0x80 && b <= 0x9f && [0x81, 0x8d, 0x8f, 0x90, 0x9d].includes(b) ? String.fromCharCode(b) : iconv.decode(Buffer.from([b]), 'windows-1252'));
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.tuple(fc.constantFrom('Zoë', 'Jürgen', 'Ann', 'b@x.com', 'Łucja', ','), fc.option(fc.integer({ min: 0x80, max: 0xbf }), { nil: undefined })), { minLength: 1, maxLength: 8 }),
+        async (parts) => {
+          const utf8 = 'Zoë Jürgen Łucja Müller Renée José Ørsted Åsa Dvořák,'; // more UTF-8 characters than strays: the file stays UTF-8
+          const bytes = Buffer.concat([Buffer.from(utf8), ...parts.flatMap(([t, b]) => [Buffer.from(t), Buffer.from(b === undefined ? [] : [b])]), Buffer.from('\n')]);
+          const expected = utf8 + parts.map(([t, b]) => t + (b === undefined ? '' : cp1252(b))).join('') + '\n';
+          const text = await collect([bytes]);
+          expect(text).toBe(expected);
+          expect(text).not.toContain('\ufffd');
+        },
+      ),
+      { seed: 36, numRuns: 200 },
+    );
+  });
+  it('--encoding NAME: a byte sequence the code page cannot decode is SUB (U+001A), never U+FFFD, whatever the bytes (property)', async () => {
+    const cut = Buffer.concat([iconv.encode('氏名,メール\r\n山田,y@x.jp\r\n', 'shift_jis'), Buffer.from([0x8e, 0x52, 0x82]), Buffer.from(',b@x.jp\r\n')]);
+    expect(await collect([cut], told(), 'shift_jis')).toBe('氏名,メール\r\n山田,y@x.jp\r\n山\x1a,b@x.jp\r\n');
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom('shift_jis', 'gb18030', 'big5', 'euc-kr', 'windows-1252', 'windows-1253', 'windows-874'),
+        fc.uint8Array({ minLength: 1, maxLength: 64 }).map((b) => Buffer.from(b.map((x) => x || 0x20))),
+        async (encoding, bytes) => {
+          const text = await collect([Buffer.concat([Buffer.from('x,'), bytes])], told(), encoding);
+          expect(text).not.toContain('\ufffd');
+        },
+      ),
+      { seed: 37, numRuns: 300 },
+    );
+  });
   it('text beyond ASCII that is not UTF-8 at the start: the code page of the whole file', async () => {
     const state = told();
     const text = 'Имя,Фамилия,Email\nИван,Петров,a@x.ru\nМария,Сидорова,b@x.ru\nОльга,Кузнецова,c@x.ru\n';
