@@ -16,7 +16,10 @@ export interface RawResponse {
 }
 
 export interface Transport {
-  /** One POST; an answer whose body passes `maxBytes` is cut off and fails with BodyTooLargeError. */
+  /**
+   * One POST; a 2xx answer whose body passes `maxBytes` is cut off and fails with BodyTooLargeError. Any other
+   * answer is decided by its status line and headers: its body is read only for a message (see readMessage).
+   */
   post(path: string, headers: Record<string, string>, body: string, signal: AbortSignal, maxBytes: number): Promise<RawResponse>;
   close(): Promise<void>;
 }
@@ -58,12 +61,19 @@ function formatBytes(bytes: number): string {
 /** Given to an exchange: what to do (once) if its wait is cut, by the caller's abort or the time limit. */
 export type WhenCut = (cancel: () => void) => void;
 
+/** Given to an exchange: its answer is decided (a status that is not 2xx), the time limit no longer applies. */
+export type Decided = () => void;
+
+/** What is read of a body that is only a message (a 4xx or 5xx): a small part, within a short time. */
+export const MESSAGE_BYTES = 16 * 1024;
+export const MESSAGE_MS = 1_000;
+
 /**
  * Run one exchange within `ms` and the caller's `signal`; a wait the exchange does not end itself (its
  * `cancel`) is cut here. Past the limit it fails with TimeoutError, whatever the exchange failed with; aborted
  * by the caller, with the abort's reason. (No AbortController per request: on the direct path it costs CPU.)
  */
-export async function withinTimeLimit<T>(signal: AbortSignal, ms: number, exchange: (whenCut: WhenCut) => Promise<T>): Promise<T> {
+export async function withinTimeLimit<T>(signal: AbortSignal, ms: number, exchange: (whenCut: WhenCut, decided: Decided) => Promise<T>): Promise<T> {
   if (signal.aborted) throw abortError(signal);
   let timedOut = false;
   let cancel = () => {};
@@ -80,7 +90,8 @@ export async function withinTimeLimit<T>(signal: AbortSignal, ms: number, exchan
   }, ms);
   signal.addEventListener('abort', cut, { once: true });
   try {
-    return await Promise.race([exchange((onCut) => (cancel = onCut)), stopped]);
+    const decided = () => clearTimeout(timer);
+    return await Promise.race([exchange((onCut) => (cancel = onCut), decided), stopped]);
   } catch (err) {
     if (signal.aborted) throw abortError(signal);
     if (timedOut) throw new TimeoutError(ms);
@@ -138,6 +149,37 @@ export async function readCapped(body: Readable, maxBytes: number, coding?: stri
   });
 }
 
+/**
+ * The body of an answer its status already decides (a 429 stops the run, a 401 is a refused key): read only
+ * for a message, so at most MESSAGE_BYTES within MESSAGE_MS. A body that is longer, slower, cut short or not
+ * in its encoding gives what arrived of it (maybe nothing), never an error; the rest is not read.
+ */
+export async function readMessage(body: Readable, coding?: string): Promise<string> {
+  const decoder = coding ? await decompressor(coding).catch(() => null) : null;
+  const text = decoder ?? body;
+  if (decoder) body.on('error', () => decoder.destroy()).pipe(decoder);
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const done = () => {
+      clearTimeout(timer);
+      body.destroy();
+      text.destroy();
+      resolve(Buffer.concat(chunks).subarray(0, MESSAGE_BYTES).toString('utf8').replace(/^\uFEFF/, ''));
+    };
+    const timer = setTimeout(done, MESSAGE_MS);
+    text.on('data', (chunk: Buffer) => {
+      chunks.push(chunk);
+      size += chunk.length;
+      if (size >= MESSAGE_BYTES) done();
+    });
+    text.on('end', done);
+    text.on('error', done);
+    text.on('close', done);
+    if (body.destroyed) done();
+  });
+}
+
 /** A stream that undoes a Content-Encoding, or null for one idv does not know (the body as it is). */
 async function decompressor(coding: string): Promise<Transform | null> {
   const c = coding.trim().toLowerCase();
@@ -164,6 +206,16 @@ async function decompressor(coding: string): Promise<Transform | null> {
       inner.end();
     },
   });
+}
+
+/**
+ * An answer's body: a 2xx one whole (capped), any other only as a message, its status line having decided
+ * the answer already (the exchange's time limit then ends: a 429 whose body never ends is still a 429).
+ */
+function readBody(body: Readable, statusCode: number, coding: string | undefined, maxBytes: number, decided: Decided): Promise<string> {
+  if (statusCode >= 200 && statusCode < 300) return readCapped(body, maxBytes, coding);
+  decided();
+  return readMessage(body, coding);
 }
 
 /** Response headers as RawResponse.header reads them. */
@@ -220,7 +272,7 @@ class DirectTransport implements Transport {
    * caller's retries: that is the usual fate of a pooled connection, not a failing service.
    */
   async post(path: string, headers: Record<string, string>, body: string, signal: AbortSignal, maxBytes: number): Promise<RawResponse> {
-    const once = () => withinTimeLimit(signal, this.timeoutMs, (whenCut) => this.exchange(path, headers, body, maxBytes, whenCut));
+    const once = () => withinTimeLimit(signal, this.timeoutMs, (whenCut, decided) => this.exchange(path, headers, body, maxBytes, whenCut, decided));
     try {
       return await once();
     } catch (err) {
@@ -235,7 +287,7 @@ class DirectTransport implements Transport {
     this.agent.destroy();
   }
 
-  private async exchange(path: string, headers: Record<string, string>, body: string, maxBytes: number, whenCut: WhenCut): Promise<RawResponse> {
+  private async exchange(path: string, headers: Record<string, string>, body: string, maxBytes: number, whenCut: WhenCut, decided: Decided): Promise<RawResponse> {
     const payload = Buffer.from(body, 'utf8');
     const req = this.request({
       host: this.host,
@@ -257,7 +309,8 @@ class DirectTransport implements Transport {
     req.end(payload);
     const res = await answered;
     const header = headerGetter(res.headers);
-    return { statusCode: res.statusCode ?? 0, header, text: await readCapped(res, maxBytes, header('content-encoding')) };
+    const statusCode = res.statusCode ?? 0;
+    return { statusCode, header, text: await readBody(res, statusCode, header('content-encoding'), maxBytes, decided) };
   }
 }
 
@@ -336,12 +389,13 @@ class ProxyTransport implements Transport {
   async post(path: string, headers: Record<string, string>, body: string, signal: AbortSignal, maxBytes: number): Promise<RawResponse> {
     try {
       // undici does not cancel a request still waiting for its CONNECT tunnel: withinTimeLimit cuts the wait.
-      return await withinTimeLimit(signal, this.options.timeoutMs, async (whenCut) => {
+      return await withinTimeLimit(signal, this.options.timeoutMs, async (whenCut, decided) => {
         const cut = new AbortController();
         whenCut(() => cut.abort());
         const res = await this.dispatcher.request({ origin: this.base.origin, path, method: 'POST', headers, body, signal: cut.signal });
         const header = headerGetter(res.headers);
-        return { statusCode: res.statusCode, header, text: await readCapped(res.body, maxBytes, header('content-encoding')) };
+        const { statusCode } = res;
+        return { statusCode, header, text: await readBody(res.body, statusCode, header('content-encoding'), maxBytes, decided) };
       });
     } catch (err) {
       throw this.failure(err, signal);
