@@ -1,7 +1,8 @@
 // Files that are not what a list should be. With the built idv (signals and blocking need a real process): a FIFO
 // nobody writes to as the config file or as an input, a FIFO nobody reads as -o, /dev/stdout, a full device; every
 // signal is heard whatever idv is waiting on, and nothing that is not a regular file is replaced. In this process:
-// a directory, a binary file, an unterminated quote, an empty file, a 2 MB line, a million blank lines, NUL bytes.
+// a directory, a binary file, an unterminated quote, an empty file, a 2 MB line, a million blank lines, NUL bytes
+// (a binary file; one in a cell deep in a CSV; binary data appended to text).
 import { describe, expect, it } from 'vitest';
 import { execa } from 'execa';
 import { execFileSync, spawn } from 'node:child_process';
@@ -203,14 +204,38 @@ describe.concurrent('hostile input', () => {
     refused(await runChecked(['emails', '-', '-q'], { ...env }, { input: Buffer.from('x@gmail.com\n\0\0\n') }), `standard input ${binary}`, sb);
   });
 
-  it('NUL bytes past the first block of a text file: exit 2 naming the byte', async ({ onTestFinished }) => {
+  it('a NUL byte deep in a CSV is a control character in its cell: that row is a record (invalid only when the NUL is in its item), the run goes on', async ({ onTestFinished }) => {
+    const { sb, env, home } = await setup(onTestFinished, { quota: 10_000 });
+    const f = join(home.dir, 'late-nul.csv');
+    const rows = Array.from({ length: 6000 }, (_, i) => `${i},User ${i},u${i}@gmail.com`);
+    rows[3000] = '3000,Bad\0Name,bad@gmail.com';
+    rows[5000] = '5000,Ok,b\0d@gmail.com';
+    await writeFile(f, ['id,name,email', ...rows].join('\n') + '\n');
+    const r = await runChecked(['emails', f, '-q', '--keep-columns'], env);
+    hygiene(r);
+    expect(r.exitCode, String(r.stderr)).toBe(0);
+    expect(r.stderr).toBe('');
+    const lines = String(r.stdout).split('\n');
+    expect(lines.length).toBe(6002);
+    expect(lines[3001]).toBe('3000,Bad\0Name,bad@gmail.com,ok');
+    expect(lines[5001]).toBe('5000,Ok,b\0d@gmail.com,invalid');
+    expect(lines[6000]).toBe('5999,User 5999,u5999@gmail.com,ok');
+    const sent = sentItems(sb);
+    expect(sent.length).toBe(5999);
+    expect(sent).toContain('bad@gmail.com');
+    expect(sent.filter((s) => s.includes('\0'))).toEqual([]);
+  });
+
+  it('text that turns into a stretch of NUL bytes (binary data appended) is refused from there: exit 2 naming the byte and --encoding', async ({ onTestFinished }) => {
     const { env, home } = await setup(onTestFinished);
-    const f = join(home.dir, 'late-nul.txt');
+    const f = join(home.dir, 'binary-tail.txt');
     const text = Array.from({ length: 10_000 }, (_, i) => `u${i}@gmail.com\n`).join('');
-    await writeFile(f, text + '\0x@gmail.com\n');
+    await writeFile(f, Buffer.concat([Buffer.from(text), Buffer.alloc(100_000), Buffer.from('x@gmail.com\n')]));
     const r = await runChecked(['emails', f, '-q', '--max-spend', '0'], env);
     hygiene(r);
     expect(r.exitCode).toBe(2);
-    expect(r.stderr).toBe(`idv: ${f} holds a NUL byte (at byte ${text.length.toLocaleString('en-US')}): it is not a text list or CSV file; check the file.\n`);
+    expect(r.stderr).toMatch(
+      new RegExp(`^idv: ${f.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} holds binary data from byte ${text.length.toLocaleString('en-US')} on \\(NUL bytes, [\\d,]+ of [\\d,]+\\): it is no text list or CSV file there; if it is UTF-16 text, give --encoding utf-16le \\(or utf-16be\\); otherwise cut the file before that byte\\.\n$`),
+    );
   });
 });

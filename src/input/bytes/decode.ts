@@ -99,13 +99,15 @@ async function sniffHead(it: AsyncIterator<Buffer>, known: Sniffed | undefined):
 /** Text in a code page (or UTF-16/32) from the first byte on; NUL bytes refused unless `wide`. */
 async function* codePage(chunks: AsyncIterable<Buffer>, name: string, file: string, wide = false, offset = 0): AsyncGenerator<string> {
   const decoder = (await loadIconv()).getDecoder(name, { stripBOM: false });
+  const nuls = wide ? null : nulBound(file);
   let at = offset;
   for await (const chunk of chunks) {
-    if (!wide) refuseNul(chunk, at, file);
+    nuls?.add(chunk, at);
     at += chunk.length;
     const text = decoder.write(chunk);
     if (text) yield noReplacement(text);
   }
+  nuls?.end();
   const last = decoder.end();
   if (last) yield noReplacement(last);
 }
@@ -116,11 +118,36 @@ async function* codePage(chunks: AsyncIterable<Buffer>, name: string, file: stri
  */
 const noReplacement = (text: string) => text.replaceAll('\ufffd', '\u001a');
 
-function refuseNul(bytes: Uint8Array, offset: number, file: string): void {
-  const nul = bytes.indexOf(0);
-  if (nul !== -1) {
-    throw inputError(`${file} holds a NUL byte (at byte ${(offset + nul).toLocaleString('en-US')}): it is not a text list or CSV file; check the file.`);
-  }
+/** Past the first bytes (sniff.ts refuses a file that starts with NULs), a stretch this long that is NULs by NUL_SHARE is binary data. */
+const NUL_WINDOW = 64 * 1024;
+const NUL_SHARE = 1 / 8;
+
+/**
+ * NUL bytes in text already read as such are control characters in their cells (a notes field a database
+ * export left one in), as long as they are few: a stretch of NUL_WINDOW bytes an eighth NULs is binary data
+ * (UTF-16 without a mark, a dump appended), refused from its first NUL.
+ */
+function nulBound(file: string): { add(bytes: Uint8Array, offset: number): void; end(): void } {
+  let bytes = 0;
+  let nuls = 0;
+  let first = 0;
+  const check = () => {
+    if (nuls > bytes * NUL_SHARE) {
+      throw inputError(
+        `${file} holds binary data from byte ${first.toLocaleString('en-US')} on (NUL bytes, ${nuls.toLocaleString('en-US')} of ${bytes.toLocaleString('en-US')}): it is no text list or CSV file there; ` +
+          `if it is UTF-16 text, give --encoding utf-16le (or utf-16be); otherwise cut the file before that byte.`,
+      );
+    }
+    bytes = nuls = 0;
+  };
+  return {
+    add(chunk, offset) {
+      for (let at = chunk.indexOf(0); at !== -1; at = chunk.indexOf(0, at + 1)) if (nuls++ === 0) first = offset + at;
+      bytes += chunk.length;
+      if (bytes >= NUL_WINDOW) check();
+    },
+    end: () => (bytes >= SNIFF_BYTES ? check() : undefined),
+  };
 }
 
 /**
@@ -134,18 +161,19 @@ async function* utf8OrCodePage(chunks: AsyncIterable<Buffer>, o: DecodeOptions, 
   let offset = 0;
   let block = 0;
   const it = chunks[Symbol.asyncIterator]();
+  const nuls = nulBound(o.name);
   for (let next = await it.next(); ; next = await it.next()) {
     const last = next.done === true;
     const buf: Buffer = last ? carry ?? Buffer.alloc(0) : carry ? Buffer.concat([carry, next.value]) : next.value;
     carry = null;
     if (buf.length === 0) {
-      if (last) return;
+      if (last) return nuls.end();
       continue;
     }
-    refuseNul(buf, offset, o.name);
     const end = last ? buf.length : completeUtf8(buf);
     if (end < buf.length) carry = buf.subarray(end);
     const bytes = buf.subarray(0, end);
+    nuls.add(bytes, offset);
     let text: string | null;
     try {
       text = utf8.decode(bytes);
@@ -171,7 +199,7 @@ async function* utf8OrCodePage(chunks: AsyncIterable<Buffer>, o: DecodeOptions, 
       yield text;
       block++;
     }
-    if (last) return;
+    if (last) return nuls.end();
   }
 }
 

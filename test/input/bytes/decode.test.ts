@@ -95,6 +95,31 @@ describe('decodeText', () => {
   it('refuses NUL bytes', async () => {
     await expect(collect([Buffer.from([0x61, 0, 0x62])])).rejects.toThrow(/NUL bytes/);
   });
+  it('NUL bytes past the first bytes, a few in any place, are kept as text, in UTF-8 or a code page (property)', async () => {
+    const rows = (names: string) => Array.from({ length: 6000 }, (_, i) => `${names} ${i},u${i}@example.com\n`).join('');
+    const texts = [
+      { text: rows('Zoë Müller'), encode: (t: string) => Buffer.from(t) },
+      { text: rows('Иван Петров'), encode: (t: string) => iconv.encode(t, 'windows-1251') },
+    ];
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom(...texts), fc.uniqueArray(fc.integer({ min: 4096, max: 150_000 }), { minLength: 1, maxLength: 40 }), async ({ text, encode }, at) => {
+        const chars = [...text];
+        for (const i of at) chars[i % chars.length] = '\0';
+        const withNuls = chars.join('');
+        expect(await collect(inBlocks(encode(withNuls), BLOCK))).toBe(withNuls);
+      }),
+      { seed: 39, numRuns: 60 },
+    );
+  });
+  it('a stretch of NUL bytes past the first bytes (binary data appended, UTF-16 misread) is refused from its first NUL', async () => {
+    const text = Buffer.from(Array.from({ length: 5000 }, (_, i) => `u${i}@example.com\n`).join(''));
+    // Its first NUL is the high byte of its first character, one byte in.
+    const utf16 = Buffer.from('Name,Email\nZoë,zoe@example.com\n'.repeat(4000), 'utf16le');
+    await expect(collect(inBlocks(Buffer.concat([text, utf16]), BLOCK))).rejects.toMatchObject({
+      kind: 'input',
+      message: expect.stringMatching(new RegExp(`^test holds binary data from byte ${(text.length + 1).toLocaleString('en-US')} on \\(NUL bytes, `)),
+    });
+  });
   it('reads UTF-16 without a byte-order mark, by its NUL bytes, and UTF-32 with one', async () => {
     const state = told();
     expect(await collect([Buffer.from('email\r\nann@x.com\r\n', 'utf16le')], state)).toBe('email\r\nann@x.com\r\n');
