@@ -24,7 +24,7 @@ export type Outcome =
   | { type: 'ok'; results: Results; rate: RateInfo }
   | { type: 'quota'; rate: RateInfo }
   | { type: 'auth' }
-  | { type: 'too-large'; rate: RateInfo }
+  | { type: 'too-large'; status: 400 | 413; rate: RateInfo }
   | { type: 'retry'; reason: string; rate: RateInfo }
   | { type: 'unreachable'; reason: string; rate: RateInfo }
   | { type: 'failed'; reason: string; rate: RateInfo; turnedAway?: boolean };
@@ -57,7 +57,23 @@ export function maxAnswerBytes(items: number): number {
   return 1024 * 1024 + items * 16 * 1024;
 }
 
-const SIZE_WORDS = /too (many|large|big)|at most|maximum|max\b|limit|size/i;
+/**
+ * Whether a 400's message names the size of the request (too many items, a batch or payload too large, at most
+ * N items): only then is the batch split. A message that merely holds "limit" or "size" (a plan's limit, a
+ * malformed size field) does not: halving would send one request per item for nothing.
+ */
+export function namesTheSize(message: string): boolean {
+  return SIZE_NAMED.some((words) => words.test(message));
+}
+
+const ITEMS = '(items|emails|domains|addresses|entries|records|elements|values)';
+const SIZE_NAMED = [
+  new RegExp(`\\btoo many ${ITEMS}`, 'i'),
+  /\b(batch|payload|request|body|entity|list|array)( entity)?( size)? (is )?too (large|big|long)\b/i,
+  new RegExp(`\\b(at most|max(imum)?( of| is)?|up to|limit of|more than) \\d+ ${ITEMS}`, 'i'),
+  new RegExp(`\\b${ITEMS} per (request|batch|call)\\b`, 'i'),
+  /\b(batch|request|payload) size\b/i,
+];
 
 export async function createClient(options: ClientOptions): Promise<Client> {
   const base = new URL(options.baseUrl);
@@ -107,7 +123,8 @@ function outcomeOf(res: RawResponse, field: string, count: number, secrets: Secr
   }
   if (statusCode === 401) return { type: 'auth' };
   if (statusCode === 429) return { type: 'quota', rate };
-  if (statusCode === 413 || (statusCode === 400 && count > 1 && SIZE_WORDS.test(text))) return { type: 'too-large', rate };
+  if (statusCode === 413) return { type: 'too-large', status: 413, rate };
+  if (statusCode === 400 && namesTheSize(text)) return { type: 'too-large', status: 400, rate };
   if (statusCode === 408 || statusCode >= 500) return { type: 'retry', reason: `the service answered HTTP ${statusCode}`, rate };
   const reason = secrets.redact(`the service answered HTTP ${statusCode}${messageOf(text)}`);
   return { type: 'failed', reason, rate, turnedAway: statusCode === 403 || statusCode === 404 };

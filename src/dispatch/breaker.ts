@@ -3,7 +3,7 @@
 // ending every record `error` after all its retries. It trips on at least two such requests in a row with no
 // other answer between them, once a batch has used all its tries that way, or once they have gone on BREAKER_MS;
 // before the host has answered anything, on one request turned away for good or unanswered for BREAKER_MS.
-// A 413 is neither an answer nor a host gone: two items in a row refused alone as too large, after all their
+// A 413 (or a 400 naming the size) is neither an answer nor a host gone: two items in a row refused alone as too large, after all their
 // tries and with no answer between them, are a service that refuses everything, and stop the run too.
 import { IdvError } from '../core/errors.js';
 
@@ -75,8 +75,8 @@ export function hostError(host: string, reason: string, requests: number, turned
 }
 
 /** The one line a service that refuses even lone items as too large stops the run with (exit 1). */
-export function tooLargeError(host: string, requests: number): IdvError {
+export function tooLargeError(host: string, requests: number, status: number): IdvError {
   return new ServiceStopped(
-    `The service at ${host} refused even single items as too large (HTTP 413), ${requests} requests in a row; check --base-url (and any proxy in front of the service), then run the same command again.`,
+    `The service at ${host} refused even single items as too large (HTTP ${status}), ${requests} requests in a row; check --base-url (and any proxy in front of the service), then run the same command again.`,
   );
 }

@@ -28,8 +28,8 @@ export type Decision =
   | { then: 'retry'; afterMs: number; reason: string }
   | { then: 'drop'; fatal: 'auth' };
 
-/** Why an item refused alone as too large failed (a 400 names the size only for a batch of several: a lone item's is a 413). */
-export const TOO_LARGE_ALONE = 'the service refused a single item as too large (HTTP 413)';
+/** Why an item refused alone as too large (413, or a 400 naming the size) failed. */
+export const tooLargeAlone = (status: number) => `the service refused a single item as too large (HTTP ${status})`;
 
 /** Back-off after the n-th failed attempt (from 0): full jitter, doubling from 0.5 s, at most 30 s. */
 export const BACKOFF_BASE_MS = 500;
@@ -57,8 +57,8 @@ export function decide(outcome: Outcome, size: number, attempt: number, over: nu
     case 'too-large':
       // Halved down to one item; refused alone, it is tried again as a failed request is, then ends error.
       if (size > 1) return { then: 'requeue', quotaHit: false, batchSize: Math.floor(size / 2) };
-      if (attempt >= o.retries) return { then: ERROR, quotaHit: false, reason: TOO_LARGE_ALONE };
-      return { then: 'retry', afterMs: backoffMs(attempt, outcome.rate.retryAfter, o.random), reason: TOO_LARGE_ALONE };
+      if (attempt >= o.retries) return { then: ERROR, quotaHit: false, reason: tooLargeAlone(outcome.status) };
+      return { then: 'retry', afterMs: backoffMs(attempt, outcome.rate.retryAfter, o.random), reason: tooLargeAlone(outcome.status) };
     case 'failed':
       return { then: ERROR, quotaHit: false, reason: outcome.reason };
     case 'retry':

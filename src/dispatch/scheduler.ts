@@ -252,7 +252,7 @@ export class Scheduler<T extends WorkItem> {
       const { answered, over } = this.readAnswer(outcome, batch);
       const d = decide(outcome, batch.length, attempt, over.length, this.rules);
       const lastTry = d.then !== 'retry';
-      const stopped = outcome.type === 'too-large' ? this.refusedAsTooLarge(batch.length === 1 && lastTry) : this.hostFailed(outcome, sentAt, firstSentAt, lastTry);
+      const stopped = outcome.type === 'too-large' ? this.refusedAsTooLarge(batch.length === 1 && lastTry, outcome.status) : this.hostFailed(outcome, sentAt, firstSentAt, lastTry);
       if (stopped) return;
       if (d.then !== 'retry') return this.carryOut(d, batch, answered, over);
       if (!(await this.backOff(d.afterMs, d.reason, batch))) return;
@@ -305,10 +305,10 @@ export class Scheduler<T extends WorkItem> {
    * A 413: a batch is halved, a lone item tried again. One refused alone after all its tries stops the halving:
    * later batches are full-sized again; two such in a row (the breaker) stop the run. Whether it stopped.
    */
-  private refusedAsTooLarge(alone: boolean): boolean {
+  private refusedAsTooLarge(alone: boolean, status: number): boolean {
     if (alone) this.batchSize = this.o.batchSize;
     if (!this.breaker.tooLarge(alone)) return false;
-    this.stop(tooLargeError(this.o.host, this.breaker.tooLargeInRow));
+    this.stop(tooLargeError(this.o.host, this.breaker.tooLargeInRow, status));
     return true;
   }
 

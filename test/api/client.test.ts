@@ -4,7 +4,8 @@ import http from 'node:http';
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createClient, MAX_NEW_STATUSES, maxAnswerBytes, type Client, type Outcome } from '../../src/api/client.js';
+import { createClient, MAX_NEW_STATUSES, maxAnswerBytes, namesTheSize, type Client, type Outcome } from '../../src/api/client.js';
+import fc from 'fast-check';
 import { Secrets } from '../../src/system/secrets.js';
 
 let server: http.Server;
@@ -162,15 +163,19 @@ describe('outcome by HTTP status', () => {
   it('429: the quota, with when it comes back', async () => {
     expect(await answer(429, {}, { 'Retry-After': '30' })).toEqual({ type: 'quota', rate: { retryAfter: 30 } });
   });
-  it('413, or a 400 that names the size for a batch of several: too large', async () => {
-    expect(await answer(413)).toEqual({ type: 'too-large', rate: {} });
-    for (const message of ['Too many items', 'batch too large', 'payload too big', 'at most 100 items', 'maximum is 100', 'max 100', 'over the limit', 'size']) {
-      expect(await answer(400, { message }), message).toEqual({ type: 'too-large', rate: {} });
+  it('413, or a 400 that names the size of the request: too large', async () => {
+    expect(await answer(413)).toEqual({ type: 'too-large', status: 413, rate: {} });
+    for (const message of ['Too many items', 'batch too large', 'payload too big', 'at most 100 items', 'max 100 emails', 'batch size exceeds 100', '100 emails per request']) {
+      expect(await answer(400, { message }), message).toEqual({ type: 'too-large', status: 400, rate: {} });
     }
   });
-  it('a 400 naming the size for a single item: failed (halving cannot help)', async () => {
-    expect(await answer(400, { message: 'too many items' }, {}, ['a@x.com'])).toEqual({ type: 'failed', reason: 'the service answered HTTP 400: too many items', rate: {}, turnedAway: false });
-    expect(await answer(400, { message: 'maxima' })).toMatchObject({ type: 'failed', reason: 'the service answered HTTP 400: maxima' });
+  it('a 400 naming the size for a single item: too large too (the breaker stops a service that refuses every lone item)', async () => {
+    expect(await answer(400, { message: 'too many items' }, {}, ['a@x.com'])).toEqual({ type: 'too-large', status: 400, rate: {} });
+  });
+  it('a 400 whose message holds size words without naming the size of the request: failed, not split', async () => {
+    for (const message of ['Request rejected: limit exceeded for this account plan.', 'got a malformed size value', 'over the limit', 'maximum is 100', 'maxima']) {
+      expect(await answer(400, { message }), message).toEqual({ type: 'failed', reason: `the service answered HTTP 400: ${message}`, rate: {}, turnedAway: false });
+    }
   });
   it('only a 400 (or 413) names the size: another status whose message holds size words keeps its own outcome', async () => {
     expect(await answer(422, { message: 'too many items' })).toEqual({ type: 'failed', reason: 'the service answered HTTP 422: too many items', rate: {}, turnedAway: false });
@@ -342,5 +347,47 @@ describe('through a proxy', () => {
     } finally {
       await refusing.close();
     }
+  });
+});
+
+describe('namesTheSize: only a 400 that names the size of the request splits the batch', () => {
+  const items = fc.constantFrom('items', 'emails', 'domains', 'addresses', 'entries');
+  const n = fc.integer({ min: 1, max: 100_000 });
+  const padding = fc.constantFrom('', 'Request rejected: ', 'Error. ', ' (see the docs)');
+  it('a message naming the batch size, in any case and wording, does', () => {
+    const naming = fc.oneof(
+      items.map((i) => `too many ${i}`),
+      fc.tuple(fc.constantFrom('batch', 'payload', 'request', 'request entity', 'batch size'), fc.constantFrom('large', 'big')).map(([what, big]) => `${what} too ${big}`),
+      fc.tuple(fc.constantFrom('at most', 'max', 'maximum', 'up to', 'more than'), n, items).map(([bound, k, i]) => `${bound} ${k} ${i}`),
+      fc.tuple(items, fc.constantFrom('request', 'batch')).map(([i, per]) => `${i} per ${per}`),
+    );
+    fc.assert(
+      fc.property(padding, naming, padding, fc.boolean(), (before, words, after, upper) => {
+        const message = `${before}${upper ? words.toUpperCase() : words} ${after}`;
+        expect(namesTheSize(message), message).toBe(true);
+      }),
+      { seed: 20261128, numRuns: 1000 },
+    );
+  });
+  it("a message that holds size words without naming the request's size (a plan's limit, a size field) does not", () => {
+    const other = fc.constantFrom(
+      'limit exceeded for this account plan',
+      'got a malformed size value',
+      'monthly limit reached',
+      'over the limit',
+      'size',
+      'maximum retries',
+      'max 100',
+      'the domain is too long',
+      'too many requests',
+      'Bad request.',
+    );
+    fc.assert(
+      fc.property(padding, other, padding, fc.boolean(), (before, words, after, upper) => {
+        const message = `${before}${upper ? words.toUpperCase() : words} ${after}`;
+        expect(namesTheSize(message), message).toBe(false);
+      }),
+      { seed: 20261128, numRuns: 500 },
+    );
   });
 });

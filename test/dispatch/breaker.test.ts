@@ -122,7 +122,7 @@ describe('Breaker, requests refused as too large (413)', () => {
 
 describe('tooLargeError', () => {
   it('one line naming the host, what it refused and how often, exit 1', () => {
-    expect(tooLargeError('127.0.0.1:9', 12)).toMatchObject({
+    expect(tooLargeError('127.0.0.1:9', 12, 413)).toMatchObject({
       kind: 'failed',
       message:
         'The service at 127.0.0.1:9 refused even single items as too large (HTTP 413), 12 requests in a row; check --base-url (and any proxy in front of the service), then run the same command again.',

@@ -60,7 +60,7 @@ export function fakeService(m: ServiceModel): FakeService {
     }
     const fault = faults.shift();
     if (fault) return fault;
-    if ((m.maxBatch !== undefined && items.length > m.maxBatch) || m.tooLarge?.(items)) return { type: 'too-large', rate: {} };
+    if ((m.maxBatch !== undefined && items.length > m.maxBatch) || m.tooLarge?.(items)) return { type: 'too-large', status: 413, rate: {} };
     if (remaining <= 0) return { type: 'quota', rate: rate() };
     const results = new Map<string, string>();
     for (const item of items) {

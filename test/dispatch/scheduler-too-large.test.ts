@@ -52,7 +52,7 @@ describe('a 413 to a single item', () => {
       [u1],
       [u1], // the second item refused alone in a row: the breaker stops the run
     ]);
-    expect(r.error).toEqual(tooLargeError('api.example.test', 8));
+    expect(r.error).toEqual(tooLargeError('api.example.test', 8, 413));
     expect([...r.results]).toEqual([[u0, 'error']]);
   });
 

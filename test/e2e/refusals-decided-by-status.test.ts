@@ -1,5 +1,6 @@
 // A refusal is decided by the service's status line and headers, whatever its body: a 429 or 401 whose body
-// never ends, or is gigabytes long, stops the run as any 429 (exit 4) or 401 (exit 3), with nothing more sent.
+// never ends, or is gigabytes long, stops the run as any 429 (exit 4) or 401 (exit 3), with nothing more sent;
+// a 400 splits a batch only when it names the size of the request, and one refusing even lone items stops the run.
 import { describe, expect, it } from 'vitest';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -52,10 +53,10 @@ const endless = (status: number) => (res: http.ServerResponse) => {
   more();
 };
 
-async function validate(answer: (res: http.ServerResponse) => void) {
+async function validate(answer: (res: http.ServerResponse) => void, more: string[] = []) {
   const s = await server(answer);
   try {
-    const r = await run(['emails', await home.list(items), '--batch-size', '5', '--concurrency', '1', '--timeout', '2s', '--no-cache'], {
+    const r = await run(['emails', await home.list(items), '--batch-size', '5', '--concurrency', '1', '--timeout', '2s', '--no-cache', ...more], {
       env: { ...home.env, IDV_BASE_URL: s.url, IDV_API_KEY: KEY },
     });
     return { ...r, received: s.received };
@@ -96,4 +97,37 @@ describe('a refusal whose body never ends or is huge is decided by its status an
       expect(r.received).toEqual([items.slice(0, 5)]);
     });
   }
+});
+
+/** A 400 with `message` to every request, as JSON. */
+const refusing = (message: string) => (res: http.ServerResponse) => res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ message }));
+
+describe('a 400 splits the batch only when it names the batch size', () => {
+  it("a 400 for a plan's limit (its message holds \"limit\", not the batch size): each batch sent once and ended error, never halved", async () => {
+    const message = 'Request rejected: limit exceeded for this account plan.';
+    const r = await validate(refusing(message), ['--retries', '1']);
+    expect(r.stdout).toBe(`email,status\n${items.map((i) => `${i},error\n`).join('')}`);
+    expect(r.stderr).toMatch(new RegExp(`^idv: 12 records could not be validated \\(error: the service answered HTTP 400: ${message.replace(/\./g, '\\.')}\\)`, 'm'));
+    expect(r.exitCode).toBe(1);
+    expect(r.received).toEqual([items.slice(0, 5), items.slice(5, 10), items.slice(10)]);
+  });
+
+  it('a 400 naming the batch size even for single items: halved, each lone item tried again, then the breaker stops the run in one line (exit 1)', async () => {
+    const s = await server(refusing('Too many emails in one request: at most 0 are allowed.'));
+    try {
+      const r = await run(['emails', await home.list(items), '--batch-size', '4', '--concurrency', '1', '--retries', '1'], {
+        env: { ...home.env, IDV_BASE_URL: s.url, IDV_API_KEY: KEY },
+      });
+      const host = new URL(s.url).host;
+      expect(r.stdout).toBe('email,status\nu0@example.com,error\n'); // the one item refused alone after its retry, as with a 413
+      expect(r.stderr).toBe(
+        `idv: The service at ${host} refused even single items as too large (HTTP 400), 8 requests in a row; check --base-url (and any proxy in front of the service), then run the same command again; results received so far are cached.\n`,
+      );
+      expect(r.exitCode).toBe(1);
+      const [u0, u1, u2, u3, u4] = items;
+      expect(s.received).toEqual([[u0, u1, u2, u3], [u0, u1], [u0], [u0], [u1, u2, u3, u4], [u1, u2], [u1], [u1]]);
+    } finally {
+      await s.close();
+    }
+  });
 });

@@ -86,6 +86,8 @@ describe('any service', () => {
                 case 'retry':
                 case 'unreachable':
                   return { type: s.kind, reason: s.kind, rate: s.rate };
+                case 'too-large':
+                  return { type: s.kind, status: 413, rate: s.rate };
                 default:
                   return { type: s.kind, rate: s.rate };
               }

@@ -46,7 +46,7 @@ describe('the scheduler after a quota stop', () => {
           return { type: 'quota', rate: {} };
         }
         await first429; // the 413 comes after the 429 stopped the run
-        return { type: 'too-large', rate: {} };
+        return { type: 'too-large', status: 413, rate: {} };
       },
       { batchSize: 4, concurrency: 2 },
     );

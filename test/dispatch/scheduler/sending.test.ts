@@ -92,7 +92,7 @@ describe('scheduler', () => {
   });
 
   it('splits a batch refused as too large and keeps the smaller size', async () => {
-    const h = harness((it) => (it.length > 1 ? { type: 'too-large', rate: {} } : ok(it)), { batchSize: 4, concurrency: 1 });
+    const h = harness((it) => (it.length > 1 ? { type: 'too-large', status: 413, rate: {} } : ok(it)), { batchSize: 4, concurrency: 1 });
     await h.run(items(4));
     expect(h.calls.map((c) => c.length)).toEqual([4, 2, 1, 1, 1, 1]);
     expect(h.results.size).toBe(4);
@@ -103,7 +103,7 @@ describe('scheduler', () => {
     const h = harness(
       async (it) => {
         if (it.length === 4) await new Promise((r) => setTimeout(r, 30));
-        return it.length > 1 ? { type: 'too-large', rate: {} } : ok(it);
+        return it.length > 1 ? { type: 'too-large', status: 413, rate: {} } : ok(it);
       },
       { batchSize: 4, concurrency: 2 },
     );
