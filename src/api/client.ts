@@ -6,7 +6,7 @@ import { maskKey } from '../system/api-key.js';
 import type { Secrets } from '../system/secrets.js';
 import type { NetworkOptions } from '../system/io.js';
 import { MalformedAnswerError, directTransport, proxySettings, proxyTransport, ProxyRefusedError, TimeoutError, type RawResponse } from './transport.js';
-import { isPlainStatus, KNOWN_STATUSES } from '../core/statuses.js';
+import { foldStatus, isPlainStatus, KNOWN_STATUSES } from '../core/statuses.js';
 
 /** The statuses of a 2xx answer, by item as sent: undefined for an item it lacks or gave no usable status. */
 export interface Results {
@@ -180,8 +180,9 @@ function parseBody(text: string, field: string, secrets: Secrets, accepted: Set<
   return {
     get(item) {
       const found = entries.get(item) ?? (folded ??= byFoldedName(entries)).get(item.toLowerCase());
-      const status = statuses ? found : statusOf(found);
-      return typeof status === 'string' && acceptable(status, secrets, accepted) ? status : undefined;
+      const given = statuses ? found : statusOf(found);
+      const status = typeof given === 'string' ? foldStatus(given) : undefined;
+      return status !== undefined && acceptable(status, secrets, accepted) ? status : undefined;
     },
   };
 }

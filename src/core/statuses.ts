@@ -27,6 +27,16 @@ export function isCacheable(status: string): boolean {
   return status !== QUOTA_EXCEEDED && status !== ERROR && status !== INVALID;
 }
 
+const KNOWN_BY_FOLDED = new Map(KNOWN_STATUSES.map((s) => [s, s]));
+
+/**
+ * A status as the service gave it, folded onto the known status it differs from only in case (`OK`, `Disposable`:
+ * a filter, --split and the cache then see `ok`, `disposable`); any other passes through as it came.
+ */
+export function foldStatus(status: string): string {
+  return KNOWN_BY_FOLDED.get(status.toLowerCase()) ?? status;
+}
+
 /** What a status may look like: a plain word of letters, digits, `_` and `-`, at most 40 characters. */
 const PLAIN_STATUS = /^[A-Za-z0-9_-]{1,40}$/;
 export function isPlainStatus(status: string): boolean {

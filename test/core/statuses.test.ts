@@ -1,7 +1,8 @@
 // Statuses (src/core/statuses.ts): idv's own two and the service's, which ones the cache keeps, what a status may look
 // like (anything else from the service is an error, never written), and the --split files of each command.
 import { describe, expect, it } from 'vitest';
-import { ERROR, INVALID, isCacheable, isPlainStatus, KNOWN_STATUSES, QUOTA_EXCEEDED, STATUS_COLOUR, STATUSES_OF } from '../../src/core/statuses.js';
+import fc from 'fast-check';
+import { ERROR, foldStatus, INVALID, isCacheable, isPlainStatus, KNOWN_STATUSES, QUOTA_EXCEEDED, STATUS_COLOUR, STATUSES_OF } from '../../src/core/statuses.js';
 
 describe('statuses', () => {
   it("the contract's statuses: the service's five and idv's invalid and error", () => {
@@ -27,5 +28,26 @@ describe('statuses', () => {
   it('every known status has a colour of its own', () => {
     expect(Object.keys(STATUS_COLOUR).sort()).toEqual([...KNOWN_STATUSES].sort());
     expect(new Set(Object.values(STATUS_COLOUR)).size).toBe(KNOWN_STATUSES.length);
+  });
+});
+
+describe('foldStatus', () => {
+  const casings = (word: string) => fc.array(fc.boolean(), { minLength: word.length, maxLength: word.length }).map((upper) => [...word].map((c, i) => (upper[i] ? c.toUpperCase() : c)).join(''));
+  it('any casing of a known status folds to it', () => {
+    fc.assert(
+      fc.property(fc.constantFrom(...KNOWN_STATUSES).chain((known) => fc.tuple(fc.constant(known), casings(known))), ([known, cased]) => {
+        expect(foldStatus(cased)).toBe(known);
+      }),
+      { seed: 20261128, numRuns: 1000 },
+    );
+  });
+  it('a plain word that is no known status in any case passes through as it came', () => {
+    fc.assert(
+      fc.property(fc.stringMatching(/^[A-Za-z0-9_-]{1,40}$/), (word) => {
+        fc.pre(!KNOWN_STATUSES.includes(word.toLowerCase()));
+        expect(foldStatus(word)).toBe(word);
+      }),
+      { seed: 20261128, numRuns: 1000 },
+    );
   });
 });
