@@ -214,6 +214,12 @@ describe('bytes no code page has a character for', () => {
     expect(r.stdout).toBe('Name,Email,status\nRenée,renee@example.com,ok\nJosé,jose@example.com,ok\nZoë,zoe@example.com,ok\nBad,b\x81d@example.com,invalid\nM\x9dx,mx@example.com,ok\n');
     expect(r.sent).toEqual(['renee@example.com', 'jose@example.com', 'zoe@example.com', 'mx@example.com']);
   });
+  it('a Shift_JIS export with a cell cut inside a character is read as Shift_JIS: SUB (U+001A) in that cell, every other cell as written', async () => {
+    const bytes = Buffer.concat([iconv.encode('氏名,メールアドレス\r\n山田太郎,yamada@example.jp\r\n鈴木花子,suzuki@example.jp\r\n', 'shift_jis'), Buffer.from([0x8e, 0x52, 0x82]), Buffer.from(',broken@example.jp\r\n')]);
+    const r = await idv(['emails', await file('cut.csv', bytes), '--keep-columns']);
+    expect(r.stdout).toBe('氏名,メールアドレス,status\n山田太郎,yamada@example.jp,ok\n鈴木花子,suzuki@example.jp,ok\n山\x1a,broken@example.jp,ok\n');
+    expect(r.exitCode).toBe(0);
+  });
   it('--encoding shift_jis on a cell cut inside a character: SUB (U+001A) in that cell, never U+FFFD', async () => {
     const bytes = Buffer.concat([iconv.encode('氏名,メールアドレス\r\n山田太郎,yamada@example.jp\r\n', 'shift_jis'), Buffer.from([0x8e, 0x52, 0x82]), Buffer.from(',broken@example.jp\r\n')]);
     const r = await idv(['emails', await file('s.csv', bytes), '--encoding', 'shift_jis', '--keep-columns']);

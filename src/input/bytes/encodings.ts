@@ -95,9 +95,7 @@ export async function detectCodePage(bytes: Uint8Array): Promise<Detected> {
   const pages = new Map(crOnly ? MAC : WINDOWS);
   const order = [...pages.keys()];
   const lines = linesBeyondAscii(bytes);
-  const scored = chardet
-    .detectAll(lines, { includeEncodings: order, preferSuperset: true, ignoreThreshold: true, compatNames: false })
-    .map((m) => ({ name: m.encoding ?? '', score: m.confidence }))
+  const scored = detectAll(chardet, lines, order)
     .filter((m) => pages.has(m.name))
     .map((m) => ({ ...m, score: m.score * ((crOnly ? MAC_PRIOR : PRIOR)[m.name] ?? 1) }))
     .sort((a, b) => b.score - a.score);
@@ -111,7 +109,10 @@ export async function detectCodePage(bytes: Uint8Array): Promise<Detected> {
     .sort((a, b) => a.penalty - b.penalty || (Math.min(a.score, b.score) >= 0.98 * Math.max(a.score, b.score) ? a.rank - b.rank : b.score - a.score));
   const best = close[0]!;
   if (best.penalty > 0) {
-    const rescued = rescue(best.penalty, (p) => iconv.decode(Buffer.from(lines), p.iconv), crOnly);
+    const cut = cutShort(lines, (bytes, include) => detectAll(chardet, bytes, include), (bytes, p) => iconv.decode(Buffer.from(bytes), p.iconv), pages);
+    if (cut) return cut;
+    const lower = scored.filter((m) => !close.some((c) => c.name === m.name)).map((m) => pages.get(m.name)!);
+    const rescued = rescue(best.penalty, (p) => iconv.decode(Buffer.from(lines), p.iconv), crOnly ? [...lower, ...OEM] : [...lower, MAC_ROMAN, ...OEM]);
     if (rescued) return rescued;
   }
   const other = close.slice(1).find((m) => m.score >= best.score * 0.75 && m.penalty <= best.penalty && m.text !== best.text);
@@ -121,14 +122,14 @@ export async function detectCodePage(bytes: Uint8Array): Promise<Detected> {
 
 /**
  * When the best-scored reading still looks wrong, a code page jschardet scores low or not at all that reads the
- * text better: Mac Roman (short Mac text scores low among Windows code pages), or a DOS code page in Latin-1's
- * letters. Two readings alike are named: one is taken, the note offers the other.
+ * text better (`pages`, the likelier first): one it scored low (a short Romanian name), Mac Roman (short Mac text
+ * scores low among Windows code pages), or a DOS code page in Latin-1's letters. Two readings alike are named:
+ * one is taken, the note offers the other.
  */
-function rescue(worst: number, read: (p: CodePage) => string, crOnly: boolean): Detected | null {
-  const pages = crOnly ? OEM : [MAC_ROMAN, ...OEM];
-  const fits = pages
+function rescue(worst: number, read: (p: CodePage) => string, pages: CodePage[]): Detected | null {
+  const fits = [...new Set(pages)]
     .map((p) => ({ ...p, text: read(p) }))
-    .filter((p) => !misread(p.text) && (p === MAC_ROMAN || LATIN1.test(p.text)))
+    .filter((p) => !misread(p.text) && (!OEM.includes(p) || LATIN1.test(p.text)))
     .map((p) => ({ ...p, penalty: penalty(p.text) }))
     .filter((p) => p.penalty < worst)
     .sort((a, b) => a.penalty - b.penalty);
@@ -136,6 +137,45 @@ function rescue(worst: number, read: (p: CodePage) => string, crOnly: boolean): 
   if (!first) return null;
   const alike = second && second.penalty === first.penalty && second.text !== first.text;
   return { label: first.label, iconv: first.iconv, alternative: alike ? second.label : null };
+}
+
+function detectAll(chardet: Chardet, bytes: Uint8Array, include: string[]): Array<{ name: string; score: number }> {
+  return chardet
+    .detectAll(bytes as Buffer, { includeEncodings: include, preferSuperset: true, ignoreThreshold: true, compatNames: false })
+    .map((m) => ({ name: m.encoding ?? '', score: m.confidence }));
+}
+
+const MULTI_BYTE = ['gb18030', 'cp932', 'cp949', 'big5hkscs'];
+/**
+ * A multi-byte code page whose text holds a character cut short (a legacy export cuts fields at a byte count):
+ * jschardet drops a page at its first bad sequence, so it is asked again on the lines that page reads whole, and
+ * the page is taken when it comes first there. The cut bytes read as SUB (decode.ts).
+ */
+function cutShort(
+  lines: Uint8Array,
+  detect: (bytes: Uint8Array, include: string[]) => Array<{ name: string; score: number }>,
+  read: (bytes: Uint8Array, p: CodePage) => string,
+  pages: Map<string, CodePage>,
+): Detected | null {
+  const each = splitLines(lines);
+  const found = MULTI_BYTE.filter((name) => pages.has(name)).flatMap((name) => {
+    const whole = each.filter((l) => !read(l, pages.get(name)!).includes('\ufffd'));
+    if (whole.length === 0 || whole.length === each.length || whole.length * 2 < each.length) return [];
+    const [top] = detect(Buffer.concat(whole.flatMap((l) => [l, LF])), [...pages.keys()]).filter((m) => pages.has(m.name));
+    return top?.name === name ? [top] : [];
+  });
+  const best = found.sort((a, b) => b.score - a.score)[0];
+  return best ? { ...pages.get(best.name)!, alternative: null } : null;
+}
+
+/** The lines of `bytes`, each without its LF. */
+function splitLines(bytes: Uint8Array): Uint8Array[] {
+  const out: Uint8Array[] = [];
+  for (let start = 0, i = bytes.indexOf(0x0a); start < bytes.length; start = i + 1, i = bytes.indexOf(0x0a, start)) {
+    if (i === -1) i = bytes.length;
+    if (i > start) out.push(bytes.subarray(start, i));
+  }
+  return out;
 }
 
 /**
@@ -170,10 +210,12 @@ const LF = Uint8Array.of(0x0a);
 const RARE_LETTERS = /[\u00f0\u00fe\u00d0\u00de]/g; // ð þ Ð Þ, escaped: see scripts/bundle.mjs on ASCII
 /**
  * A character beyond ASCII that is no letter, stuck to a letter (not the quotes and marks that open or close
- * words; ¿, ¡ and ‘ only open: `S¿ren`, `Zo‘` are Mac Roman's ø and ë read as Windows-1252). Made on first use (see check.ts isHostLike): only text that is not UTF-8 needs it.
+ * words; ¿, ¡ and ‘ only open: `S¿ren`, `Zo‘` are Mac Roman's ø and ë read as Windows-1252; a no-break space
+ * is a space). The ordinals ª and º are letters to Unicode but follow a number (`1ª`), never start a word (`ªtefan`
+ * is Romanian Ş read as Windows-1254). Made on first use (see check.ts isHostLike): only text that is not UTF-8 needs it.
  */
 let stuckSymbol: RegExp | undefined;
-const stuckSymbols = () => (stuckSymbol ??= /(?<=\p{L})[^\p{L}\p{M}\x00-\x7f«»’“”„]|[^\p{L}\p{M}\x00-\x7f¿¡«»‘’“”„](?=\p{L})/gu);
+const stuckSymbols = () => (stuckSymbol ??= /(?<=\p{L})[^\p{L}\p{M}\x00-\x7f\u00a0«»’“”„]|[^\p{L}\p{M}\x00-\x7f\u00a0¿¡«»‘’“”„](?=\p{L})|[ªº](?=\p{L})/gu);
 /** Control characters a code page leaves undefined or puts where text has none. */
 const CONTROL = /[\u0080-\u009f\ufffd]/g;
 /**
@@ -197,7 +239,7 @@ function misread(text: string): boolean {
   return CONTROL.test(text) || innerSymbol().test(text) || midCapitals().test(text);
 }
 let innerSymbolRe: RegExp | undefined;
-const innerSymbol = () => (innerSymbolRe ??= /\p{L}[^\p{L}\p{M}\x00-\x7f\u00b7\u2010-\u2015\u2018-\u201f\u2026]\p{L}/u);
+const innerSymbol = () => (innerSymbolRe ??= /\p{L}[^\p{L}\p{M}\x00-\x7f\u00a0\u00b7\u2010-\u2015\u2018-\u201f\u2026]\p{L}/u);
 /** Text in Latin-1's letters and signs alone: what a DOS code page's names read as, not Greek or box drawing. */
 const LATIN1 = /^[\x00-\xff]*$/;
 

@@ -85,6 +85,56 @@ describe('detectCodePage', () => {
     expect(ambiguous).toBeLessThan(30); // most exports hold letters that tell
   });
 
+  it.each([
+    ['windows-1252', 'Name,Email\r\nAnn\u00a0Lee,ann@example.com\r\n'], // a no-break space pasted from the web: no symbol, not DOS `á`
+    ['windows-1250', 'Name,Email\r\nŞtefan Ţurcanu,s@example.ro\r\n'], // Romanian: not Windows-1254 `ªtefan`
+  ])('one short name in %s comes out as written', async (encoding, text) => {
+    const bytes = iconv.encode(text, encoding);
+    expect(iconv.decode(bytes, (await detectCodePage(bytes)).iconv)).toBe(text);
+  });
+
+  it('a Windows-1252 name with no-break spaces, or a Romanian one in Windows-1250, decodes back to itself (property)', async () => {
+    const pages = [
+      { encoding: 'windows-1252', parts: ['Ann', 'Lee', 'Renée', 'Müller', 'José', 'Acme', 'GmbH'], space: ['\u00a0', ' '] },
+      { encoding: 'windows-1250', parts: ['Ştefan', 'Ţurcanu', 'Mihăilă', 'Ţiriac', 'Şerban', 'Ion', 'Popa'], space: [' '] },
+    ];
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom(...pages),
+        fc.array(fc.tuple(fc.nat(), fc.nat(), fc.nat()), { minLength: 1, maxLength: 4 }),
+        async ({ encoding, parts, space }, picks) => {
+          const rows = picks.map(([a, b, c], i) => `${parts[a % parts.length]}${space[c % space.length]}${parts[b % parts.length]},p${i}@example.com`);
+          const text = ['Name,Email', ...rows].join('\r\n') + '\r\n';
+          if (!/[^\x00-\x7f]/.test(text)) return;
+          const bytes = iconv.encode(text, encoding);
+          const found = await detectCodePage(bytes);
+          if (found.alternative === null) expect(iconv.decode(bytes, found.iconv)).toBe(text);
+        },
+      ),
+      { seed: 40, numRuns: 200 },
+    );
+  });
+
+  it('a Shift_JIS or GBK export with a cell cut inside a character (fields cut at a byte count) is still read in its code page (property)', async () => {
+    const pages = [
+      { encoding: 'shift_jis', names: ['山田太郎', '佐藤花子', '鈴木一郎', '高橋美咲', 'ヤマダタロウ', '株式会社山田'], header: '氏名,メールアドレス' },
+      { encoding: 'gb18030', names: ['王芳', '李娜', '张伟', '刘洋', '北京科技有限公司', '陈静'], header: '姓名,电子邮件' },
+    ];
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom(...pages), fc.array(fc.nat(), { minLength: 2, maxLength: 6 }), fc.nat(), async ({ encoding, names, header }, picks, cutAt) => {
+        const rows = picks.map((n, i) => ({ name: names[n % names.length]!, email: `p${i}@example.jp` }));
+        const cut = rows[cutAt % rows.length]!;
+        const whole = (r: { name: string; email: string }) => iconv.encode(`${r.name},${r.email}\r\n`, encoding);
+        // The cut row: its name's bytes less the last one, a lead byte left alone before the comma.
+        const cutBytes = Buffer.concat([iconv.encode(cut.name, encoding).subarray(0, -1), Buffer.from(`,${cut.email}\r\n`)]);
+        const bytes = Buffer.concat([iconv.encode(`${header}\r\n`, encoding), ...rows.map((r) => (r === cut ? cutBytes : whole(r)))]);
+        const found = await detectCodePage(bytes);
+        expect(found.iconv).toBe(encoding);
+      }),
+      { seed: 41, numRuns: 100 },
+    );
+  });
+
   it('says when another code page reads the text almost as likely, and otherwise', async () => {
     // Eight lines of Western names (Outlook's export): Windows-1250 reads them alike but for ø and ñ.
     const few = await detectCodePage(readFileSync(fixture('exports/outlook-contacts.csv')));
