@@ -222,6 +222,9 @@ const CONTROL = /[\u0080-\u009f\ufffd]/g;
  * A capital inside a word where text has none: one beyond ASCII before or after a small letter (`LefÅvre`, `JÅrgen`, `JosŽ`: Mac
  * Roman read as DOS, or DOS as Mac Roman), or any after a small letter beyond ASCII but ß (`ëæòY`: Shift_JIS as Mac Roman).
  */
+/** A word of two or more signs beyond ASCII and nothing else (`·¼`: GBK's 芳 read as Windows-1252); not quotes, dashes or `…`. */
+let signWord: RegExp | undefined;
+const signWords = () => (signWord ??= /(?<![\p{L}\p{Nd}\p{M}])[^\p{L}\p{Nd}\p{M}\s\x00-\x7f\u2010-\u2015\u2018-\u201f\u2026\u00ab\u00bb]{2,}(?![\p{L}\p{Nd}\p{M}])/gu);
 /** A letter of another script inside a Latin word (`Groง`: Mac Roman's ß read as Thai). */
 let mixedScript: RegExp | undefined;
 const mixedScripts = () => (mixedScript ??= /(?<=\p{sc=Latin})(?!\p{sc=Latin})\p{L}|(?<=\p{L})(?<!\p{sc=Latin})\p{sc=Latin}/gu);
@@ -245,7 +248,7 @@ const LATIN1 = /^[\x00-\xff]*$/;
 
 function penalty(text: string): number {
   const count = (re: RegExp) => text.match(re)?.length ?? 0;
-  return count(RARE_LETTERS) + 2 * (count(stuckSymbols()) + count(midCapitals()) + count(mixedScripts())) + 3 * count(CONTROL);
+  return count(RARE_LETTERS) + 2 * (count(stuckSymbols()) + count(midCapitals()) + count(mixedScripts()) + count(signWords())) + 3 * count(CONTROL);
 }
 
 /** Every name idv shows, with iconv-lite's name for it (--encoding takes these and any name iconv-lite knows). */

@@ -88,6 +88,7 @@ describe('detectCodePage', () => {
   it.each([
     ['windows-1252', 'Name,Email\r\nAnn\u00a0Lee,ann@example.com\r\n'], // a no-break space pasted from the web: no symbol, not DOS `á`
     ['windows-1250', 'Name,Email\r\nŞtefan Ţurcanu,s@example.ro\r\n'], // Romanian: not Windows-1254 `ªtefan`
+    ['gb18030', 'Name,Email\r\n王 芳,person@example.com\r\n'], // a Chinese name written with a space: not Windows-1252 `Íõ ·¼`
   ])('one short name in %s comes out as written', async (encoding, text) => {
     const bytes = iconv.encode(text, encoding);
     expect(iconv.decode(bytes, (await detectCodePage(bytes)).iconv)).toBe(text);
